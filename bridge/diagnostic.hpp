@@ -1,0 +1,27 @@
+// A problem found in a record file, with the place it was found: "file:line:column: error: ...".
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cardtable::bridge {
+
+struct SourcePlace {
+  std::string file;  // as given by the caller (a path, or "<stdin>")
+  int line = 0;      // 1-based; 0 when the format has no lines (DUP)
+  int column = 0;    // 1-based; 0 when unknown
+  std::string str() const;
+};
+
+struct Diagnostic {
+  enum class Severity { Error, Warning };
+  Severity severity = Severity::Error;
+  SourcePlace place;
+  std::string message;  // says what was found and what was expected
+  std::string str() const;
+  bool is_error() const { return severity == Severity::Error; }
+};
+
+using Diagnostics = std::vector<Diagnostic>;
+
+}  // namespace cardtable::bridge
