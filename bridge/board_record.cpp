@@ -188,6 +188,27 @@ std::optional<DdTable> DdTable::parse_pbn(std::string_view text) {
   return t;
 }
 
+bool DdTable::making_only_form() const {
+  bool some_one = false;
+  for (const auto& row : tricks)
+    for (int n : row) {
+      if (n != 1 && n < 7) return false;
+      some_one = some_one || n == 1;
+    }
+  return some_one;
+}
+
+bool DdTable::agrees_with(const DdTable& computed) const {
+  if (*this == computed) return true;
+  if (!making_only_form()) return false;
+  for (std::size_t s = 0; s < kSeats; ++s)
+    for (std::size_t st = 0; st < kStrains; ++st) {
+      int mine = tricks[s][st], theirs = computed.tricks[s][st];
+      if (mine == 1 ? theirs >= 7 : mine != theirs) return false;
+    }
+  return true;
+}
+
 const std::string* BoardRecord::tag(std::string_view name) const {
   for (const Tag& t : tags)
     if (t.name == name) return &t.value;

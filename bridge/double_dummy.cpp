@@ -3,6 +3,7 @@
 #include <dds/dll.h>
 
 #include <cstring>
+#include <memory>
 #include <mutex>
 
 namespace cardtable::bridge {
@@ -115,11 +116,11 @@ std::optional<Par> par(const DdTable& table, Seat dealer, Vulnerability vulnerab
   if (rc != RETURN_NO_FAULT) return std::nullopt;
   Par p;
   p.score_ns = res.score;
-  static constexpr const char* kSeats[] = {"N", "E", "S", "W", "NS", "EW"};
+  static constexpr const char* kParSeats[] = {"N", "E", "S", "W", "NS", "EW"};
   static constexpr const char* kDenoms[] = {"NT", "S", "H", "D", "C"};
   for (int i = 0; i < res.number && i < 10; ++i) {
     const contractType& c = res.contracts[i];
-    std::string s = std::string(kSeats[c.seats < 6 && c.seats >= 0 ? c.seats : 0]) + " " + std::to_string(c.level) + kDenoms[c.denom % 5];
+    std::string s = std::string(kParSeats[c.seats < 6 && c.seats >= 0 ? c.seats : 0]) + " " + std::to_string(c.level) + kDenoms[c.denom % 5];
     if (c.underTricks > 0) s += "X-" + std::to_string(c.underTricks);
     else if (c.overTricks > 0) s += "+" + std::to_string(c.overTricks);
     p.contracts.push_back(std::move(s));

@@ -33,6 +33,7 @@ std::string_view trim(std::string_view s) {
 
 std::optional<int> parse_int(std::string_view s) {
   s = trim(s);
+  if (s.starts_with('+')) s.remove_prefix(1);  // "NS +620"
   int v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size() || s.empty()) return std::nullopt;
@@ -86,6 +87,7 @@ class PbnParser {
   int game_line_ = 0;
   std::vector<RawTag> previous_;                         // the last game's tags, after inheritance
   std::vector<std::pair<std::string, std::string>> sticky_;  // "##" tags, copied into every later game
+  std::vector<std::string> orphan_inherits_;                 // tags already warned about a "#" with nothing to copy
 };
 
 void PbnParser::run() {
@@ -212,7 +214,11 @@ void PbnParser::finish_game() {
     if (t.value == "#" || t.value == "##") {
       const RawTag* prev = find_tag(previous_, t.name);
       if (!prev) {
-        error(t.line, t.column, "tag " + t.name + ": '" + t.value + "' copies the previous game's value, but no previous game has this tag");
+        // Some exporters write "#" in every game, the first included: an empty value, said once per tag.
+        if (std::find(orphan_inherits_.begin(), orphan_inherits_.end(), t.name) == orphan_inherits_.end()) {
+          warn(t.line, t.column, "tag " + t.name + ": '" + t.value + "' copies the previous game's value, but the previous game has no such tag");
+          orphan_inherits_.push_back(t.name);
+        }
         t.value.clear();
       } else {
         t.value = prev->value;
@@ -268,8 +274,9 @@ void PbnParser::check_tag_value(const RawTag& t) {
     for (std::size_t i = 0; ok && i < v.size(); ++i)
       if (i != 4 && i != 7 && !std::isdigit(static_cast<unsigned char>(v[i])) && v[i] != '?') ok = false;
     // Some exporters write "2013-08-10 19:19" or similar: readable, but not PBN.
+    // A date in another form changes nothing a table needs: a warning, not an error.
     if (!ok && !v.empty() && v != "?" && v != "#")
-      error(t.line, t.column, "tag Date: '" + v + "' is not a date of the form YYYY.MM.DD");
+      warn(t.line, t.column, "tag Date: '" + v + "' is not a date of the form YYYY.MM.DD");
   } else if (t.name == "Declarer") {
     std::string_view d = trim(v);
     if (d.starts_with('^')) d.remove_prefix(1);
@@ -282,6 +289,7 @@ void PbnParser::check_tag_value(const RawTag& t) {
   } else if (t.name == "Result") {
     std::string_view r = trim(v);
     if (r.starts_with("NS ") || r.starts_with("EW ")) r.remove_prefix(3);
+    if (r.starts_with('^')) r.remove_prefix(1);  // "^13": the result of an irregular (claimed or conceded) play
     if (!unknown_value(r)) {
       auto n = parse_int(r);
       if (!n || *n < 0 || *n > 13) error(t.line, t.column, "tag Result: '" + v + "' is not a number of tricks (0 to 13)");
@@ -393,9 +401,11 @@ void PbnParser::build_record(std::vector<RawTag>& tags, int first_line) {
   if (!has_board && !has_deal) return;  // a game without a board: its problems are reported, nothing to load
   if (!deal_ok) return;                 // reported above; the record is not loaded
   if (unknown_value(trim(rec.event)) || rec.event == "#") rec.event = stem_;
-  rec.session = !unknown_value(trim(session_round))   ? session_round
-                : !unknown_value(trim(session_stage)) ? session_stage
-                                                      : session_section;
+  // The session: Round, Stage or Section when the record names one, otherwise the file it came from.
+  rec.session = !unknown_value(trim(session_round))     ? session_round
+                : !unknown_value(trim(session_stage))   ? session_stage
+                : !unknown_value(trim(session_section)) ? session_section
+                                                        : stem_;
   if (auction) parse_auction(*auction, rec, notes);
   if (play) parse_play(*play, rec);
   sink_(std::move(rec));
@@ -418,6 +428,10 @@ void PbnParser::parse_auction(const RawTag& tag, BoardRecord& rec, const std::ve
     std::string_view s = tok.text;
     if (s == "*") break;
     if (s == "+" || s == "-" || s.starts_with('$') || s.starts_with('^')) continue;
+    if (s.find_first_not_of("!?") == std::string_view::npos) {  // a suffix annotation written apart: "2C !"
+      if (!a.calls.empty() && s.starts_with('!')) a.calls.back().alerted = true;
+      continue;
+    }
     if (s.starts_with('=')) {
       auto n = parse_int(s.substr(1, s.size() >= 2 ? s.size() - 2 : 0));
       if (!a.calls.empty() && n)
@@ -462,6 +476,8 @@ void PbnParser::parse_play(const RawTag& tag, BoardRecord& rec) {
     if (s == "*") break;
     if (s == "+" || s.starts_with('$') || s.starts_with('=')) continue;
     if (s.starts_with('^')) continue;  // irregularity marks (^R revoke, ^L lead out of turn, ...)
+    if (s.find_first_not_of("!?") == std::string_view::npos) continue;  // an annotation written apart
+    if (s == "--") s = "-";  // some exporters write the empty place as "--"
     std::size_t trick = k / 4;
     Seat seat = rotate(*first, static_cast<int>(k % 4));
     ++k;

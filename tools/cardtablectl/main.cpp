@@ -1,1 +1,35 @@
-int main() { return 0; }
+// cardtablectl: the command-line face of cardtable.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "records_command.hpp"
+
+namespace {
+constexpr const char* kUsage =
+    "usage: cardtablectl <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  records   validate, show, convert, look up and analyse master-record files (PBN, LIN, DUP, DLM)\n"
+    "\n"
+    "cardtablectl <command> --help tells more. Exit status: 0 all well, 1 problems found, 2 wrong usage.\n";
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return cardtable::tools::kExitUsage;
+  }
+  if (args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    std::cout << kUsage;
+    return cardtable::tools::kExitOk;
+  }
+  if (args[0] == "--version") {
+    std::cout << "cardtablectl " CARDTABLE_VERSION "\n";
+    return cardtable::tools::kExitOk;
+  }
+  if (args[0] == "records") return cardtable::tools::run_records({args.begin() + 1, args.end()});
+  std::cerr << "cardtablectl: unknown command '" << args[0] << "'\n\n" << kUsage;
+  return cardtable::tools::kExitUsage;
+}
