@@ -126,6 +126,8 @@ std::optional<Deal> Deal::parse_pbn(std::string_view text, ParseError* error) {
       if (pos >= text.size() || text[pos] != ' ')
         return fail(pos, "expected one space before the hand of " + std::string(seat_name(seat)));
       ++pos;
+      if (pos < text.size() && text[pos] == ' ')
+        return fail(pos, "expected one space, not two, before the hand of " + std::string(seat_name(seat)));
     }
     if (pos < text.size() && text[pos] == '-') {  // an unknown hand
       ++pos;

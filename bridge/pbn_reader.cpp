@@ -443,9 +443,14 @@ void PbnParser::parse_auction(const RawTag& tag, BoardRecord& rec, const std::ve
       while (!a.complete()) a.calls.push_back(Call{});
       continue;
     }
-    while (!s.empty() && (s.back() == '!' || s.back() == '?')) s.remove_suffix(1);
+    bool alerted = false;
+    while (!s.empty() && (s.back() == '!' || s.back() == '?')) {
+      alerted = alerted || s.back() == '!';
+      s.remove_suffix(1);
+    }
     if (auto caret = s.find('^'); caret != std::string_view::npos) s = s.substr(0, caret);
     auto call = Call::parse(s);
+    if (call) call->alerted = alerted;
     if (!call) {
       error(tok.line, tok.column, "Auction: '" + std::string(tok.text) + "' is not a call (expected Pass, X, XX or a bid such as 1NT)");
       continue;

@@ -10,8 +10,11 @@ void put_tag(std::string& out, std::string_view name, std::string_view value) {
   out += '[';
   out += name;
   out += " \"";
-  for (char c : value) {
-    if (c == '"' || c == '\\') out += '\\';
+  // PBN strings escape only '"' and a backslash that would otherwise read as an escape.
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    char c = value[i];
+    bool escape_backslash = c == '\\' && (i + 1 == value.size() || value[i + 1] == '"' || value[i + 1] == '\\');
+    if (c == '"' || escape_backslash) out += '\\';
     out += c;
   }
   out += "\"]\n";
