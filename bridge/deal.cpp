@@ -69,6 +69,19 @@ bool Deal::partial_valid() const {
   return true;
 }
 
+bool Deal::consistent() const {
+  Hand all;
+  int size = -1;
+  for (const Hand& h : hands_) {
+    if (!(all & h).empty()) return false;
+    all |= h;
+    if (h.empty()) continue;
+    if (h.size() > 13 || (size >= 0 && h.size() != size)) return false;
+    size = h.size();
+  }
+  return true;
+}
+
 std::vector<DealProblem> Deal::problems() const {
   std::vector<DealProblem> out;
   for (Seat s : kAllSeats)

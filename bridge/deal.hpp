@@ -52,6 +52,9 @@ class Deal {
   bool empty() const;
   // True when each hand is either empty (unknown) or 13 cards, with no card twice.
   bool partial_valid() const;
+  // True when no card is held twice and every hand given holds as many cards as the others: a deal, a
+  // deal with unknown hands, or an end position (PBN allows all three).
+  bool consistent() const;
 
   // The deal as seen when each seat s holds the hand of map[s] in this deal.
   Deal permuted(const SeatMap& map) const;

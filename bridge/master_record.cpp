@@ -108,7 +108,7 @@ void MasterRecord::reserve(std::size_t n) {
 void MasterRecord::add(const BoardRecord& r, Diagnostics& diagnostics) {
   if (!r.deal || !r.deal->valid()) return;  // the reader reported it; only complete deals can be matched
   if (r.board <= 0 || r.board > 0xFFFF) {
-    diagnostics.push_back({Diagnostic::Severity::Error, r.place, "a deal without a usable board number is not added to the master record"});
+    diagnostics.push_back({Diagnostic::Severity::Warning, r.place, "a deal without a usable board number is not added to the master record"});
     return;
   }
   std::uint32_t sid = session_id(r.event, r.session);

@@ -144,8 +144,15 @@ void PbnParser::parse_tag() {
   const std::size_t n = text_.size();
   int tag_line = line_;
   int tag_col = column_of(pos_);
+  // The tokens of a tag may stand on separate lines ("[\n Event\n \"x\"\n ]").
+  auto skip_space = [&] {
+    while (pos_ < n && std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+      if (text_[pos_] == '\n') { ++line_; line_start_ = pos_ + 1; }
+      ++pos_;
+    }
+  };
   ++pos_;  // '['
-  while (pos_ < n && is_blank(text_[pos_])) ++pos_;
+  skip_space();
   std::size_t name_start = pos_;
   while (pos_ < n && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
   RawTag tag;
@@ -160,7 +167,7 @@ void PbnParser::parse_tag() {
     skip_to_close();
     return;
   }
-  while (pos_ < n && is_blank(text_[pos_])) ++pos_;
+  skip_space();
   if (pos_ >= n || text_[pos_] != '"') {
     error(line_, column_of(pos_), "tag " + tag.name + ": expected its value in double quotes");
     skip_to_close();
@@ -185,7 +192,7 @@ void PbnParser::parse_tag() {
     error(tag_line, tag.column, "tag " + tag.name + ": the value's closing '\"' is missing");
     return;
   }
-  while (pos_ < n && is_blank(text_[pos_])) ++pos_;
+  skip_space();
   if (pos_ >= n || text_[pos_] != ']') {
     error(line_, column_of(pos_), "tag " + tag.name + ": expected ']' after the value");
     skip_to_close();
@@ -284,16 +291,24 @@ void PbnParser::check_tag_value(const RawTag& t) {
       error(t.line, t.column, "tag Declarer: '" + v + "' is not a seat (expected N, E, S, W or ?)");
   } else if (t.name == "Contract") {
     std::string_view c = trim(v);
-    if (!unknown_value(c) && c != "Pass" && c != "pass" && c != "PASS" && !parse_contract(c, Seat::North))
+    // A bare strain ("H", "NT") names the trumps of an end position.
+    bool strain_only = c == "S" || c == "H" || c == "D" || c == "C" || c == "NT";
+    if (!unknown_value(c) && !strain_only && c != "Pass" && c != "pass" && c != "PASS" && !parse_contract(c, Seat::North))
       error(t.line, t.column, "tag Contract: '" + v + "' is not a contract (expected e.g. 4HX, 3NT or Pass)");
   } else if (t.name == "Result") {
+    // "9", "^9" (after an irregularity), "NS 9", "NS 9 EW 4".
     std::string_view r = trim(v);
-    if (r.starts_with("NS ") || r.starts_with("EW ")) r.remove_prefix(3);
-    if (r.starts_with('^')) r.remove_prefix(1);  // "^13": the result of an irregular (claimed or conceded) play
-    if (!unknown_value(r)) {
-      auto n = parse_int(r);
-      if (!n || *n < 0 || *n > 13) error(t.line, t.column, "tag Result: '" + v + "' is not a number of tricks (0 to 13)");
+    bool ok = true;
+    while (!r.empty() && ok) {
+      if (r.starts_with("NS ") || r.starts_with("EW ")) r.remove_prefix(3);
+      if (r.starts_with('^')) r.remove_prefix(1);
+      auto space = r.find(' ');
+      std::string_view number = r.substr(0, space);
+      auto n = parse_int(number);
+      ok = unknown_value(number) || (n && *n >= 0 && *n <= 13);
+      r = space == std::string_view::npos ? std::string_view{} : trim(r.substr(space));
     }
+    if (!ok) error(t.line, t.column, "tag Result: '" + v + "' is not a number of tricks (0 to 13)");
   }
 }
 
@@ -347,7 +362,7 @@ void PbnParser::build_record(std::vector<RawTag>& tags, int first_line) {
       } else if (d->empty()) {
         error(t.line, t.column, "tag Deal: the deal gives no cards at all");
         deal_ok = false;
-      } else if (!d->partial_valid()) {
+      } else if (!d->partial_valid() && !d->consistent()) {
         for (const DealProblem& p : d->problems()) {
           // An unknown hand ("-") is not a wrong count, nor are the cards it would hold missing.
           if (p.kind == DealProblem::Kind::WrongCount && p.count == 0) continue;
@@ -418,16 +433,21 @@ void PbnParser::parse_auction(const RawTag& tag, BoardRecord& rec, const std::ve
       error(tag.line, tag.column, "tag Auction: '" + tag.value + "' is not a seat (expected the dealer, N, E, S or W)");
     return;
   }
-  if (rec.dealer && *rec.dealer != *dealer)
-    error(tag.line, tag.column, "tag Auction: the auction starts with " + std::string(seat_name(*dealer)) +
-                                    " but the dealer is " + std::string(seat_name(*rec.dealer)));
+  // The auction may start left of the dealer: each leading "-" stands for a seat before the dealer.
   Auction a;
   a.dealer = *dealer;
+  bool before_first_call = true;
+  bool irregular = false;  // a "^" mark before a call: insufficient (^I), out of turn (^S), ...
   std::optional<Call> last_bid;
   for (const Token& tok : tag.section) {
     std::string_view s = tok.text;
     if (s == "*") break;
-    if (s == "+" || s == "-" || s.starts_with('$') || s.starts_with('^')) continue;
+    if (s == "-" && before_first_call) {
+      a.dealer = left_hand_opponent(a.dealer);
+      continue;
+    }
+    if (s.starts_with('^')) { irregular = true; continue; }
+    if (s == "+" || s == "-" || s.starts_with('$')) continue;
     if (s.find_first_not_of("!?") == std::string_view::npos) {  // a suffix annotation written apart: "2C !"
       if (!a.calls.empty() && s.starts_with('!')) a.calls.back().alerted = true;
       continue;
@@ -456,12 +476,18 @@ void PbnParser::parse_auction(const RawTag& tag, BoardRecord& rec, const std::ve
       continue;
     }
     if (call->kind == Call::Kind::Bid) {
-      if (last_bid && std::pair(call->level, call->strain) <= std::pair(last_bid->level, last_bid->strain))
-        error(tok.line, tok.column, "Auction: " + call->str() + " is insufficient after " + last_bid->str());
-      last_bid = call;
+      if (!irregular && last_bid && std::pair(call->level, call->strain) <= std::pair(last_bid->level, last_bid->strain))
+        error(tok.line, tok.column, "Auction: " + call->str() + " is insufficient after " + last_bid->str() +
+                                        " (mark it ^I if the record means it)");
+      if (!last_bid || std::pair(call->level, call->strain) > std::pair(last_bid->level, last_bid->strain)) last_bid = call;
     }
+    before_first_call = false;
+    irregular = false;
     a.calls.push_back(*call);
   }
+  if (rec.dealer && *rec.dealer != a.dealer)
+    error(tag.line, tag.column, "tag Auction: the auction starts with " + std::string(seat_name(a.dealer)) +
+                                    " but the dealer is " + std::string(seat_name(*rec.dealer)));
   rec.auction = std::move(a);
 }
 
@@ -479,8 +505,9 @@ void PbnParser::parse_play(const RawTag& tag, BoardRecord& rec) {
   for (const Token& tok : tag.section) {
     std::string_view s = tok.text;
     if (s == "*") break;
-    if (s == "+" || s.starts_with('$') || s.starts_with('=')) continue;
+    if (s.starts_with('$') || s.starts_with('=')) continue;
     if (s.starts_with('^')) continue;  // irregularity marks (^R revoke, ^L lead out of turn, ...)
+    if (s == "+") s = "-";  // the play stopped here (claim): a place without a card
     if (s.find_first_not_of("!?") == std::string_view::npos) continue;  // an annotation written apart
     if (s == "--") s = "-";  // some exporters write the empty place as "--"
     std::size_t trick = k / 4;
@@ -534,9 +561,13 @@ Diagnostics check_board_conventions(const BoardRecord& r) {
     warn("a record has no board number");
   }
   if (r.deal && !r.deal->valid()) {
-    int known = 0;
-    for (const Hand& h : r.deal->hands()) known += h.empty() ? 0 : 1;
-    warn(b + ": the deal gives only " + std::to_string(known) + " of the 4 hands");
+    int known = 0, size = 0;
+    for (const Hand& h : r.deal->hands()) {
+      known += h.empty() ? 0 : 1;
+      size = std::max(size, h.size());
+    }
+    if (size < 13) warn(b + ": the deal is an end position of " + std::to_string(size) + " cards a hand");
+    else warn(b + ": the deal gives only " + std::to_string(known) + " of the 4 hands");
   }
   if (!r.deal) warn(b + ": no deal");
   return out;
