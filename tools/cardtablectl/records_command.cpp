@@ -193,16 +193,26 @@ int lookup(const std::vector<std::string>& args) {
   pos.add("deal", 1);
   auto vm = parse(args, opts, pos);
   if (vm.count("help")) { std::cout << opts; return kExitOk; }
-  if (!vm.count("deal")) throw UsageError("give the deal to look up as a PBN deal string");
+  // "--master a.pbn b.pbn N:..." : --master takes several paths, so the deal may arrive as its last one.
+  std::vector<std::string> masters = vm.count("master") ? vm["master"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  std::string deal_text = vm.count("deal") ? vm["deal"].as<std::string>() : std::string();
+  auto looks_like_deal = [](const std::string& s) { return s.size() > 2 && s[1] == ':' && parse_seat(s.substr(0, 1)); };
+  if (deal_text.empty() && !masters.empty() && looks_like_deal(masters.back())) {
+    deal_text = masters.back();
+    masters.pop_back();
+  }
+  if (deal_text.empty()) throw UsageError("give the deal to look up as a PBN deal string");
+  if (masters.empty()) throw UsageError("give the master record with --master PATH...");
+  std::vector<fs::path> master_paths(masters.begin(), masters.end());
   Deal::ParseError pe;
-  auto deal = Deal::parse_pbn(vm["deal"].as<std::string>(), &pe);
+  auto deal = Deal::parse_pbn(deal_text, &pe);
   if (!deal) throw UsageError("the deal: column " + std::to_string(pe.column + 1) + ": " + pe.message);
   if (!deal->valid()) {
     for (const DealProblem& p : deal->problems()) std::cerr << "the deal: " << p.message() << '\n';
     return kExitProblems;
   }
   MasterRecord master;
-  Diagnostics ds = master.load(paths_of(vm, "master"));
+  Diagnostics ds = master.load(master_paths);
   print_diagnostics(ds, std::cerr);
   auto matches = master.lookup(*deal);
   if (vm.count("json")) {

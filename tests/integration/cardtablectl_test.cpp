@@ -1,0 +1,159 @@
+// The real cardtablectl binary: exit codes, output people read, output machines read, files it writes.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "bridge/record_file.hpp"
+
+namespace fs = std::filesystem;
+using namespace cardtable::bridge;
+
+namespace {
+
+struct CtlRun {
+  int status = -1;
+  std::string out;
+};
+
+// Runs cardtablectl with arguments (already shell-quoted), standard error folded into the output.
+CtlRun ctl(const std::string& args) {
+  CtlRun r;
+  std::string cmd = std::string(CARDTABLECTL) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+class Cardtablectl : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("cardtablectl-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir / name, std::ios::binary) << text;
+    return "'" + (dir / name).string() + "'";
+  }
+  fs::path dir;
+  const std::string sample = "'" SAMPLE_DIR "/sample-pairs.pbn'";
+};
+
+}  // namespace
+
+TEST_F(Cardtablectl, ValidateACleanRecordExitsZero) {
+  CtlRun r = ctl("records validate " + sample);
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("32 boards, 32 complete deals, 0 problems, 0 duplicate deals"), std::string::npos) << r.out;
+}
+
+TEST_F(Cardtablectl, ValidateReportsEveryProblemWithItsPlaceAndExitsOne) {
+  std::string f = write("bad.pbn",
+                        "[Board \"1\"]\n[Dealer \"E\"]\n[Deal \"N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85\"]\n\n"
+                        "[Board \"2\"]\n[Deal \"N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.852\"]\n\n"
+                        "[Board \"3\"]\n[Deal \"E:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85\"]\n");
+  CtlRun r = ctl("records validate " + f);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("bad.pbn:6:8: error: tag Deal: West holds 14 cards"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Dealer is East but board 1 is dealt by North"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("board 3 holds the same deal as"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("turned 1 seat clockwise"), std::string::npos) << r.out;
+}
+
+TEST_F(Cardtablectl, ValidateJsonIsMachineReadable) {
+  CtlRun r = ctl("records validate --json " + sample);
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("\"ok\": true"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\"valid_deals\": 32"), std::string::npos) << r.out;
+}
+
+TEST_F(Cardtablectl, WrongUsageExitsTwoAndSaysWhy) {
+  EXPECT_EQ(ctl("").status, 2);
+  EXPECT_EQ(ctl("nonsense").status, 2);
+  CtlRun r = ctl("records convert " + sample + " --to xml");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.out.find("unknown format 'xml'"), std::string::npos) << r.out;
+  EXPECT_EQ(ctl("records show --no-such-option x").status, 2);
+  EXPECT_EQ(ctl("records lookup --master " + sample + " 'N:AKQ'").status, 2);
+  EXPECT_EQ(ctl("records --help").status, 0);
+  EXPECT_EQ(ctl("records validate --help").status, 0);
+}
+
+TEST_F(Cardtablectl, MissingFileIsAProblemNotACrash) {
+  CtlRun r = ctl("records validate /no/such/file.pbn");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("/no/such/file.pbn: error: no such file or folder"), std::string::npos) << r.out;
+}
+
+TEST_F(Cardtablectl, ShowDrawsTheHandDiagramWithSuitSymbols) {
+  CtlRun r = ctl("records show " + sample + " --board 1");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("Board 1 \u00b7 Dealer North \u00b7 None vulnerable"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\u2660"), std::string::npos);
+  EXPECT_NE(r.out.find("\u2663"), std::string::npos);
+  EXPECT_EQ(ctl("records show " + sample + " --board 99").status, 1);
+}
+
+TEST_F(Cardtablectl, ConvertToEveryFormatAndBackKeepsTheDeals) {
+  RecordSet original = read_record_file(fs::path(SAMPLE_DIR) / "sample-pairs.pbn");
+  for (const char* fmt : {"lin", "dup", "dlm", "pbn"}) {
+    fs::path out = dir / (std::string("out.") + fmt);
+    CtlRun r = ctl("records convert " + sample + " --to " + fmt + " -o '" + out.string() + "'");
+    ASSERT_EQ(r.status, 0) << fmt << ": " << r.out;
+    RecordSet back = read_record_file(out);
+    EXPECT_TRUE(back.diagnostics.empty()) << fmt;
+    ASSERT_EQ(back.boards.size(), original.boards.size()) << fmt;
+    // DUP and DLM number boards straight through; the sample's two sessions restart at 1 — compare deals.
+    for (std::size_t i = 0; i < back.boards.size(); ++i) EXPECT_EQ(back.boards[i].deal, original.boards[i].deal) << fmt << " " << i;
+  }
+}
+
+TEST_F(Cardtablectl, LookupFindsARotatedBoard) {
+  RecordSet s = read_record_file(fs::path(SAMPLE_DIR) / "sample-pairs.pbn");
+  Deal turned = s.boards[6].deal->rotated(2);
+  CtlRun r = ctl("records lookup --master " + sample + " '" + turned.pbn() + "'");
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("cardtable sample pairs / 1, board 7: turned 2 seats clockwise"), std::string::npos) << r.out;
+  std::uint64_t seed = 77;
+  CtlRun miss = ctl("records lookup --master " + sample + " '" + random_deal(seed).pbn() + "'");
+  EXPECT_EQ(miss.status, 1);
+  EXPECT_NE(miss.out.find("not in the master record (32 boards)"), std::string::npos) << miss.out;
+}
+
+TEST_F(Cardtablectl, AnalyzeWritesDoubleDummyTagsAndCheckAgrees) {
+  fs::path out = dir / "analysed.pbn";
+  std::string first_board = write("one.pbn", "[Board \"1\"]\n[Deal \"N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85\"]\n");
+  CtlRun r = ctl("records analyze " + first_board + " -o '" + out.string() + "'");
+  ASSERT_EQ(r.status, 0) << r.out;
+  RecordSet s = read_record_file(out);
+  ASSERT_EQ(s.boards.size(), 1u);
+  ASSERT_TRUE(s.boards[0].dd);
+  EXPECT_TRUE(s.boards[0].optimum_score_ns);
+  CtlRun check = ctl("records analyze --check '" + out.string() + "'");
+  EXPECT_EQ(check.status, 0) << check.out;
+  EXPECT_NE(check.out.find("checked 1 DoubleDummyTricks and 1 OptimumScore tags over 1 deals: 0 disagreements"), std::string::npos)
+      << check.out;
+  // A tag that is wrong is reported, and the exit status says so.
+  std::string text;
+  {
+    std::ifstream in(out);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  auto at = text.find("[DoubleDummyTricks \"") + 20;
+  text[at] = text[at] == '9' ? '8' : '9';
+  std::string wrong = write("wrong.pbn", text);
+  CtlRun bad = ctl("records analyze --check " + wrong);
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_NE(bad.out.find("1 disagreements"), std::string::npos) << bad.out;
+}
