@@ -54,6 +54,15 @@ std::optional<Hand> parse_lin_hand(std::string_view s, std::string& why) {
   return h;
 }
 
+// One board being read: it ends at the next qx or md, or at the end of the file.
+struct Pending {
+  BoardRecord rec;
+  bool has_md = false;
+  std::vector<Card> cards;
+  Seat dealer = Seat::South;
+  int claim = -1;
+};
+
 class LinParser {
  public:
   LinParser(std::string_view text, std::string_view file, const BoardSink& sink, Diagnostics& diags)
@@ -61,13 +70,6 @@ class LinParser {
   void run();
 
  private:
-  struct Pending {
-    BoardRecord rec;
-    bool has_md = false;
-    std::vector<Card> cards;
-    Seat dealer = Seat::South;
-    int claim = -1;
-  };
   void error(int line, int column, std::string msg) {
     diags_.push_back({Diagnostic::Severity::Error, {file_, line, column}, std::move(msg)});
   }

@@ -26,7 +26,14 @@ constexpr std::array<std::string_view, 15> kMandatory = {"Event",      "Site", "
 
 }  // namespace
 
-std::string write_pbn_game(const BoardRecord& r) {
+namespace {
+std::string write_game(const BoardRecord& r, bool compact);
+}
+
+std::string write_pbn_game(const BoardRecord& r) { return write_game(r, false); }
+
+namespace {
+std::string write_game(const BoardRecord& r, bool compact) {
   std::string out;
   out.reserve(256);
   auto tag_or = [&](std::string_view name, std::string_view fallback) -> std::string {
@@ -40,7 +47,7 @@ std::string write_pbn_game(const BoardRecord& r) {
     else if (name == "Dealer") put_tag(out, name, std::string(1, seat_letter(dealer)));
     else if (name == "Vulnerable") put_tag(out, name, pbn_name(r.effective_vulnerability()));
     else if (name == "Deal") put_tag(out, name, r.deal ? r.deal->pbn(dealer) : "?");  // export: dealer's hand first
-    else put_tag(out, name, tag_or(name, "?"));
+    else if (!compact || r.tag(name)) put_tag(out, name, tag_or(name, "?"));
   }
   for (const Tag& t : r.tags) {
     if (std::find(kMandatory.begin(), kMandatory.end(), t.name) != kMandatory.end()) continue;
@@ -93,12 +100,22 @@ std::string write_pbn_game(const BoardRecord& r) {
   }
   return out;
 }
+}  // namespace
 
 std::string write_pbn(const std::vector<BoardRecord>& records) {
   std::string out = "% PBN 2.1\n% EXPORT\n% Content-type: text/x-pbn; charset=UTF-8\n% Creator: cardtable\n";
   for (const BoardRecord& r : records) {
     out += '\n';
-    out += write_pbn_game(r);
+    out += write_game(r, false);
+  }
+  return out;
+}
+
+std::string write_pbn_compact(const std::vector<BoardRecord>& records) {
+  std::string out = "% PBN 2.1\n% Content-type: text/x-pbn; charset=UTF-8\n% Creator: cardtable\n";
+  for (const BoardRecord& r : records) {
+    out += '\n';
+    out += write_game(r, true);
   }
   return out;
 }

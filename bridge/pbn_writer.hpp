@@ -14,4 +14,8 @@ std::string write_pbn_game(const BoardRecord& record);
 // A whole file: the "% PBN 2.1" and "% EXPORT" header, then games separated by empty lines.
 std::string write_pbn(const std::vector<BoardRecord>& records);
 
+// The import form dealing programs write: only the tags that have a value (Event, Board, Dealer,
+// Vulnerable, Deal, and the others the record holds); half the size of the export form.
+std::string write_pbn_compact(const std::vector<BoardRecord>& records);
+
 }  // namespace cardtable::bridge

@@ -10,7 +10,9 @@
 
 #include "bridge/double_dummy.hpp"
 #include "bridge/master_record.hpp"
+#include "bridge/pbn_writer.hpp"
 #include "bridge/record_file.hpp"
+#include "bridge/synthetic_record.hpp"
 #include "hand_diagram.hpp"
 
 namespace cardtable::tools {
@@ -346,7 +348,6 @@ int generate(const std::vector<std::string>& args) {
   if (n < 0 || per <= 0 || per > 999) throw UsageError("--boards must be >= 0 and --per-session 1..999");
   auto format = parse_format(vm["to"].as<std::string>());
   if (!format) throw UsageError("unknown format '" + vm["to"].as<std::string>() + "'");
-  std::uint64_t state = vm["seed"].as<std::uint64_t>();
   std::ostream* os = &std::cout;
   std::ofstream file;
   if (vm.count("output")) {
@@ -357,24 +358,19 @@ int generate(const std::vector<std::string>& args) {
   // Written in chunks so that a million boards never sit in memory as records.
   std::vector<BoardRecord> chunk;
   bool first = true;
-  for (int i = 0; i < n; ++i) {
-    BoardRecord r;
-    r.event = vm["event"].as<std::string>();
-    r.session = std::to_string(i / per + 1);
-    r.board = i % per + 1;
-    r.dealer = dealer_of_board(r.board);
-    r.vulnerability = vulnerability_of_board(r.board);
-    r.deal = random_deal(state);
-    r.tags.push_back({"Round", r.session});
+  auto flush = [&] {
+    // PBN in the import form a dealing program writes (only the tags with a value).
+    std::string text = *format == RecordFormat::Pbn ? write_pbn_compact(chunk) : write_records(chunk, *format);
+    if (*format == RecordFormat::Pbn && !first) text.erase(0, text.find("\n\n") + 1);  // one header only
+    *os << text;
+    chunk.clear();
+    first = false;
+  };
+  synthetic_records(n, per, vm["seed"].as<std::uint64_t>(), vm["event"].as<std::string>(), [&](BoardRecord&& r) {
     chunk.push_back(std::move(r));
-    if (chunk.size() == 10000 || i + 1 == n) {
-      std::string text = write_records(chunk, *format);
-      if (*format == RecordFormat::Pbn && !first) text.erase(0, text.find("\n\n") + 1);  // one header only
-      *os << text;
-      chunk.clear();
-      first = false;
-    }
-  }
+    if (chunk.size() == 10000) flush();
+  });
+  if (!chunk.empty() || first) flush();
   return *os ? kExitOk : kExitProblems;
 }
 

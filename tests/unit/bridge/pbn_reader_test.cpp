@@ -176,3 +176,9 @@ TEST(BoardConventions, DealerAndVulnerabilityThatDisagreeWithTheBoardNumber) {
   EXPECT_NE(d[0].message.find("board 2 is dealt by East"), std::string::npos);
   EXPECT_NE(d[1].message.find("NS in the standard cycle"), std::string::npos);
 }
+
+TEST(PbnReader, VerticalTabAndFormFeedAreSpaces) {
+  // Found by fuzzing: these bytes once made the reader loop for ever.
+  RecordSet s = read_pbn("[Board \"1\"]\v\f[Deal \"N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85\"]\n\v x\f\n", "t.pbn");
+  EXPECT_EQ(s.boards.size(), 1u);
+}
