@@ -61,6 +61,14 @@ bool Auction::complete() const {
   return bid && std::all_of(calls.end() - 3, calls.end(), [](const Call& c) { return c.kind == Call::Kind::Pass; });
 }
 
+void Auction::all_pass() {
+  for (int added = 0; added < 4 && !complete(); ++added) {
+    bool bid = std::any_of(calls.begin(), calls.end(), [](const Call& c) { return c.kind == Call::Kind::Bid; });
+    if (!bid && calls.size() >= 4) break;  // passed out already, with more calls than a legal auction has
+    calls.push_back(Call{});
+  }
+}
+
 std::optional<Contract> contract_of(const Auction& a) {
   std::optional<std::size_t> last_bid;
   int doubled = 0;

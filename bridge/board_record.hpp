@@ -37,6 +37,9 @@ struct Auction {
   Seat dealer = Seat::North;   // who calls first
   std::vector<Call> calls;
   bool complete() const;       // three passes after a bid, or four passes
+  // "AP" (all pass): the passes that end the auction, at most three (four when nobody bid). Bounded, so a
+  // nonsensical auction cannot make it loop (found by fuzzing).
+  void all_pass();
 };
 
 // The contract the auction reached; nullopt when passed out or incomplete.

@@ -235,7 +235,7 @@ void LinParser::handle(std::string_view key, std::string_view value, int line, i
     }
     call->alerted = alert;
     if (lower(v) == "ap") {
-      while (!cur_->rec.auction->complete()) cur_->rec.auction->calls.push_back(Call{});
+      cur_->rec.auction->all_pass();
     } else {
       cur_->rec.auction->calls.push_back(*call);
     }

@@ -476,7 +476,7 @@ void PbnParser::parse_auction(const RawTag& tag, BoardRecord& rec, const std::ve
       continue;
     }
     if (s == "AP" || s == "ap") {
-      while (!a.complete()) a.calls.push_back(Call{});
+      a.all_pass();
       continue;
     }
     bool alerted = false;

@@ -78,3 +78,10 @@ TEST(LinReader, GarbageIsReportedNeverFatal) {
   RecordSet s = read_lin("md|9xyz|sv|q|pc|zz|mb|??|md|1SAKQ,,,|nonsense", "t.lin");
   EXPECT_GE(s.diagnostics.size(), 4u);
 }
+
+TEST(LinReader, AllPassAfterAPassedOutAuctionEnds) {
+  // Found by fuzzing: "ap" after five passes once added passes for ever.
+  RecordSet s = read_lin(std::string("md|1") + kHands + "|mb|p|mb|p|mb|p|mb|p|mb|p|mb|ap|mb|1C|mb|ap|", "t.lin");
+  ASSERT_EQ(s.boards.size(), 1u);
+  EXPECT_LE(s.boards[0].auction->calls.size(), 10u);
+}
