@@ -4,13 +4,15 @@
 #include <cctype>
 #include <charconv>
 
+#include <istream>
+
 #include "bridge/text_encoding.hpp"
 
 namespace cardtable::bridge {
 namespace {
 
 struct Token {
-  std::string_view text;
+  std::string text;  // owned: a game's sections outlive the chunk of the file they were read from
   int line = 0;
   int column = 0;
 };
@@ -54,10 +56,13 @@ bool unknown_value(std::string_view v) { return v.empty() || v == "?"; }
 
 class PbnParser {
  public:
-  PbnParser(std::string_view text, std::string_view file, const BoardSink& sink, Diagnostics& diags)
-      : text_(text), file_(file), stem_(file_stem(file)), sink_(sink), diags_(diags) {}
+  PbnParser(std::string_view file, const BoardSink& sink, Diagnostics& diags)
+      : file_(file), stem_(file_stem(file)), sink_(sink), diags_(diags) {}
 
-  void run();
+  // Reads a piece of the file that ends at a line boundary (or the file's end); state carries over.
+  void feed(std::string_view text);
+  // The end of the file: the last game ends, an open comment is reported.
+  void finish();
 
  private:
   void error(int line, int column, std::string message, Diagnostic::Severity sev = Diagnostic::Severity::Error) {
@@ -84,6 +89,10 @@ class PbnParser {
   std::size_t pos_ = 0;
   int line_ = 1;
   std::size_t line_start_ = 0;
+  bool line_has_content_ = false;
+  bool in_comment_ = false;  // inside "{ ... }", which may span lines and chunks
+  int comment_line_ = 0;
+  int comment_column_ = 0;
 
   std::vector<RawTag> game_;
   int game_line_ = 0;
@@ -92,54 +101,69 @@ class PbnParser {
   std::vector<std::string> orphan_inherits_;                 // tags already warned about a "#" with nothing to copy
 };
 
-void PbnParser::run() {
+void PbnParser::feed(std::string_view text) {
+  text_ = text;
+  pos_ = 0;
+  line_start_ = 0;
   const std::size_t n = text_.size();
-  bool line_has_content = false;
   while (pos_ < n) {
+    if (in_comment_) {  // comment to the closing brace, across lines
+      while (pos_ < n && text_[pos_] != '}') {
+        if (text_[pos_] == '\n') { ++line_; line_start_ = pos_ + 1; }
+        ++pos_;
+      }
+      if (pos_ >= n) break;
+      ++pos_;
+      in_comment_ = false;
+      continue;
+    }
     char c = text_[pos_];
     if (c == '\n') {
-      if (!line_has_content) finish_game();  // an empty line ends a game
+      if (!line_has_content_) finish_game();  // an empty line ends a game
       ++line_;
       line_start_ = ++pos_;
-      line_has_content = false;
+      line_has_content_ = false;
       continue;
     }
     if (is_blank(c)) { ++pos_; continue; }
     if (c == '%' && pos_ == line_start_) {  // escape line: directives such as "% PBN 2.1", "%Creator"
       while (pos_ < n && text_[pos_] != '\n') ++pos_;
-      line_has_content = true;
+      line_has_content_ = true;
       continue;
     }
-    line_has_content = true;
+    line_has_content_ = true;
     if (c == ';') {  // comment to the end of the line
       while (pos_ < n && text_[pos_] != '\n') ++pos_;
       continue;
     }
-    if (c == '{') {  // comment to the closing brace, across lines
-      int start_line = line_;
-      int start_col = column_of(pos_);
-      ++pos_;
-      while (pos_ < n && text_[pos_] != '}') {
-        if (text_[pos_] == '\n') { ++line_; line_start_ = pos_ + 1; }
-        ++pos_;
-      }
-      if (pos_ >= n) { error(start_line, start_col, "comment opened with '{' is never closed with '}'"); break; }
+    if (c == '{') {
+      in_comment_ = true;
+      comment_line_ = line_;
+      comment_column_ = column_of(pos_);
       ++pos_;
       continue;
     }
-    if (c == '[') { parse_tag(); continue; }
+    if (c == '[') {
+      parse_tag();
+      continue;
+    }
     // A token of a section (Auction calls, Play cards, table rows).
     std::size_t start = pos_;
     while (pos_ < n && !std::isspace(static_cast<unsigned char>(text_[pos_])) && text_[pos_] != '[' &&
            text_[pos_] != '{' && text_[pos_] != ';')
       ++pos_;
     if (pos_ == start) ++pos_;  // never stand still, whatever the byte
-    Token tok{text_.substr(start, pos_ - start), line_, column_of(start)};
+    Token tok{std::string(text_.substr(start, pos_ - start)), line_, column_of(start)};
     if (game_.empty())
       error(tok.line, tok.column, "unexpected text '" + std::string(tok.text) + "' outside a tag section");
     else
-      game_.back().section.push_back(tok);
+      game_.back().section.push_back(std::move(tok));
   }
+}
+
+void PbnParser::finish() {
+  if (in_comment_) error(comment_line_, comment_column_, "comment opened with '{' is never closed with '}'");
+  in_comment_ = false;
   finish_game();
 }
 
@@ -552,8 +576,55 @@ void PbnParser::parse_play(const RawTag& tag, BoardRecord& rec) {
 
 void read_pbn(std::string_view text, std::string_view file_name, const BoardSink& sink, Diagnostics& diagnostics) {
   std::string storage;
-  std::string_view utf8 = as_utf8(text, storage);
-  PbnParser(utf8, file_name, sink, diagnostics).run();
+  PbnParser parser(file_name, sink, diagnostics);
+  parser.feed(as_utf8(text, storage));
+  parser.finish();
+}
+
+void read_pbn(std::istream& in, std::string_view file_name, const BoardSink& sink, Diagnostics& diagnostics,
+              std::size_t chunk_bytes) {
+  // A chunk at a time, cut after the last newline, so that a master record of a million boards never
+  // sits in memory as text. Each chunk is decoded on its own; the first one decides the charset.
+  const std::size_t kChunk = std::max<std::size_t>(chunk_bytes, 1);
+  PbnParser parser(file_name, sink, diagnostics);
+  std::string buffer, storage;
+  bool first = true;
+  std::optional<bool> latin2;
+  while (true) {
+    std::size_t old = buffer.size();
+    buffer.resize(old + kChunk);
+    in.read(buffer.data() + old, static_cast<std::streamsize>(kChunk));
+    buffer.resize(old + static_cast<std::size_t>(in.gcount()));
+    bool end = !in;
+    // Cut after the last empty line (no tag or game spans it), else after the last newline.
+    std::size_t cut = buffer.size();
+    if (!end) {
+      cut = std::string::npos;
+      for (std::size_t i = buffer.size(); i-- > 1;) {
+        if (buffer[i] != '\n') continue;
+        std::size_t j = i;
+        if (buffer[j - 1] == '\r' && j >= 2) --j;
+        if (buffer[j - 1] == '\n') { cut = i + 1; break; }
+      }
+      // No empty line yet: read on; only a file with none for many chunks is cut at a newline.
+      if (cut == std::string::npos && buffer.size() > std::max(16 * kChunk, std::size_t{64} << 20)) cut = buffer.rfind('\n');
+      if (cut == std::string::npos) continue;
+      if (buffer[cut - 1] != '\n') ++cut;
+    }
+    std::string_view piece(buffer.data(), cut);
+    if (first && piece.starts_with("\xEF\xBB\xBF")) piece.remove_prefix(3);
+    if (!latin2) latin2 = mentions_latin2(piece);
+    if (is_valid_utf8(piece)) {
+      parser.feed(piece);
+    } else {
+      storage = latin_to_utf8(piece, *latin2);
+      parser.feed(storage);
+    }
+    first = false;
+    buffer.erase(0, cut);
+    if (end) break;
+  }
+  parser.finish();
 }
 
 RecordSet read_pbn(std::string_view text, std::string_view file_name) {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <iosfwd>
 #include <string_view>
 
 #include "bridge/board_record.hpp"
@@ -14,6 +15,9 @@ using BoardSink = std::function<void(BoardRecord&&)>;
 // `diagnostics` (file, line and column, what was expected). A bad game never stops the rest.
 void read_pbn(std::string_view text, std::string_view file_name, const BoardSink& sink, Diagnostics& diagnostics);
 RecordSet read_pbn(std::string_view text, std::string_view file_name);
+// The same from a stream, a few megabytes at a time: memory stays flat whatever the file's size.
+void read_pbn(std::istream& in, std::string_view file_name, const BoardSink& sink, Diagnostics& diagnostics,
+              std::size_t chunk_bytes = std::size_t{4} << 20);
 
 // The checks `records validate` adds on top of reading: Dealer and Vulnerable tags that disagree with
 // the board number (Law 2 and the standard cycle), and deals that give fewer than four hands.

@@ -66,6 +66,10 @@ void read_record_file(const fs::path& path, const BoardSink& sink, Diagnostics& 
     diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "cannot open the file for reading"});
     return;
   }
+  if (format_of(path).value_or(RecordFormat::Pbn) == RecordFormat::Pbn) {  // the big ones: streamed
+    read_pbn(in, path.string(), sink, diagnostics);
+    return;
+  }
   std::string bytes;
   in.seekg(0, std::ios::end);
   auto size = in.tellg();

@@ -31,13 +31,6 @@ void append_code_point(std::string& out, std::uint32_t cp) {
   }
 }
 
-bool mentions_latin2(std::string_view text) {
-  // Only the header matters; look at the first few kilobytes.
-  std::string head(text.substr(0, 4096));
-  std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return head.find("8859-2") != std::string::npos || head.find("latin2") != std::string::npos ||
-         head.find("windows-1250") != std::string::npos || head.find("cp1250") != std::string::npos;
-}
 
 }  // namespace
 
@@ -78,6 +71,14 @@ std::string latin_to_utf8(std::string_view text, bool latin2) {
     else append_code_point(out, c);
   }
   return out;
+}
+
+bool mentions_latin2(std::string_view text) {
+  // Only the header matters; look at the first few kilobytes.
+  std::string head(text.substr(0, 4096));
+  std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return head.find("8859-2") != std::string::npos || head.find("latin2") != std::string::npos ||
+         head.find("windows-1250") != std::string::npos || head.find("cp1250") != std::string::npos;
 }
 
 std::string_view as_utf8(std::string_view text, std::string& storage) {

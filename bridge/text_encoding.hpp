@@ -13,5 +13,7 @@ std::string latin_to_utf8(std::string_view text, bool latin2 = false);
 // The text as UTF-8: itself when it is valid UTF-8 (a BOM removed), otherwise decoded into `storage`
 // from ISO-8859-1 or -2 according to the file's own charset directive.
 std::string_view as_utf8(std::string_view text, std::string& storage);
+// Whether a file's header names a Central European charset (ISO-8859-2, windows-1250).
+bool mentions_latin2(std::string_view header);
 
 }  // namespace cardtable::bridge

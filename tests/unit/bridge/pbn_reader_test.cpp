@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 #include "bridge/pbn_reader.hpp"
 
 using namespace cardtable::bridge;
@@ -181,4 +183,36 @@ TEST(PbnReader, VerticalTabAndFormFeedAreSpaces) {
   // Found by fuzzing: these bytes once made the reader loop for ever.
   RecordSet s = read_pbn("[Board \"1\"]\v\f[Deal \"N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85\"]\n\v x\f\n", "t.pbn");
   EXPECT_EQ(s.boards.size(), 1u);
+}
+
+TEST(PbnReader, ReadingAStreamInSmallChunksGivesWhatReadingTheWholeTextGives) {
+  // Chunk edges fall inside comments that span empty lines, tags written across lines, CRLF lines,
+  // Latin-1 names and bad records; the result must not depend on where the edges fall.
+  std::string text = "% PBN 2.1\r\n";
+  std::uint64_t seed = 11;
+  for (int b = 1; b <= 40; ++b) {
+    text += "[Event \"Caf\xE9\"]\r\n[Board \"" + std::to_string(b) + "\"]\r\n";
+    if (b % 7 == 0) text += "{ a comment\r\n\r\nwith an empty line }\r\n";
+    if (b % 5 == 0) text += "[\n  Site\n  \"across lines\"\n]\n";
+    if (b % 9 == 0) text += "[Deal \"N:AKK... - - -\"]\n\n";
+    else text += "[Deal \"" + random_deal(seed).pbn() + "\"]\r\n[Auction \"N\"]\r\n1C Pass 1H AP\r\n\r\n";
+  }
+  RecordSet whole = read_pbn(text, "t.pbn");
+  ASSERT_EQ(whole.boards.size(), 36u);
+  ASSERT_EQ(whole.diagnostics.size(), 4u);
+  for (std::size_t chunk : {1u, 7u, 64u, 97u, 1000u}) {
+    std::istringstream in(text);
+    RecordSet streamed;
+    read_pbn(in, "t.pbn", [&](BoardRecord&& r) { streamed.boards.push_back(std::move(r)); }, streamed.diagnostics, chunk);
+    ASSERT_EQ(streamed.boards.size(), whole.boards.size()) << "chunk " << chunk;
+    for (std::size_t i = 0; i < whole.boards.size(); ++i) {
+      EXPECT_EQ(streamed.boards[i].deal, whole.boards[i].deal);
+      EXPECT_EQ(streamed.boards[i].event, "Caf\xC3\xA9");
+      EXPECT_EQ(streamed.boards[i].place.line, whole.boards[i].place.line);
+      EXPECT_EQ(streamed.boards[i].auction->calls.size(), 6u);
+    }
+    ASSERT_EQ(streamed.diagnostics.size(), whole.diagnostics.size()) << "chunk " << chunk;
+    for (std::size_t i = 0; i < whole.diagnostics.size(); ++i)
+      EXPECT_EQ(streamed.diagnostics[i].str(), whole.diagnostics[i].str()) << "chunk " << chunk;
+  }
 }
