@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cardtable::bridge {
@@ -23,5 +24,9 @@ struct Diagnostic {
 };
 
 using Diagnostics = std::vector<Diagnostic>;
+
+// A file's name without folder and extension ("dir/Round 1.pbn" -> "Round 1"): the event or session of
+// records that do not name one.
+std::string file_stem(std::string_view path);
 
 }  // namespace cardtable::bridge

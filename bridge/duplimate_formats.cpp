@@ -14,14 +14,6 @@ Card card_of_number(int n) {
   return Card(static_cast<Suit>(3 - i / 13), static_cast<Rank>(12 - i % 13));
 }
 
-std::string file_stem(std::string_view path) {
-  auto slash = path.find_last_of('/');
-  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
-  auto dot = path.find_last_of('.');
-  if (dot != std::string_view::npos && dot > 0) path = path.substr(0, dot);
-  return std::string(path);
-}
-
 // One DUP block, described once.
 struct DupBlock {
   char bri[78];     // North, East, South: 13 x "NN" each

@@ -23,14 +23,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-std::string file_stem(std::string_view path) {
-  auto slash = path.find_last_of('/');
-  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
-  auto dot = path.find_last_of('.');
-  if (dot != std::string_view::npos && dot > 0) path = path.substr(0, dot);
-  return std::string(path);
-}
-
 // A LIN hand: "SAKQ2HT9D8765C32" (suits in any order, letters in any case, "10" accepted).
 std::optional<Hand> parse_lin_hand(std::string_view s, std::string& why) {
   Hand h;

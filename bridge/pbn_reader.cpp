@@ -44,14 +44,6 @@ std::optional<int> parse_int(std::string_view s) {
   return v;
 }
 
-std::string file_stem(std::string_view path) {
-  auto slash = path.find_last_of('/');
-  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
-  auto dot = path.find_last_of('.');
-  if (dot != std::string_view::npos && dot > 0) path = path.substr(0, dot);
-  return std::string(path);
-}
-
 bool unknown_value(std::string_view v) { return v.empty() || v == "?"; }
 
 class PbnParser {

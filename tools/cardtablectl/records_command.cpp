@@ -250,13 +250,14 @@ int analyze(const std::vector<std::string>& args) {
   print_diagnostics(set.diagnostics, std::cerr);
 
   // Each distinct deal is solved once: results files repeat a deal for every table.
+  auto key = [](const Deal& d) {
+    return std::array<std::uint64_t, 4>{d.hands()[0].bits(), d.hands()[1].bits(), d.hands()[2].bits(), d.hands()[3].bits()};
+  };
   std::map<std::array<std::uint64_t, 4>, std::size_t> unique;
   std::vector<Deal> deals;
   for (const BoardRecord& r : set.boards) {
     if (!r.deal || !r.deal->valid()) continue;
-    std::array<std::uint64_t, 4> k{};
-    for (int i = 0; i < 4; ++i) k[static_cast<std::size_t>(i)] = r.deal->hands()[static_cast<std::size_t>(i)].bits();
-    if (unique.emplace(k, deals.size()).second) deals.push_back(*r.deal);
+    if (unique.emplace(key(*r.deal), deals.size()).second) deals.push_back(*r.deal);
   }
   std::vector<DdResult> results = solve_double_dummy(deals);
 
@@ -265,9 +266,7 @@ int analyze(const std::vector<std::string>& args) {
   std::vector<BoardRecord> written;
   for (const BoardRecord& r : set.boards) {
     if (!r.deal || !r.deal->valid()) continue;
-    std::array<std::uint64_t, 4> k{};
-    for (int i = 0; i < 4; ++i) k[static_cast<std::size_t>(i)] = r.deal->hands()[static_cast<std::size_t>(i)].bits();
-    const DdResult& res = results[unique[k]];
+    const DdResult& res = results[unique[key(*r.deal)]];
     std::string where = r.place.str() + ": board " + std::to_string(r.board);
     if (!res.table) {
       ++failures;

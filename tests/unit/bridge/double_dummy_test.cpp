@@ -1,22 +1,11 @@
 #include <gtest/gtest.h>
 
 #include "bridge/double_dummy.hpp"
+#include "test_deals.hpp"
 
 using namespace cardtable::bridge;
 
-namespace {
-// North holds every spade, East every heart, South every diamond, West every club.
-Deal four_suits() {
-  Deal d;
-  for (int r = 0; r < 13; ++r) {
-    d.hand(Seat::North).add(Card(Suit::Spades, static_cast<Rank>(r)));
-    d.hand(Seat::East).add(Card(Suit::Hearts, static_cast<Rank>(r)));
-    d.hand(Seat::South).add(Card(Suit::Diamonds, static_cast<Rank>(r)));
-    d.hand(Seat::West).add(Card(Suit::Clubs, static_cast<Rank>(r)));
-  }
-  return d;
-}
-}  // namespace
+using test::four_suits;
 
 TEST(DoubleDummy, EachHandHoldingOneSuit) {
   DdResult r = solve_double_dummy(four_suits());

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "bridge/duplimate_formats.hpp"
+#include "test_deals.hpp"
 
 using namespace cardtable::bridge;
 
@@ -67,16 +68,9 @@ TEST(Dlm, LetterEncodingAsDuplimateWritesIt) {
   // North holds all spades, East all hearts, South all diamonds, West all clubs:
   // the pairs of cards are (N,N) = 'a' for spades, (E,E) = 'f', (S,S) = 'k', (W,W) = 'p', with the
   // seventh letter of each suit mixing the last card of one suit with the first of the next.
-  Deal d;
-  for (int r = 0; r < 13; ++r) {
-    d.hand(Seat::North).add(Card(Suit::Spades, static_cast<Rank>(r)));
-    d.hand(Seat::East).add(Card(Suit::Hearts, static_cast<Rank>(r)));
-    d.hand(Seat::South).add(Card(Suit::Diamonds, static_cast<Rank>(r)));
-    d.hand(Seat::West).add(Card(Suit::Clubs, static_cast<Rank>(r)));
-  }
   BoardRecord r;
   r.board = 3;
-  r.deal = d;
+  r.deal = test::four_suits();
   std::string text = write_dlm({r});
   // The filler deal Duplimate itself writes, with its check number 013 for board 3.
   EXPECT_NE(text.find("Board 03=aaaaaabffffffkkkkkklpppppp013\n"), std::string::npos) << text;

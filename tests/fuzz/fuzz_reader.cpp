@@ -1,4 +1,5 @@
-// libFuzzer target: the PBN reader must report, never crash, on any bytes; what it reads must write.
+// libFuzzer target for one reader, chosen at build time (CARDTABLE_FUZZ_READER = read_pbn, read_lin,
+// read_dup or read_dlm): on any bytes it must report, never crash, hang or leak; what it reads must write.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -11,9 +12,8 @@
 using namespace cardtable::bridge;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  std::string_view text(reinterpret_cast<const char*>(data), size);
-  RecordSet set = read_pbn(text, "fuzz.pbn");
-  // Whatever was read can be written in every format.
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  RecordSet set = CARDTABLE_FUZZ_READER(bytes, "fuzz-input");
   (void)write_pbn(set.boards);
   (void)write_lin(set.boards);
   (void)write_dup(set.boards);
