@@ -129,6 +129,7 @@ int validate(const std::vector<std::string>& args) {
 int show(const std::vector<std::string>& args) {
   po::options_description opts("records show PATH... [options]");
   opts.add_options()("help,h", "this help")("board,b", po::value<int>(), "show only this board number")(
+      "session,s", po::value<std::string>(), "show only this session (PBN Round/Stage, LIN segment)")(
       "json", "machine-readable output")("path", po::value<std::vector<std::string>>(), "record files or folders");
   po::positional_options_description pos;
   pos.add("path", -1);
@@ -140,14 +141,15 @@ int show(const std::vector<std::string>& args) {
   std::size_t shown = 0;
   for (const BoardRecord& r : set.boards) {
     if (only != 0 && r.board != only) continue;
+    if (vm.count("session") && r.session != vm["session"].as<std::string>()) continue;
     ++shown;
     if (vm.count("json")) out.push_back(to_json(r));
     else std::cout << hand_diagram(r) << '\n';
   }
   if (vm.count("json")) std::cout << out.dump(2) << '\n';
   print_diagnostics(set.diagnostics, std::cerr);
-  if (only != 0 && shown == 0) {
-    std::cerr << "no board " << only << " in the records\n";
+  if ((only != 0 || vm.count("session")) && shown == 0) {
+    std::cerr << "no such board in the records\n";
     return kExitProblems;
   }
   return set.diagnostics.empty() ? kExitOk : kExitProblems;
@@ -379,12 +381,12 @@ std::string records_usage() {
   return "usage: cardtablectl records <command> [options]\n"
          "\n"
          "commands:\n"
-         "  validate PATH...                  check every board of record files or folders (PBN, LIN, DUP, DLM)\n"
-         "  show PATH... [--board N]          hand diagrams\n"
-         "  convert PATH... --to FMT [-o OUT] write the records as pbn, lin, dup or dlm\n"
-         "  lookup --master PATH... DEAL      where a deal (PBN deal string) sits in the master record\n"
-         "  analyze PATH... [--check] [-o F]  double-dummy tables and par; --check compares with the file's tags\n"
-         "  generate --boards N [-o OUT]      a synthetic master record of random deals\n"
+         "  validate PATH...                        check every board of record files or folders (PBN, LIN, DUP, DLM)\n"
+         "  show PATH... [--board N] [--session S]  hand diagrams\n"
+         "  convert PATH... --to FMT [-o OUT]       write the records as pbn, lin, dup or dlm\n"
+         "  lookup --master PATH... DEAL            where a deal (PBN deal string) sits in the master record\n"
+         "  analyze PATH... [--check] [-o OUT]      double-dummy tables and par; --check compares with the file's tags\n"
+         "  generate --boards N [-o OUT]            a synthetic master record of random deals\n"
          "\n"
          "Every command takes --json for machine-readable output (except convert and generate) and --help.\n"
          "Exit status: 0 all well, 1 problems found, 2 wrong usage.\n";
