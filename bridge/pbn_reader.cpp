@@ -46,6 +46,31 @@ std::optional<int> parse_int(std::string_view s) {
 
 bool unknown_value(std::string_view v) { return v.empty() || v == "?"; }
 
+// An OptimumResultTable of 20 rows "Declarer Denomination Result" as a double-dummy table; nullopt when
+// the table is not the declarer/denomination/result kind or not complete.
+std::optional<DdTable> parse_result_table(const RawTag& tag) {
+  if (tag.value.find("Declarer") == std::string::npos || tag.value.find("Result") == std::string::npos) return std::nullopt;
+  DdTable t;
+  int filled = 0;
+  for (std::size_t i = 0; i + 2 < tag.section.size(); i += 3) {
+    auto seat = parse_seat(tag.section[i].text);
+    const std::string& den = tag.section[i + 1].text;
+    int tricks = -1;
+    std::from_chars(tag.section[i + 2].text.data(), tag.section[i + 2].text.data() + tag.section[i + 2].text.size(), tricks);
+    std::optional<Strain> strain;
+    if (den == "NT" || den == "N") strain = Strain::NoTrump;
+    else if (den == "S") strain = Strain::Spades;
+    else if (den == "H") strain = Strain::Hearts;
+    else if (den == "D") strain = Strain::Diamonds;
+    else if (den == "C") strain = Strain::Clubs;
+    if (!seat || !strain || tricks < 0 || tricks > 13) return std::nullopt;
+    t.tricks[static_cast<std::size_t>(index(*seat))][static_cast<std::size_t>(*strain)] = tricks;
+    ++filled;
+  }
+  if (filled != 20) return std::nullopt;
+  return t;
+}
+
 class PbnParser {
  public:
   PbnParser(std::string_view file, const BoardSink& sink, Diagnostics& diags)
@@ -354,6 +379,7 @@ void PbnParser::build_record(std::vector<RawTag>& tags, int first_line) {
   std::vector<std::pair<int, std::string>> notes;
   const RawTag* auction = nullptr;
   const RawTag* play = nullptr;
+  const RawTag* result_table = nullptr;
 
   for (const RawTag& t : tags) {
     if (t.name == "Note") {
@@ -437,7 +463,8 @@ void PbnParser::build_record(std::vector<RawTag>& tags, int first_line) {
     } else if (t.name == "ParContract") {
       rec.par_contract = v;
     } else if (t.name == "OptimumResultTable") {
-      // Regenerated from the double-dummy table when written; nothing else to keep.
+      // Rows "N NT 7" (declarer, denomination, tricks): the double-dummy table when DoubleDummyTricks is absent.
+      result_table = &t;
     } else {
       check_tag_value(t);
       rec.tags.push_back({t.name, v});
@@ -453,6 +480,7 @@ void PbnParser::build_record(std::vector<RawTag>& tags, int first_line) {
                 : !unknown_value(trim(session_stage))   ? session_stage
                 : !unknown_value(trim(session_section)) ? session_section
                                                         : stem_;
+  if (result_table && !rec.dd) rec.dd = parse_result_table(*result_table);
   if (auction) parse_auction(*auction, rec, notes);
   if (play) parse_play(*play, rec);
   sink_(std::move(rec));

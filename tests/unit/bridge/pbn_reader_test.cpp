@@ -216,3 +216,16 @@ TEST(PbnReader, ReadingAStreamInSmallChunksGivesWhatReadingTheWholeTextGives) {
       EXPECT_EQ(streamed.diagnostics[i].str(), whole.diagnostics[i].str()) << "chunk " << chunk;
   }
 }
+
+TEST(PbnReader, OptimumResultTableGivesTheDoubleDummyTableWhenDoubleDummyTricksIsAbsent) {
+  std::string rows;
+  const char* seats = "NESW";
+  const char* dens[] = {"C", "D", "H", "S", "NT"};
+  for (int s = 0; s < 4; ++s)
+    for (int d = 0; d < 5; ++d) rows += std::string(1, seats[s]) + " " + dens[d] + " " + std::to_string(s % 2 == 0 ? 7 + d : 6 - d) + "\n";
+  RecordSet r = read_pbn(game(1, kDeal1, ("[OptimumResultTable \"Declarer;Denomination\\2R;Result\\2R\"]\n" + rows).c_str()), "t.pbn");
+  ASSERT_EQ(r.boards.size(), 1u);
+  ASSERT_TRUE(r.boards[0].dd);
+  EXPECT_EQ(r.boards[0].dd->at(Seat::North, Strain::NoTrump), 11);
+  EXPECT_EQ(r.boards[0].dd->at(Seat::East, Strain::Clubs), 6);
+}
