@@ -1,0 +1,249 @@
+#include "table/board_check.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "table/unshuffled.hpp"
+
+namespace cardtable::table {
+using namespace cardtable::bridge;
+
+namespace {
+
+std::string seat_word(Seat s) { return std::string(seat_name(s)); }
+
+std::string card_list(const std::vector<Card>& cards) {
+  std::string out;
+  for (const Card& c : cards) out += (out.empty() ? "" : " ") + c.str();
+  return out;
+}
+
+Event make(std::string type, Severity sev, std::vector<std::string> laws, Millis time, std::string message) {
+  Event e;
+  e.type = std::move(type);
+  e.severity = sev;
+  e.laws = std::move(laws);
+  e.time = time;
+  e.message = std::move(message);
+  return e;
+}
+
+// Cards of the read pockets that sit elsewhere in the master deal: "SA N->E" (expected N, found E).
+std::vector<std::pair<Card, std::pair<Seat, Seat>>> misplaced(const std::array<PocketRead, 4>& pockets, const Deal& master) {
+  std::vector<std::pair<Card, std::pair<Seat, Seat>>> out;
+  for (Seat s : kAllSeats)
+    for (const Card& c : pockets[static_cast<std::size_t>(index(s))].cards)
+      if (auto owner = master.holder(c); owner && *owner != s) out.push_back({c, {*owner, s}});
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  return out;
+}
+
+int agreement(const std::array<PocketRead, 4>& pockets, const Deal& master) {
+  int n = 0;
+  for (Seat s : kAllSeats)
+    for (const Card& c : pockets[static_cast<std::size_t>(index(s))].cards) n += master.hand(s).contains(c) ? 1 : 0;
+  return n;
+}
+
+}  // namespace
+
+BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRecord& master,
+                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time) {
+  BoardCheck out;
+  out.board = expected;
+  std::string where = "Board";
+  auto board_text = [&](std::optional<std::uint32_t> b) {
+    return b ? "Board " + std::to_string(master.board(*b).board) : std::string("The board");
+  };
+
+  // What was read: each pocket's cards, and every card seen more than once.
+  Deal read;
+  std::map<int, std::vector<Seat>> seen;  // card id -> pockets it was read in (with repeats)
+  int unknown_total = 0;
+  for (Seat s : kAllSeats) {
+    const PocketRead& p = pockets[static_cast<std::size_t>(index(s))];
+    for (const Card& c : p.cards) {
+      read.hand(s).add(c);
+      seen[c.id()].push_back(s);
+    }
+    unknown_total += p.unknown;
+  }
+
+  // Law 13: a pocket with other than 13 cards (unknown tags are cards too: something is there).
+  std::vector<std::pair<Seat, int>> wrong;
+  for (Seat s : kAllSeats) {
+    const PocketRead& p = pockets[static_cast<std::size_t>(index(s))];
+    int n = static_cast<int>(p.cards.size()) + p.unknown;
+    if (n != 13) wrong.emplace_back(s, n);
+  }
+  if (!wrong.empty()) {
+    std::sort(wrong.begin(), wrong.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::string counts, list;
+    Event e = make("irregularity.wrong_count", Severity::Alert, {"13A"}, time, "");
+    for (const auto& [s, n] : wrong) {
+      counts += (counts.empty() ? "" : ", ") + seat_word(s) + (list.empty() ? " holds " : " ") + std::to_string(n) +
+                (list.empty() ? (n == 1 ? " card" : " cards") : "");
+      list += (list.empty() ? "" : " ") + std::string(1, seat_letter(s)) + "=" + std::to_string(n);
+      e.seats.push_back(s);
+    }
+    e.evidence = {{"expected", "13 each"}, {"observed", list}};
+    e.message = board_text(expected) + ": " + counts + " \u2014 no call made yet (Law 13A)";
+    out.events.push_back(std::move(e));
+  }
+
+  // Law 13C: a card read twice (the same card in two pockets, or twice in one).
+  for (const auto& [id, where_seen] : seen) {
+    if (where_seen.size() < 2) continue;
+    Card c = Card::from_id(id);
+    Event e = make("irregularity.surplus_card", Severity::Alert, {"13C"}, time, "");
+    std::string places;
+    for (Seat s : where_seen) {
+      places += (places.empty() ? "" : " and ") + seat_word(s);
+      if (std::find(e.seats.begin(), e.seats.end(), s) == e.seats.end()) e.seats.push_back(s);
+    }
+    e.evidence = {{"card", c.str()}, {"observed", std::to_string(where_seen.size()) + " times"}};
+    e.message = board_text(expected) + ": " + c.display() + " was read " + std::to_string(where_seen.size()) +
+                " times (" + places + ") (Law 13C)";
+    out.events.push_back(std::move(e));
+  }
+
+  // A tag or image that is no card of the enrolled deck.
+  for (Seat s : kAllSeats) {
+    int n = pockets[static_cast<std::size_t>(index(s))].unknown;
+    if (n == 0) continue;
+    Event e = make("irregularity.unknown_card", Severity::Warning, {}, time,
+                   board_text(expected) + ": " + std::to_string(n) + (n == 1 ? " card" : " cards") + " in the " +
+                       seat_word(s) + " pocket that belong to no card of the deck");
+    e.seats = {s};
+    e.evidence = {{"unknown", std::to_string(n)}};
+    out.events.push_back(std::move(e));
+  }
+
+  // Law 14: a card of the deck that is nowhere.
+  std::vector<Card> missing;
+  for (int id = kCards - 1; id >= 0; --id)
+    if (!seen.count(id)) missing.push_back(Card::from_id(id));
+  if (!missing.empty()) {
+    Event e = make("irregularity.missing_card", Severity::Alert, {"14"}, time, "");
+    e.evidence = {{"missing", card_list(missing)}};
+    std::string shown;
+    for (std::size_t i = 0; i < missing.size() && i < 6; ++i) shown += (i ? ", " : "") + missing[i].display();
+    if (missing.size() > 6) shown += " and " + std::to_string(missing.size() - 6) + " more";
+    e.message = board_text(expected) + ": " + (missing.size() == 1 ? "a card is missing: " : std::to_string(missing.size()) + " cards are missing: ") +
+                shown + (unknown_total ? " (unknown tags were read: perhaps damaged cards)" : "") + " (Law 14)";
+    if (expected)
+      for (const Card& c : missing)
+        if (auto owner = master.board(*expected).deal.holder(c);
+            owner && std::find(e.seats.begin(), e.seats.end(), *owner) == e.seats.end())
+          e.seats.push_back(*owner);
+    out.events.push_back(std::move(e));
+  }
+
+  auto misplaced_event = [&](std::uint32_t reference, const std::string& why) {
+    auto list = misplaced(pockets, master.board(reference).deal);
+    if (list.empty()) return;
+    Event e = make("irregularity.deal_mismatch", Severity::Alert, {"6", "87A"}, time, "");
+    std::string ev, shown;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const auto& [c, seats] = list[i];
+      ev += (ev.empty() ? "" : " ") + c.str() + ":" + seat_letter(seats.first) + "->" + seat_letter(seats.second);
+      if (i < 4) shown += (i ? ", " : "") + c.display() + " in " + seat_word(seats.second) + " (belongs to " + seat_word(seats.first) + ")";
+      for (Seat s : {seats.first, seats.second})
+        if (std::find(e.seats.begin(), e.seats.end(), s) == e.seats.end()) e.seats.push_back(s);
+    }
+    if (list.size() > 4) shown += " and " + std::to_string(list.size() - 4) + " more";
+    e.evidence = {{"expected", master.describe(reference)}, {"misplaced", ev}};
+    e.message = board_text(reference) + ": " + std::to_string(list.size()) + (list.size() == 1 ? " card" : " cards") +
+                " differ from the master record" + why + ": " + shown + " (Laws 6, 87A)";
+    out.events.push_back(std::move(e));
+  };
+
+  if (!read.valid()) {
+    // Not a deal: say where the cards that are there should be, against the board named or the nearest one.
+    std::optional<std::uint32_t> reference = expected;
+    if (!reference && session) {
+      int best = 40;  // at least 40 of the cards where the master has them, or no guess at all
+      for (std::uint32_t i = 0; i < master.size(); ++i)
+        if (master.board(i).session == *session)
+          if (int a = agreement(pockets, master.board(i).deal); a > best) { best = a; reference = i; }
+      out.board = reference;
+    }
+    if (reference) misplaced_event(*reference, expected ? "" : " (the nearest board)");
+    return out;
+  }
+
+  // A deal: where is it in the master record?
+  std::vector<DealMatch> matches = master.lookup(read);
+  auto in_session = [&](const DealMatch& m) { return session && master.board(m.entry).session == *session; };
+  std::stable_sort(matches.begin(), matches.end(), [&](const DealMatch& a, const DealMatch& b) {
+    if (expected && (a.entry == *expected) != (b.entry == *expected)) return a.entry == *expected;
+    return in_session(a) && !in_session(b);
+  });
+  if (matches.size() > 1) {
+    Event e = make("irregularity.duplicate_deal", Severity::Warning, {"6"}, time, "");
+    std::string list;
+    for (const DealMatch& m : matches) list += (list.empty() ? "" : "; ") + master.describe(m.entry);
+    e.evidence = {{"boards", list}};
+    e.message = "The same deal is in " + std::to_string(matches.size()) + " boards of the master record: " + list + " (Law 6)";
+    out.events.push_back(std::move(e));
+  }
+
+  if (!matches.empty()) {
+    const DealMatch& m = matches.front();
+    bool same_board = !expected || m.entry == *expected;
+    if (same_board) {
+      out.board = m.entry;
+      if (!expected) {
+        Event e = make("board.identified", Severity::Info, {}, time,
+                       "Identified as " + master.describe(m.entry) + " from all 52 cards");
+        e.evidence = {{"board", master.describe(m.entry)}, {"how", "all 52 cards read"}, {"certainty", "certain"}};
+        out.events.push_back(std::move(e));
+      }
+      if (m.exact()) {
+        Event e = make("board.verified", Severity::Info, {"6", "7"}, time,
+                       board_text(m.entry) + ": four hands of 13, as in the master record");
+        e.evidence = {{"board", master.describe(m.entry)}};
+        out.events.push_back(std::move(e));
+      } else {
+        Event e = make("irregularity.board_rotated", Severity::Alert, {"87A"}, time, "");
+        e.evidence = {{"board", master.describe(m.entry)}, {"how", m.describe()}, {"pockets", describe(m.map)}};
+        e.message = board_text(m.entry) + ": the deal is the master deal " + m.describe() +
+                    (m.rotation() ? " \u2014 the board was turned" : " \u2014 hands are in the wrong pockets") + " (Law 87A)";
+        for (Seat s : kAllSeats)
+          if (m.map[static_cast<std::size_t>(index(s))] != s) e.seats.push_back(s);
+        out.events.push_back(std::move(e));
+      }
+      return out;
+    }
+    // Another board of the record.
+    bool same_session = session && master.board(m.entry).session == *session;
+    Event e = make(same_session ? "irregularity.wrong_board" : "irregularity.foreign_session", Severity::Alert,
+                   same_session ? std::vector<std::string>{"87A"} : std::vector<std::string>{"6D2"}, time, "");
+    e.evidence = {{"expected", master.describe(*expected)}, {"found", master.describe(m.entry)}, {"how", m.describe()}};
+    e.message = board_text(expected) + " holds the deal of " + master.describe(m.entry) +
+                (m.exact() ? "" : " (" + m.describe() + ")") +
+                (same_session ? " \u2014 a wrong board of this session (Law 87A)" : " \u2014 a deal from another session (Law 6D2)");
+    out.events.push_back(std::move(e));
+    return out;
+  }
+
+  if (auto how = unshuffled_deals().match(read)) {
+    Event e = make("irregularity.unshuffled_deal", Severity::Alert, {"6D2"}, time,
+                   board_text(expected) + ": the deal could only come from " + *how + " \u2014 the cards were not shuffled (Law 6D2)");
+    e.evidence = {{"how", *how}};
+    out.events.push_back(std::move(e));
+    return out;
+  }
+
+  if (expected) {
+    misplaced_event(*expected, "");
+    return out;
+  }
+  Event e = make("irregularity.deal_mismatch", Severity::Alert, {"6", "87A"}, time,
+                 "The deal read is in no board of the master record (Laws 6, 87A)");
+  e.evidence = {{"observed", read.pbn()}};
+  out.events.push_back(std::move(e));
+  return out;
+}
+
+}  // namespace cardtable::table

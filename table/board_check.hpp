@@ -1,0 +1,30 @@
+// The board-checking station's verdict on one board: the four pockets as read against the master
+// record. Laws 6, 7, 13, 14 and 87A; 6D2 for deals from another session or from a sorted pack.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "bridge/master_record.hpp"
+#include "table/event.hpp"
+
+namespace cardtable::table {
+
+struct PocketRead {
+  std::vector<bridge::Card> cards;  // in the order read; a card read twice appears twice
+  int unknown = 0;                  // stable readings of tags that are no card of the deck
+  bool read = false;
+};
+
+struct BoardCheck {
+  std::vector<Event> events;                 // board context (event, session, board) left for the caller
+  std::optional<std::uint32_t> board;        // the master board the verdict is about, if any
+};
+
+// `expected`: the board the operator said this is (a label), if any. `session`: the session being
+// checked, to tell a wrong board of the same session (87A) from one of another session (6D2).
+BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const bridge::MasterRecord& master,
+                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time);
+
+}  // namespace cardtable::table

@@ -1,0 +1,31 @@
+// What a person (director, operator) or the daemon tells the table.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "bridge/board_record.hpp"
+#include "table/observation.hpp"
+
+namespace cardtable::table {
+
+struct Command {
+  enum class Kind : std::uint8_t {
+    Board,     // text: the board label: "7", "2/7" (session/board) or "Event/2/7"
+    Contract,  // text: "4HX N", "3NT by W", "pass" (passed out)
+    Pocket,    // seat: the pocket the scan slot reads next (board-checking station)
+    Check,     // evaluate the board read so far at the station now
+  } kind = Kind::Board;
+  std::string text;
+  Seat seat = Seat::North;
+  Millis time = 0;
+};
+
+// "4HX N", "4H X by N", "3NT W", "pass": nullopt contract for pass; error text when unreadable.
+struct ContractCommand {
+  bool passed_out = false;
+  bridge::Contract contract;
+};
+std::optional<ContractCommand> parse_contract_command(std::string_view text);
+
+}  // namespace cardtable::table

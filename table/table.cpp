@@ -1,0 +1,793 @@
+#include "table/table.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace cardtable::table {
+using namespace cardtable::bridge;
+
+namespace {
+std::string seat_word(Seat s) { return std::string(seat_name(s)); }
+std::string side_word(Side s) { return s == Side::NorthSouth ? "North-South" : "East-West"; }
+std::string seconds(Millis ms) { return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s"; }
+}  // namespace
+
+Table::Table(const MasterRecord& master, TableConfig config) : master_(master), config_(std::move(config)) {
+  emit_capabilities();
+}
+
+std::vector<Event> Table::take_events() {
+  std::vector<Event> out;
+  out.swap(out_);
+  return out;
+}
+
+std::string Table::phase_name() const {
+  switch (phase_) {
+    case Phase::Waiting: return "waiting";
+    case Phase::Auction: return "auction";
+    case Phase::Play: return "play";
+    case Phase::Over: return "over";
+  }
+  return "?";
+}
+
+Event Table::make(std::string type, Severity sev, std::vector<std::string> laws, std::string message) const {
+  Event e;
+  e.type = std::move(type);
+  e.severity = sev;
+  e.laws = std::move(laws);
+  e.message = std::move(message);
+  e.time = now_;
+  return e;
+}
+
+void Table::emit(Event e) {
+  if (e.board == 0 && board_) {
+    const MasterBoard& b = master_.board(*board_);
+    e.board = b.board;
+    e.event_name = master_.session(b.session).event;
+    e.session = master_.session(b.session).session;
+  }
+  out_.push_back(std::move(e));
+}
+
+std::string Table::board_text() const {
+  return board_ ? "Board " + std::to_string(master_.board(*board_).board) : std::string("The board");
+}
+
+void Table::emit_capabilities() {
+  std::string zones, unavailable;
+  for (const Zone& z : config_.zones) zones += (zones.empty() ? "" : " ") + z.str();
+  auto missing = [&](bool ok, const char* what) {
+    if (!ok) unavailable += std::string(unavailable.empty() ? "" : "; ") + what;
+  };
+  bool station = config_.has(Zone{ZoneKind::Scan, Seat::North}) || config_.has_all(ZoneKind::Hand);
+  missing(station, "board check at a station: counts, missing and surplus cards, deal against the master (13, 14, 6, 87A; needs scan or hand:N/E/S/W)");
+  missing(config_.has_all(ZoneKind::Pocket), "auction period, passed-out and returned boards, board timing (17, 7; needs pocket:N/E/S/W)");
+  missing(config_.has_all(ZoneKind::Play), "play: tricks, leads out of turn, revokes, cards from another hand, count after play (54, 55, 61-64, 87A, 13D; needs play:N/E/S/W)");
+  missing(config_.has(Zone{ZoneKind::Dummy, Seat::North}), "dummy's hand and dummy exchanged with declarer (43A2a; needs dummy)");
+  Event e = make("table.capabilities", Severity::Info, {},
+                 unavailable.empty() ? "Every check is available" : "Checks not available with these zones: " + unavailable);
+  e.evidence = {{"zones", zones}, {"unavailable", unavailable.empty() ? "none" : unavailable}};
+  emit(std::move(e));
+}
+
+std::optional<std::uint32_t> Table::resolve_label(const std::string& label) const {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    auto slash = label.find('/', start);
+    parts.push_back(label.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  int number = 0;
+  try {
+    number = std::stoi(parts.back());
+  } catch (...) {
+    return std::nullopt;
+  }
+  if (parts.size() == 3) return master_.find(parts[0], parts[1], number);
+  if (parts.size() == 2) {
+    for (std::uint32_t s = 0; s < master_.session_count(); ++s)
+      if (master_.session(s).session == parts[0])
+        if (auto b = master_.find(master_.session(s).event, parts[0], number)) return b;
+    return std::nullopt;
+  }
+  if (session_)
+    if (auto b = master_.find(master_.session(*session_).event, master_.session(*session_).session, number)) return b;
+  for (std::uint32_t s = 0; s < master_.session_count(); ++s)
+    if (auto b = master_.find(master_.session(s).event, master_.session(s).session, number)) return b;
+  return std::nullopt;
+}
+
+void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
+  board_ = entry;
+  session_ = master_.board(entry).session;
+  Event e = make("board.identified", Severity::Info, {}, "Identified as " + master_.describe(entry) + " (" + how + ")");
+  e.evidence = {{"board", master_.describe(entry)}, {"how", how}, {"certainty", certainty}};
+  emit(std::move(e));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Readings
+
+void Table::observe(const Observation& o) {
+  now_ = std::max(now_, o.time);
+  int zi = o.zone.index();
+  if (!config_.has(o.zone)) {
+    if (!silent_[static_cast<std::size_t>(zi)]) {  // reused as "reported" for zones the table does not have
+      Event e = make("reading.uncertain", Severity::Warning, {}, "A reading from " + o.zone.str() + ", which this table does not have, is ignored");
+      e.evidence = {{"zone", o.zone.str()}, {"source", o.source}};
+      emit(std::move(e));
+      silent_[static_cast<std::size_t>(zi)] = true;
+    }
+    return;
+  }
+  StableReading& r = readings_[static_cast<std::size_t>(zi)];
+  if (silent_[static_cast<std::size_t>(zi)]) {
+    silent_[static_cast<std::size_t>(zi)] = false;
+    Event e = make("reading.resumed", Severity::Info, {}, "Readings from " + o.zone.str() + " again");
+    e.evidence = {{"zone", o.zone.str()}, {"source", o.source}};
+    emit(std::move(e));
+  }
+  auto stable = r.feed(o, config_);
+  if (r.flicker_started(o.time, config_)) {
+    Event e = make("reading.uncertain", Severity::Warning, {},
+                   "The reading of " + o.zone.str() + " keeps changing; nothing is concluded from it until it settles");
+    e.evidence = {{"zone", o.zone.str()}, {"cause", "flicker"}, {"source", o.source}};
+    if (o.zone.has_seat()) e.seats = {o.zone.seat};
+    emit(std::move(e));
+  }
+  if (stable) on_stable(*stable);
+  tick(o.time);
+}
+
+void Table::tick(Millis now) {
+  now_ = std::max(now_, now);
+  for (const Zone& z : config_.zones) {
+    auto i = static_cast<std::size_t>(z.index());
+    StableReading& r = readings_[i];
+    if (!r.heard() || silent_[i] || now_ - r.last_heard() < config_.silence_ms) continue;
+    silent_[i] = true;
+    r.forget();
+    Event e = make("reading.uncertain", Severity::Warning, {},
+                   "No reading from " + z.str() + " for " + seconds(now_ - r.last_heard()) + ": the zone is unknown until it reads again");
+    e.evidence = {{"zone", z.str()}, {"cause", "silent"}, {"last_heard", seconds(r.last_heard())}};
+    if (z.has_seat()) e.seats = {z.seat};
+    emit(std::move(e));
+  }
+  // Station: the pause after the fourth pocket ends the board.
+  if (pocket_ == 3 && !pockets_[3].cards.empty() && now_ - last_card_ >= config_.pocket_gap_ms) station_evaluate(now_);
+  if ((phase_ == Phase::Auction || phase_ == Phase::Play) && !slow_reported_ && now_ - board_start_ > config_.board_allowance_ms) {
+    slow_reported_ = true;
+    Event e = make("timing.slow_board", Severity::Warning, {},
+                   board_text() + " has been in play for " + std::to_string((now_ - board_start_) / 60000) + " min " +
+                       std::to_string((now_ - board_start_) / 1000 % 60) + " s, over the allowance of " +
+                       seconds(config_.board_allowance_ms));
+    e.evidence = {{"allowance", seconds(config_.board_allowance_ms)}, {"elapsed", seconds(now_ - board_start_)}};
+    emit(std::move(e));
+  }
+}
+
+void Table::on_stable(const Observation& o) {
+  check_two_zones(o);
+  switch (o.zone.kind) {
+    case ZoneKind::Scan: on_scan(o); break;
+    case ZoneKind::Hand: on_hand(o); break;
+    case ZoneKind::Pocket: on_pocket(o); break;
+    case ZoneKind::Play: on_play(o); break;
+    case ZoneKind::Dummy: on_dummy(o); break;
+  }
+}
+
+void Table::check_two_zones(const Observation& o) {
+  // A card cannot be in front of a player and in dummy at once: one of the two readings is wrong.
+  if (o.zone.kind != ZoneKind::Play && o.zone.kind != ZoneKind::Dummy) return;
+  for (const Zone& z : config_.zones) {
+    if (z == o.zone || (z.kind != ZoneKind::Play && z.kind != ZoneKind::Dummy)) continue;
+    const auto& other = readings_[static_cast<std::size_t>(z.index())].stable();
+    if (!other) continue;
+    Hand both = other->cards & o.cards;
+    if (both.empty()) continue;
+    // Dummy's card moving to dummy's play area is seen in both for a moment: only a card in two play
+    // areas, or in dummy and a defender's play area, is a contradiction.
+    if ((z.kind == ZoneKind::Dummy || o.zone.kind == ZoneKind::Dummy) && dummy_) {
+      Seat player = z.kind == ZoneKind::Play ? z.seat : o.zone.seat;
+      if (player == *dummy_) continue;
+    }
+    std::string cards;
+    both.for_each_descending([&](Card c) { cards += (cards.empty() ? "" : " ") + c.str(); });
+    Event e = make("reading.uncertain", Severity::Warning, {}, cards + " read in " + o.zone.str() + " and " + z.str() + " at once");
+    e.evidence = {{"cards", cards}, {"zones", o.zone.str() + " " + z.str()}, {"cause", "card in two zones"}};
+    emit(std::move(e));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Board-checking station
+
+bool Table::station_has_cards() const {
+  return std::any_of(pockets_.begin(), pockets_.end(), [](const PocketRead& p) { return !p.cards.empty() || p.unknown || p.read; });
+}
+
+void Table::station_start_board(Millis t) {
+  (void)t;
+  pockets_ = {};
+  pocket_ = 0;
+  Event e = make("board.arrived", Severity::Info, {}, board_text() + " is being read at the station");
+  e.evidence = {{"zones", config_.has_all(ZoneKind::Hand) ? "hand" : "scan"}};
+  emit(std::move(e));
+}
+
+void Table::station_evaluate(Millis t) {
+  if (!station_has_cards()) return;
+  BoardCheck r = check_board(pockets_, master_, board_, session_, t);
+  if (r.board && !board_) {
+    board_ = r.board;
+    session_ = master_.board(*board_).session;
+  }
+  for (Event& e : r.events) emit(std::move(e));
+  pockets_ = {};
+  pocket_ = -1;
+  pocket_by_command_ = false;
+  board_.reset();
+  label_.clear();
+}
+
+void Table::on_scan(const Observation& o) {
+  if (o.cards.empty() && o.unknown == 0) return;  // the slot is empty again
+  if (pocket_ < 0) station_start_board(o.time);
+  // A pause between cards starts the next pocket, N then E, S, W (unless an operator names pockets).
+  bool has_cards = !pockets_[static_cast<std::size_t>(pocket_)].cards.empty() || pockets_[static_cast<std::size_t>(pocket_)].unknown;
+  if (!pocket_by_command_ && has_cards && o.time - last_card_ >= config_.pocket_gap_ms) {
+    if (pocket_ == 3) {
+      station_evaluate(o.time);
+      station_start_board(o.time);
+    } else {
+      ++pocket_;
+    }
+  }
+  PocketRead& p = pockets_[static_cast<std::size_t>(pocket_)];
+  if (o.cards.size() > 1) {
+    Event e = make("reading.uncertain", Severity::Warning, {}, std::to_string(o.cards.size()) + " cards over the scan slot at once");
+    e.evidence = {{"zone", "scan"}, {"cause", "several cards at once"}};
+    emit(std::move(e));
+  }
+  o.cards.for_each_descending([&](Card c) { p.cards.push_back(c); });
+  p.unknown += o.unknown;
+  p.read = true;
+  last_card_ = o.time;
+}
+
+void Table::on_hand(const Observation& o) {
+  if (!o.complete) {
+    Event e = make("reading.uncertain", Severity::Warning, {}, "The reading of " + o.zone.str() + " is incomplete; waiting for a complete one");
+    e.evidence = {{"zone", o.zone.str()}, {"cause", "incomplete"}};
+    e.seats = {o.zone.seat};
+    emit(std::move(e));
+    return;
+  }
+  if (o.cards.empty() && o.unknown == 0) return;  // the pocket was taken away
+  if (pocket_ < 0) station_start_board(o.time);
+  PocketRead& p = pockets_[static_cast<std::size_t>(index(o.zone.seat))];
+  p.cards.clear();
+  o.cards.for_each_descending([&](Card c) { p.cards.push_back(c); });
+  p.unknown = o.unknown;
+  p.read = true;
+  if (std::all_of(pockets_.begin(), pockets_.end(), [](const PocketRead& q) { return q.read; })) station_evaluate(o.time);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Commands
+
+void Table::command(const Command& c) {
+  now_ = std::max(now_, c.time);
+  auto reject = [&](const std::string& why) {
+    Event e = make("table.command_rejected", Severity::Warning, {}, why);
+    e.evidence = {{"command", c.text}};
+    emit(std::move(e));
+  };
+  switch (c.kind) {
+    case Command::Kind::Board: {
+      if (station_has_cards()) station_evaluate(c.time);
+      auto entry = resolve_label(c.text);
+      if (!entry) {
+        reject("No board '" + c.text + "' in the master record");
+        return;
+      }
+      label_ = c.text;
+      set_board(*entry, "label " + c.text, "given");
+      if (!config_.has_all(ZoneKind::Play)) pocket_ = -1;
+      return;
+    }
+    case Command::Kind::Contract: {
+      auto cc = parse_contract_command(c.text);
+      if (!cc) {
+        reject("'" + c.text + "' is not a contract (expected e.g. \"4HX N\" or \"pass\")");
+        return;
+      }
+      contract_ = cc;
+      // A contract given after the opening lead or dummy: check what could not be checked before.
+      if (opening_leader_ && !cc->passed_out && *opening_leader_ != left_hand_opponent(cc->contract.declarer)) {
+        Event e = make("irregularity.lead_out_of_turn", Severity::Alert, {"54"},
+                       board_text() + ": the opening lead was faced by " + seat_word(*opening_leader_) + "; " +
+                           seat_word(left_hand_opponent(cc->contract.declarer)) + " was on lead (Law 54)");
+        e.seats = {*opening_leader_};
+        e.evidence = {{"expected", std::string(1, seat_letter(left_hand_opponent(cc->contract.declarer)))},
+                      {"observed", std::string(1, seat_letter(*opening_leader_))}, {"lead", "opening"}};
+        emit(std::move(e));
+      }
+      // Tricks completed without a known trump get their winner now.
+      for (std::size_t i = 0; i < tricks_.size(); ++i)
+        if (tricks_[i].count == 4 && !tricks_[i].winner && i + 1 == tricks_.size())
+          finish_trick(i, trick_winner(tricks_[i].cards, tricks_[i].leader, trump()), false, c.time);
+      return;
+    }
+    case Command::Kind::Pocket:
+      if (pocket_ < 0 || (pocket_ >= 0 && !station_has_cards() && !pocket_by_command_)) {
+        if (pocket_ < 0) station_start_board(c.time);
+      }
+      pocket_ = index(c.seat);
+      pocket_by_command_ = true;
+      return;
+    case Command::Kind::Check:
+      station_evaluate(c.time);
+      return;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The table in play
+
+std::optional<Seat> Table::declarer() const {
+  if (contract_ && !contract_->passed_out) return contract_->contract.declarer;
+  if (dummy_) return partner(*dummy_);
+  if (opening_leader_) return right_hand_opponent(*opening_leader_);
+  return std::nullopt;
+}
+
+std::optional<Suit> Table::trump() const {
+  if (contract_ && !contract_->passed_out) return trump_of(contract_->contract.strain);
+  return std::nullopt;
+}
+
+bool trump_known(const std::optional<ContractCommand>& c) { return c && !c->passed_out; }
+
+Hand Table::remaining(Seat s) const {
+  Hand h = master_.board(*board_).deal.hand(s);
+  for (const Card& c : played_[static_cast<std::size_t>(index(s))]) h.remove(c);
+  return h;
+}
+
+void Table::on_pocket(const Observation& o) {
+  Seat s = o.zone.seat;
+  auto si = static_cast<std::size_t>(index(s));
+  bool present = !o.cards.empty() || o.unknown > 0;
+  std::optional<bool> before = present_[si];
+  present_[si] = present;
+  if (phase_ == Phase::Waiting) {
+    if (present) {
+      arrived_[si] = true;
+      if (!board_arrived_ && std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) {
+        board_arrived_ = true;
+        Event e = make("board.arrived", Severity::Info, {}, board_text() + " is on the table, its four pockets full");
+        emit(std::move(e));
+      }
+    } else if (before && *before) {
+      start_auction(s, o.time);
+    }
+    return;
+  }
+  if (present && std::all_of(present_.begin(), present_.end(), [](const std::optional<bool>& p) { return p && *p; }))
+    board_returned(o.time);
+}
+
+void Table::start_auction(Seat withdrawn, Millis t) {
+  phase_ = Phase::Auction;
+  board_start_ = t;
+  std::string dealer = board_ ? seat_word(master_.board(*board_).dealer) : std::string("unknown");
+  Event e = make("auction.period_started", Severity::Info, {"17A", "17B"},
+                 board_text() + ": the auction period has started (" + side_word(side_of(withdrawn)) + " took their cards out); " +
+                     (board_ ? dealer + " deals and calls first" : std::string("the dealer is not known yet")) + " (Law 17)");
+  e.seats = {withdrawn};
+  e.evidence = {{"withdrawn", std::string(1, seat_letter(withdrawn))}, {"dealer", board_ ? std::string(1, seat_letter(master_.board(*board_).dealer)) : "unknown"}};
+  emit(std::move(e));
+}
+
+void Table::on_play(const Observation& o) {
+  Seat s = o.zone.seat;
+  auto si = static_cast<std::size_t>(index(s));
+  if (o.cards.size() > 1) {
+    Event e = make("reading.uncertain", Severity::Warning, {}, std::to_string(o.cards.size()) + " cards in " + seat_word(s) + "'s play area at once");
+    e.seats = {s};
+    e.evidence = {{"zone", o.zone.str()}, {"cause", "several cards at once"}};
+    emit(std::move(e));
+    return;
+  }
+  if (o.cards.empty()) {
+    faced_[si].reset();  // quitted (turned over) or taken back
+    return;
+  }
+  Card c{};
+  o.cards.for_each_descending([&](Card x) { c = x; });
+  if (faced_[si] == c) return;
+  faced_[si] = c;
+  card_played(s, c, o.time);
+}
+
+void Table::card_played(Seat s, Card c, Millis t) {
+  auto si = static_cast<std::size_t>(index(s));
+  // A card already played by this seat in an earlier trick, seen again: a misread, not a play.
+  for (std::size_t i = 0; i + 1 < tricks_.size() || (i < tricks_.size() && tricks_[i].count == 4); ++i)
+    if (tricks_[i].cards[si] == c) return;
+
+  if (phase_ == Phase::Waiting || phase_ == Phase::Auction) {
+    if (phase_ == Phase::Waiting) board_start_ = t;
+    phase_ = Phase::Play;
+    opening_leader_ = s;
+    Event e = make("auction.period_ended", Severity::Info, {"17D"},
+                   board_text() + ": the opening lead is faced by " + seat_word(s) + "; the auction period is over (Law 17D)");
+    e.seats = {s};
+    e.evidence = {{"opening_leader", std::string(1, seat_letter(s))}};
+    emit(std::move(e));
+    if (contract_ && !contract_->passed_out && s != left_hand_opponent(contract_->contract.declarer)) {
+      Seat want = left_hand_opponent(contract_->contract.declarer);
+      Event l = make("irregularity.lead_out_of_turn", Severity::Alert, {"54"},
+                     board_text() + ": the opening lead was faced by " + seat_word(s) + "; " + seat_word(want) + " was on lead (Law 54)");
+      l.seats = {s};
+      l.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))}, {"lead", "opening"}};
+      emit(std::move(l));
+    }
+  }
+
+  bool new_trick = tricks_.empty() || tricks_.back().count == 4;
+  if (new_trick) {
+    if (!tricks_.empty()) {
+      Trick& prev = tricks_.back();
+      if (!prev.winner) {
+        finish_trick(tricks_.size() - 1, s, true, t);  // no trump known: the next leader won it
+      } else if (*prev.winner != s) {
+        Seat want = *prev.winner;
+        std::optional<Seat> decl = declarer();
+        bool declarer_side = decl && (want == *decl || want == partner(*decl)) && s == partner(want);
+        Event e = make("irregularity.lead_out_of_turn", Severity::Alert,
+                       declarer_side ? std::vector<std::string>{"55"} : std::vector<std::string>{"53", "56"},
+                       board_text() + ": trick " + std::to_string(tricks_.size() + 1) + " was led by " + seat_word(s) + "; " +
+                           seat_word(want) + " won the last trick and is on lead" +
+                           (declarer_side ? " \u2014 declarer led from the wrong hand (Law 55)" : " (Laws 53, 56)"));
+        e.seats = {s};
+        e.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))},
+                      {"lead", "trick " + std::to_string(tricks_.size() + 1)}};
+        emit(std::move(e));
+      }
+    }
+    if (tricks_.size() >= 13) {
+      Event e = make("reading.uncertain", Severity::Warning, {}, "A card after thirteen tricks: " + c.str() + " from " + seat_word(s));
+      e.seats = {s};
+      e.evidence = {{"card", c.str()}, {"cause", "more than 13 tricks"}};
+      emit(std::move(e));
+      return;
+    }
+    tricks_.push_back(Trick{s, {}, 0, std::nullopt});
+  }
+  Trick& trick = tricks_.back();
+  if (trick.cards[si]) card_withdrawn(s, *trick.cards[si], t);
+  else ++trick.count;
+  trick.cards[si] = c;
+  played_[si].push_back(c);
+
+  Event pe = make("play.card", Severity::Info, {}, seat_word(s) + " plays " + c.display());
+  pe.seats = {s};
+  pe.evidence = {{"card", c.str()}, {"trick", std::to_string(tricks_.size())}};
+  emit(std::move(pe));
+
+  if (!board_) infer_board(t);
+  if (board_) check_ownership(s, c, t);
+  check_revoke(s, c, t);
+  check_established(s, t);
+  if (trick.count == 4 && trump_known(contract_)) finish_trick(tricks_.size() - 1, trick_winner(trick.cards, trick.leader, trump()), false, t);
+  if (tricks_.size() == 13 && tricks_.back().count == 4) phase_ = Phase::Over;
+}
+
+void Table::card_withdrawn(Seat s, Card old, Millis t) {
+  (void)t;
+  auto& mine = played_[static_cast<std::size_t>(index(s))];
+  if (auto it = std::find(mine.begin(), mine.end(), old); it != mine.end()) mine.erase(it);
+  std::size_t trick = tricks_.size() - 1;
+  for (auto it = revokes_.begin(); it != revokes_.end(); ++it) {
+    if (it->seat != s || it->trick != trick || it->card != old || it->established) continue;
+    Event e = make("irregularity.revoke", Severity::Warning, {"62A"},
+                   board_text() + ": " + seat_word(s) + " took back " + old.display() + " and corrected the revoke before it was established (Law 62)");
+    e.seats = {s};
+    e.evidence = {{"card", old.str()}, {"trick", std::to_string(trick + 1)}, {"state", "corrected"}};
+    emit(std::move(e));
+    revokes_.erase(it);
+    break;
+  }
+}
+
+void Table::finish_trick(std::size_t i, Seat winner, bool inferred, Millis t) {
+  (void)t;
+  Trick& trick = tricks_[i];
+  trick.winner = winner;
+  std::string cards;
+  for (int k = 0; k < 4; ++k) {
+    Seat s = rotate(trick.leader, k);
+    if (auto c = trick.cards[static_cast<std::size_t>(index(s))]) cards += (cards.empty() ? "" : " ") + std::string(1, seat_letter(s)) + ":" + c->str();
+  }
+  auto wc = trick.cards[static_cast<std::size_t>(index(winner))];
+  Event e = make("play.trick", Severity::Info, {},
+                 "Trick " + std::to_string(i + 1) + ": " + seat_word(winner) + " wins" + (wc ? " with " + wc->display() : "") +
+                     (inferred ? " (from the next lead)" : ""));
+  e.seats = {winner};
+  e.evidence = {{"trick", std::to_string(i + 1)}, {"cards", cards}, {"leader", std::string(1, seat_letter(trick.leader))},
+                {"winner", std::string(1, seat_letter(winner))}, {"how", inferred ? "next lead" : "trumps and rank"}};
+  emit(std::move(e));
+}
+
+void Table::infer_board(Millis t) {
+  if (inference_failed_) return;
+  std::vector<std::uint32_t> candidates;
+  if (session_) {
+    for (std::uint32_t i = 0; i < master_.size(); ++i)
+      if (master_.board(i).session == *session_) candidates.push_back(i);
+  } else if (master_.size() <= config_.infer_limit) {
+    for (std::uint32_t i = 0; i < master_.size(); ++i) candidates.push_back(i);
+  }
+  if (candidates.empty()) return;
+  std::size_t played = 0;
+  std::erase_if(candidates, [&](std::uint32_t i) {
+    const Deal& d = master_.board(i).deal;
+    for (Seat s : kAllSeats)
+      for (const Card& c : played_[static_cast<std::size_t>(index(s))])
+        if (!d.hand(s).contains(c)) return true;
+    return false;
+  });
+  for (const auto& p : played_) played += p.size();
+  if (candidates.size() == 1) {
+    set_board(candidates[0], "inferred from the " + std::to_string(played) + " cards played", "the only board that fits");
+  } else if (candidates.empty()) {
+    inference_failed_ = true;
+    Event e = make("reading.uncertain", Severity::Warning, {},
+                   "No board of the master record fits the cards played; give the board's label to check this board");
+    e.evidence = {{"cause", "board not identified"}, {"cards_played", std::to_string(played)}};
+    emit(std::move(e));
+  }
+  (void)t;
+}
+
+void Table::check_ownership(Seat s, Card c, Millis t) {
+  (void)t;
+  const Deal& deal = master_.board(*board_).deal;
+  auto owner = deal.holder(c);
+  if (!owner || *owner == s || ownership_reported_) return;
+  ownership_reported_ = true;
+  // Which cause fits every card played so far: a turned board, another board, or a fouled board?
+  std::string likely = "a fouled board: cards were exchanged between hands";
+  for (int r = 1; r < 4; ++r) {
+    bool fits = true;
+    for (Seat x : kAllSeats)
+      for (const Card& y : played_[static_cast<std::size_t>(index(x))])
+        if (!deal.hand(rotate(x, -r)).contains(y)) fits = false;
+    if (fits) {
+      likely = "the board was turned " + std::to_string(r) + (r == 1 ? " seat" : " seats") + " clockwise";
+      break;
+    }
+  }
+  if (likely.starts_with("a fouled")) {
+    for (std::uint32_t i = 0; i < master_.size() && session_; ++i) {
+      if (i == *board_ || master_.board(i).session != *session_) continue;
+      bool fits = true;
+      for (Seat x : kAllSeats)
+        for (const Card& y : played_[static_cast<std::size_t>(index(x))])
+          if (!master_.board(i).deal.hand(x).contains(y)) fits = false;
+      if (fits) {
+        likely = "a wrong board: the cards fit " + master_.describe(i);
+        break;
+      }
+    }
+  }
+  Event e = make("irregularity.card_from_other_hand", Severity::Alert, {"87A"},
+                 board_text() + ": " + seat_word(s) + " played " + c.display() + ", which the master record gives to " + seat_word(*owner) +
+                     " \u2014 most likely " + likely + " (Law 87A)");
+  e.seats = {s, *owner};
+  e.evidence = {{"card", c.str()}, {"played_by", std::string(1, seat_letter(s))}, {"belongs_to", std::string(1, seat_letter(*owner))}, {"likely", likely}};
+  emit(std::move(e));
+}
+
+void Table::check_revoke(Seat s, Card c, Millis t) {
+  (void)t;
+  const Trick& trick = tricks_.back();
+  std::size_t ti = tricks_.size() - 1;
+  auto si = static_cast<std::size_t>(index(s));
+  auto already = [&](Seat seat, std::size_t trick_index) {
+    return std::any_of(revokes_.begin(), revokes_.end(), [&](const Revoke& r) { return r.seat == seat && r.trick == trick_index; });
+  };
+  if (s != trick.leader) {
+    Card led = *trick.cards[static_cast<std::size_t>(index(trick.leader))];
+    if (c.suit() != led.suit()) {
+      auto& mark = shown_out_[si][static_cast<std::size_t>(index(led.suit()))];
+      if (mark == 0) mark = static_cast<int>(ti) + 1;
+      // From the master deal: certain as soon as the card is faced.
+      bool fouled = board_ && master_.board(*board_).deal.holder(c) != s;
+      if (board_ && !fouled) {
+        Hand rest = remaining(s);
+        if (rest.length(led.suit()) > 0 && !already(s, ti)) {
+          Card held{};
+          Hand::from_bits(std::uint64_t{rest.suit_bits(led.suit())} << (index(led.suit()) * kRanks)).for_each_descending([&](Card x) {
+            if (held == Card{}) held = x;
+          });
+          revokes_.push_back({s, ti, c, false});
+          Event e = make("irregularity.revoke", Severity::Alert, {"61", "62"},
+                         board_text() + ": " + seat_word(s) + " played " + c.display() + " to " + std::string(suit_symbol(led.suit())) +
+                             " led but holds " + held.display() + " \u2014 a revoke, not yet established (Laws 61, 62)");
+          e.seats = {s};
+          e.evidence = {{"trick", std::to_string(ti + 1)}, {"led", std::string(1, suit_letter(led.suit()))}, {"card", c.str()},
+                        {"holds", held.str()}, {"state", "not established"}};
+          emit(std::move(e));
+        }
+      }
+    }
+  }
+  // From the play alone: a seat that showed out of a suit and later plays it revoked back then.
+  int mark = shown_out_[si][static_cast<std::size_t>(index(c.suit()))];
+  if (mark > 0 && static_cast<std::size_t>(mark - 1) < ti && !already(s, static_cast<std::size_t>(mark - 1))) {
+    std::size_t at = static_cast<std::size_t>(mark - 1);
+    revokes_.push_back({s, at, c, true});
+    Event e = make("irregularity.revoke", Severity::Alert, {"61", "63A"},
+                   board_text() + ": " + seat_word(s) + " showed out of " + std::string(suit_symbol(c.suit())) + " at trick " +
+                       std::to_string(at + 1) + " and now plays " + c.display() + " \u2014 an established revoke (Laws 61, 63A)");
+    e.seats = {s};
+    e.evidence = {{"trick", std::to_string(at + 1)}, {"led", std::string(1, suit_letter(c.suit()))}, {"card", c.str()},
+                  {"state", "established"}, {"how", "from the play"}};
+    emit(std::move(e));
+  }
+}
+
+void Table::check_established(Seat s, Millis t) {
+  (void)t;
+  std::size_t ti = tricks_.size() - 1;
+  for (Revoke& r : revokes_) {
+    if (r.established || ti <= r.trick || (s != r.seat && s != partner(r.seat))) continue;
+    // Law 63A1: established when the offender or his partner plays to a later trick.
+    r.established = true;
+    Event e = make("irregularity.revoke", Severity::Alert, {"63A"},
+                   board_text() + ": " + seat_word(r.seat) + "'s revoke at trick " + std::to_string(r.trick + 1) +
+                       " is established: " + seat_word(s) + " has played to trick " + std::to_string(ti + 1) + " (Law 63A)");
+    e.seats = {r.seat};
+    e.evidence = {{"trick", std::to_string(r.trick + 1)}, {"card", r.card.str()}, {"state", "established"}};
+    emit(std::move(e));
+  }
+}
+
+void Table::on_dummy(const Observation& o) {
+  if (o.cards.empty() || dummy_checked_ || phase_ != Phase::Play || !board_) return;
+  // Whose hand is faced? The seat that holds most of these cards in the master deal.
+  std::array<int, 4> votes{};
+  const Deal& deal = master_.board(*board_).deal;
+  o.cards.for_each_descending([&](Card c) {
+    if (auto h = deal.holder(c)) ++votes[static_cast<std::size_t>(index(*h))];
+  });
+  auto best = static_cast<int>(std::max_element(votes.begin(), votes.end()) - votes.begin());
+  if (votes[static_cast<std::size_t>(best)] * 2 <= o.cards.size()) return;  // no clear owner: wait for a better reading
+  dummy_checked_ = true;
+  dummy_known(static_cast<Seat>(best), o.time);
+}
+
+void Table::dummy_known(Seat d, Millis t) {
+  (void)t;
+  dummy_ = d;
+  if (contract_ && !contract_->passed_out) {
+    Seat decl = contract_->contract.declarer;
+    if (d == partner(decl)) return;
+    Event e = make("irregularity.dummy_exchange", Severity::Alert, {"43A2a"},
+                   board_text() + ": the hand faced as dummy is " + seat_word(d) + "'s, but " + seat_word(partner(decl)) +
+                       " is dummy" + (d == decl ? " \u2014 declarer's and dummy's hands are exchanged" : "") + " (Law 43A2a)");
+    e.seats = {d, partner(decl)};
+    e.evidence = {{"expected", std::string(1, seat_letter(partner(decl)))}, {"observed", std::string(1, seat_letter(d))}};
+    emit(std::move(e));
+    return;
+  }
+  if (!opening_leader_ || d == left_hand_opponent(*opening_leader_)) return;  // as it should be
+  Seat l = *opening_leader_;
+  // Without the contract the faced dummy says who declares: partner of dummy; the lead should have come
+  // from declarer's left. A dummy on the leader's right is a lead from the wrong defender (most likely)
+  // or declarer's hand faced as dummy; a dummy opposite the leader means declarer's side led.
+  Seat want = right_hand_opponent(d);
+  Event e = make("irregularity.lead_out_of_turn", Severity::Alert, {"54"},
+                 board_text() + ": dummy is " + seat_word(d) + ", so " + seat_word(want) + " was on lead, but " + seat_word(l) +
+                     " faced the opening lead" + (d == right_hand_opponent(l) ? " (or declarer's hand was faced as dummy, Law 43A2a)" : "") +
+                     " (Law 54)");
+  e.seats = {l};
+  e.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(l))}, {"lead", "opening"},
+                {"dummy", std::string(1, seat_letter(d))}};
+  emit(std::move(e));
+}
+
+void Table::board_returned(Millis t) {
+  std::size_t cards_played = 0;
+  for (const auto& p : played_) cards_played += p.size();
+  if (phase_ == Phase::Auction && cards_played == 0) {
+    Event e = make("auction.period_ended", Severity::Info, {"17D"}, board_text() + ": passed out, the hands are back in the board (Law 17D)");
+    e.evidence = {{"passed_out", "yes"}};
+    emit(std::move(e));
+  }
+  if (!tricks_.empty() && tricks_.back().count == 4 && !tricks_.back().winner) {
+    // The last trick: with no trump known and no next lead, its winner is by rank alone if nobody ruffed.
+    const Trick& last = tricks_.back();
+    Suit led = last.cards[static_cast<std::size_t>(index(last.leader))]->suit();
+    bool all_follow = std::all_of(last.cards.begin(), last.cards.end(), [&](const auto& c) { return c && c->suit() == led; });
+    if (all_follow) finish_trick(tricks_.size() - 1, trick_winner(last.cards, last.leader, std::nullopt), false, t);
+  }
+  if (cards_played > 0) {
+    // Law 13D: after play, a hand that played more or fewer cards than the others.
+    std::array<std::size_t, 4> n{};
+    for (std::size_t i = 0; i < 4; ++i) n[i] = played_[i].size();
+    std::size_t most = *std::max_element(n.begin(), n.end());
+    bool uneven = std::any_of(n.begin(), n.end(), [&](std::size_t x) { return x != most; });
+    if (uneven) {
+      Event e = make("irregularity.wrong_count", Severity::Alert, {"13D"}, "");
+      std::string list, text;
+      for (Seat s : kAllSeats) {
+        list += (list.empty() ? "" : " ") + std::string(1, seat_letter(s)) + "=" + std::to_string(n[static_cast<std::size_t>(index(s))]);
+        if (n[static_cast<std::size_t>(index(s))] != most) {
+          e.seats.push_back(s);
+          text += (text.empty() ? "" : ", ") + seat_word(s) + " played " + std::to_string(n[static_cast<std::size_t>(index(s))]);
+        }
+      }
+      e.evidence = {{"expected", "the same number each"}, {"observed", list}};
+      e.message = board_text() + ": after play " + text + " cards, the others " + std::to_string(most) + " (Law 13D)";
+      emit(std::move(e));
+    }
+  }
+  // Law 7: the board goes back with each hand in its own pocket. Checked where the pockets read cards.
+  std::string wrong;
+  std::vector<Seat> seats;
+  if (board_) {
+    const Deal& deal = master_.board(*board_).deal;
+    for (Seat s : kAllSeats) {
+      const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
+      if (!r) continue;
+      r->cards.for_each_descending([&](Card c) {
+        auto owner = deal.holder(c);
+        if (owner && *owner != s) {
+          wrong += (wrong.empty() ? "" : " ") + c.str() + ":" + seat_letter(*owner) + "->" + seat_letter(s);
+          if (std::find(seats.begin(), seats.end(), s) == seats.end()) seats.push_back(s);
+        }
+      });
+    }
+  }
+  Event e = make("board.returned", wrong.empty() ? Severity::Info : Severity::Alert, {"7"},
+                 board_text() + (wrong.empty() ? " is back in its pockets" : " went back with cards in the wrong pockets: " + wrong +
+                                                                                " \u2014 correct it before it travels (Law 7)") +
+                     " after " + seconds(t - board_start_));
+  e.seats = seats;
+  e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
+  if (!wrong.empty()) e.evidence.emplace_back("misplaced", wrong);
+  emit(std::move(e));
+  reset_board();
+}
+
+void Table::reset_board() {
+  phase_ = Phase::Waiting;
+  board_.reset();
+  label_.clear();
+  contract_.reset();
+  opening_leader_.reset();
+  dummy_.reset();
+  dummy_checked_ = false;
+  tricks_.clear();
+  played_ = {};
+  faced_ = {};
+  revokes_.clear();
+  shown_out_ = {};
+  ownership_reported_ = false;
+  inference_failed_ = false;
+  slow_reported_ = false;
+  arrived_ = {};
+  board_arrived_ = false;
+}
+
+}  // namespace cardtable::table

@@ -1,0 +1,64 @@
+#include "table/table_config.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "table/command.hpp"
+
+namespace cardtable::table {
+
+bool TableConfig::has(const Zone& z) const { return std::find(zones.begin(), zones.end(), z) != zones.end(); }
+
+bool TableConfig::has_all(ZoneKind kind) const {
+  for (Seat s : bridge::kAllSeats)
+    if (!has(Zone{kind, s})) return false;
+  return true;
+}
+
+TableConfig TableConfig::station_scan() {
+  TableConfig c;
+  c.zones = {Zone{ZoneKind::Scan, Seat::North}};
+  return c;
+}
+
+TableConfig TableConfig::station_hands() {
+  TableConfig c;
+  for (Seat s : bridge::kAllSeats) c.zones.push_back(Zone{ZoneKind::Hand, s});
+  return c;
+}
+
+TableConfig TableConfig::playing_table() {
+  TableConfig c;
+  for (Seat s : bridge::kAllSeats) c.zones.push_back(Zone{ZoneKind::Pocket, s});
+  for (Seat s : bridge::kAllSeats) c.zones.push_back(Zone{ZoneKind::Play, s});
+  c.zones.push_back(Zone{ZoneKind::Dummy, Seat::North});
+  return c;
+}
+
+std::optional<ContractCommand> parse_contract_command(std::string_view text) {
+  std::vector<std::string> words;
+  std::string w;
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!w.empty()) words.push_back(w);
+      w.clear();
+    } else {
+      w += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+  }
+  if (!w.empty()) words.push_back(w);
+  if (words.size() == 1 && (words[0] == "PASS" || words[0] == "P")) return ContractCommand{true, {}};
+  std::erase(words, "BY");
+  if (words.size() == 3 && (words[1] == "X" || words[1] == "XX")) {  // "4H X N"
+    words[0] += words[1];
+    words.erase(words.begin() + 1);
+  }
+  if (words.size() != 2) return std::nullopt;
+  auto seat = bridge::parse_seat(words[1]);
+  if (!seat) return std::nullopt;
+  auto c = bridge::parse_contract(words[0], *seat);
+  if (!c) return std::nullopt;
+  return ContractCommand{false, *c};
+}
+
+}  // namespace cardtable::table
