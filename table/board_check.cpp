@@ -97,13 +97,15 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     Card c = Card::from_id(id);
     Event e = make("irregularity.surplus_card", Severity::Alert, {"13C"}, time, "");
     std::string places;
-    for (Seat s : where_seen) {
-      places += (places.empty() ? "" : " and ") + seat_word(s);
-      if (std::find(e.seats.begin(), e.seats.end(), s) == e.seats.end()) e.seats.push_back(s);
-    }
-    e.evidence = {{"card", c.str()}, {"observed", std::to_string(where_seen.size()) + " times"}};
-    e.message = board_text(expected) + ": " + c.display() + " was read " + std::to_string(where_seen.size()) +
-                " times (" + places + ") (Law 13C)";
+    for (Seat s : where_seen)
+      if (std::find(e.seats.begin(), e.seats.end(), s) == e.seats.end()) {
+        e.seats.push_back(s);
+        places += (places.empty() ? "" : " and ") + seat_word(s);
+      }
+    std::string times = where_seen.size() == 2 ? "twice" : std::to_string(where_seen.size()) + " times";
+    e.evidence = {{"card", c.str()}, {"observed", std::to_string(where_seen.size()) + " times"}, {"pockets", places}};
+    e.message = board_text(expected) + ": " + c.display() + " was read " + times +
+                (e.seats.size() == 1 ? " in " + places + "'s pocket" : " (" + places + ")") + " — a card that is no part of the deal (Law 13C)";
     out.events.push_back(std::move(e));
   }
 
@@ -112,8 +114,8 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     int n = pockets[static_cast<std::size_t>(index(s))].unknown;
     if (n == 0) continue;
     Event e = make("irregularity.unknown_card", Severity::Warning, {}, time,
-                   board_text(expected) + ": " + std::to_string(n) + (n == 1 ? " card" : " cards") + " in the " +
-                       seat_word(s) + " pocket that belong to no card of the deck");
+                   board_text(expected) + ": " + (n == 1 ? std::string("a tag") : std::to_string(n) + " tags") + " in " +
+                       seat_word(s) + "'s pocket " + (n == 1 ? "is" : "are") + " no card of the enrolled deck");
     e.seats = {s};
     e.evidence = {{"unknown", std::to_string(n)}};
     out.events.push_back(std::move(e));
@@ -153,12 +155,15 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     }
     if (list.size() > 4) shown += " and " + std::to_string(list.size() - 4) + " more";
     e.evidence = {{"expected", master.describe(reference)}, {"misplaced", ev}};
-    e.message = board_text(reference) + ": " + std::to_string(list.size()) + (list.size() == 1 ? " card" : " cards") +
-                " differ from the master record" + why + ": " + shown + " (Laws 6, 87A)";
+    e.message = board_text(reference) + ": " + std::to_string(list.size()) + (list.size() == 1 ? " card differs" : " cards differ") +
+                " from the master record" + why + ": " + shown + " (Laws 6, 87A)";
     out.events.push_back(std::move(e));
   };
 
-  if (!read.valid()) {
+  // Only a clean reading — 13 cards a pocket, each card once, none unknown, none missing — is a deal.
+  bool clean = wrong.empty() && missing.empty() && unknown_total == 0 &&
+               std::all_of(seen.begin(), seen.end(), [](const auto& s) { return s.second.size() == 1; });
+  if (!clean || !read.valid()) {
     // Not a deal: say where the cards that are there should be, against the board named or the nearest one.
     std::optional<std::uint32_t> reference = expected;
     if (!reference && session) {
@@ -207,8 +212,10 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
       } else {
         Event e = make("irregularity.board_rotated", Severity::Alert, {"87A"}, time, "");
         e.evidence = {{"board", master.describe(m.entry)}, {"how", m.describe()}, {"pockets", describe(m.map)}};
-        e.message = board_text(m.entry) + ": the deal is the master deal " + m.describe() +
-                    (m.rotation() ? " \u2014 the board was turned" : " \u2014 hands are in the wrong pockets") + " (Law 87A)";
+        e.message = m.rotation() ? board_text(m.entry) + ": the board was turned " + std::to_string(*m.rotation()) +
+                                       (*m.rotation() == 1 ? " seat" : " seats") + " clockwise: each hand is in the wrong pocket (Law 87A)"
+                                 : board_text(m.entry) + ": hands are in the wrong pockets (" + describe(m.map) +
+                                       ", each pocket and whose hand it holds) (Law 87A)";
         for (Seat s : kAllSeats)
           if (m.map[static_cast<std::size_t>(index(s))] != s) e.seats.push_back(s);
         out.events.push_back(std::move(e));

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bridge/board_record.hpp"
+#include "bridge/master_record.hpp"
 #include "table/observation.hpp"
 
 namespace cardtable::table {
@@ -27,5 +28,10 @@ struct ContractCommand {
   bridge::Contract contract;
 };
 std::optional<ContractCommand> parse_contract_command(std::string_view text);
+
+// The board a label names: "7" (in `current_session` when it has one, else the first session that has
+// a board 7), "2/7" (session/board) or "Event/2/7".
+std::optional<std::uint32_t> resolve_board_label(const bridge::MasterRecord& master, const std::string& label,
+                                                 std::optional<std::uint32_t> current_session);
 
 }  // namespace cardtable::table

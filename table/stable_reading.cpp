@@ -6,11 +6,13 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
   last_heard_ = o.time;
   heard_ = true;
   if (o.confidence < config.min_confidence) {  // noise: breaks a run, never starts one
-    changes_.push_back(o.time);
+    ++low_confidence_run_;
     candidate_.reset();
     count_ = 0;
     return std::nullopt;
   }
+  low_confidence_run_ = 0;
+  low_confidence_reported_ = false;
   if (candidate_ && candidate_->same_reading(o)) {
     ++count_;
   } else {
@@ -27,6 +29,12 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
   stable_ = candidate_;
   stable_->time = o.time;
   return stable_;
+}
+
+bool StableReading::low_confidence_started(const TableConfig& config) {
+  if (low_confidence_reported_ || low_confidence_run_ < config.flicker_changes) return false;
+  low_confidence_reported_ = true;
+  return true;
 }
 
 bool StableReading::flicker_started(Millis now, const TableConfig& config) {

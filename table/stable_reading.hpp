@@ -16,6 +16,8 @@ class StableReading {
   std::optional<Observation> feed(const Observation& o, const TableConfig& config);
   // True once per episode when the zone has been changing without settling (flicker).
   bool flicker_started(Millis now, const TableConfig& config);
+  // True once per episode when readings keep coming below the confidence floor.
+  bool low_confidence_started(const TableConfig& config);
   const std::optional<Observation>& stable() const { return stable_; }
   Millis last_heard() const { return last_heard_; }
   bool heard() const { return heard_; }
@@ -31,6 +33,8 @@ class StableReading {
   bool heard_ = false;
   std::deque<Millis> changes_;
   bool flicker_reported_ = false;
+  int low_confidence_run_ = 0;
+  bool low_confidence_reported_ = false;
 };
 
 }  // namespace cardtable::table

@@ -59,47 +59,26 @@ std::string Table::board_text() const {
 void Table::emit_capabilities() {
   std::string zones, unavailable;
   for (const Zone& z : config_.zones) zones += (zones.empty() ? "" : " ") + z.str();
+  std::string short_list;
   auto missing = [&](bool ok, const char* what) {
-    if (!ok) unavailable += std::string(unavailable.empty() ? "" : "; ") + what;
+    if (ok) return;
+    unavailable += std::string(unavailable.empty() ? "" : "; ") + what;
+    std::string name(what);
+    short_list += (short_list.empty() ? "" : ",") + name.substr(0, name.find(':'));
   };
   bool station = config_.has(Zone{ZoneKind::Scan, Seat::North}) || config_.has_all(ZoneKind::Hand);
-  missing(station, "board check at a station: counts, missing and surplus cards, deal against the master (13, 14, 6, 87A; needs scan or hand:N/E/S/W)");
-  missing(config_.has_all(ZoneKind::Pocket), "auction period, passed-out and returned boards, board timing (17, 7; needs pocket:N/E/S/W)");
+  missing(station, "station: board check, counts, missing and surplus cards, deal against the master (13, 14, 6, 87A; needs scan or hand:N/E/S/W)");
+  missing(config_.has_all(ZoneKind::Pocket), "pockets: auction period, passed-out and returned boards, board timing (17, 7; needs pocket:N/E/S/W)");
   missing(config_.has_all(ZoneKind::Play), "play: tricks, leads out of turn, revokes, cards from another hand, count after play (54, 55, 61-64, 87A, 13D; needs play:N/E/S/W)");
-  missing(config_.has(Zone{ZoneKind::Dummy, Seat::North}), "dummy's hand and dummy exchanged with declarer (43A2a; needs dummy)");
+  missing(config_.has(Zone{ZoneKind::Dummy, Seat::North}), "dummy: dummy's hand and dummy exchanged with declarer (43A2a; needs dummy)");
   Event e = make("table.capabilities", Severity::Info, {},
                  unavailable.empty() ? "Every check is available" : "Checks not available with these zones: " + unavailable);
-  e.evidence = {{"zones", zones}, {"unavailable", unavailable.empty() ? "none" : unavailable}};
+  e.evidence = {{"zones", zones}, {"unavailable", short_list.empty() ? "none" : short_list}};
   emit(std::move(e));
 }
 
 std::optional<std::uint32_t> Table::resolve_label(const std::string& label) const {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  while (true) {
-    auto slash = label.find('/', start);
-    parts.push_back(label.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
-    if (slash == std::string::npos) break;
-    start = slash + 1;
-  }
-  int number = 0;
-  try {
-    number = std::stoi(parts.back());
-  } catch (...) {
-    return std::nullopt;
-  }
-  if (parts.size() == 3) return master_.find(parts[0], parts[1], number);
-  if (parts.size() == 2) {
-    for (std::uint32_t s = 0; s < master_.session_count(); ++s)
-      if (master_.session(s).session == parts[0])
-        if (auto b = master_.find(master_.session(s).event, parts[0], number)) return b;
-    return std::nullopt;
-  }
-  if (session_)
-    if (auto b = master_.find(master_.session(*session_).event, master_.session(*session_).session, number)) return b;
-  for (std::uint32_t s = 0; s < master_.session_count(); ++s)
-    if (auto b = master_.find(master_.session(s).event, master_.session(s).session, number)) return b;
-  return std::nullopt;
+  return resolve_board_label(master_, label, session_);
 }
 
 void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
@@ -140,6 +119,13 @@ void Table::observe(const Observation& o) {
     if (o.zone.has_seat()) e.seats = {o.zone.seat};
     emit(std::move(e));
   }
+  if (r.low_confidence_started(config_)) {
+    Event e = make("reading.uncertain", Severity::Warning, {},
+                   "Readings of " + o.zone.str() + " come below the confidence floor; they are ignored until they improve");
+    e.evidence = {{"zone", o.zone.str()}, {"cause", "low confidence"}, {"source", o.source}};
+    if (o.zone.has_seat()) e.seats = {o.zone.seat};
+    emit(std::move(e));
+  }
   if (stable) on_stable(*stable);
   tick(o.time);
 }
@@ -172,7 +158,8 @@ void Table::tick(Millis now) {
 }
 
 void Table::on_stable(const Observation& o) {
-  check_two_zones(o);
+  // A reading that contradicts another zone is uncertain: nothing is concluded from it.
+  if (check_two_zones(o)) return;
   switch (o.zone.kind) {
     case ZoneKind::Scan: on_scan(o); break;
     case ZoneKind::Hand: on_hand(o); break;
@@ -182,9 +169,10 @@ void Table::on_stable(const Observation& o) {
   }
 }
 
-void Table::check_two_zones(const Observation& o) {
+bool Table::check_two_zones(const Observation& o) {
   // A card cannot be in front of a player and in dummy at once: one of the two readings is wrong.
-  if (o.zone.kind != ZoneKind::Play && o.zone.kind != ZoneKind::Dummy) return;
+  if (o.zone.kind != ZoneKind::Play && o.zone.kind != ZoneKind::Dummy) return false;
+  bool conflict = false;
   for (const Zone& z : config_.zones) {
     if (z == o.zone || (z.kind != ZoneKind::Play && z.kind != ZoneKind::Dummy)) continue;
     const auto& other = readings_[static_cast<std::size_t>(z.index())].stable();
@@ -202,7 +190,9 @@ void Table::check_two_zones(const Observation& o) {
     Event e = make("reading.uncertain", Severity::Warning, {}, cards + " read in " + o.zone.str() + " and " + z.str() + " at once");
     e.evidence = {{"cards", cards}, {"zones", o.zone.str() + " " + z.str()}, {"cause", "card in two zones"}};
     emit(std::move(e));
+    conflict = true;
   }
+  return conflict;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -62,7 +62,7 @@ class Table {
   void on_pocket(const Observation& o);
   void on_play(const Observation& o);
   void on_dummy(const Observation& o);
-  void check_two_zones(const Observation& o);
+  bool check_two_zones(const Observation& o);  // true when the reading contradicts another zone
 
   // Board-checking station.
   void station_start_board(Millis t);

@@ -35,6 +35,31 @@ TableConfig TableConfig::playing_table() {
   return c;
 }
 
+std::optional<std::uint32_t> resolve_board_label(const bridge::MasterRecord& master, const std::string& label,
+                                                 std::optional<std::uint32_t> current_session) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    auto slash = label.find('/', start);
+    parts.push_back(label.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  const std::string& last = parts.back();
+  if (last.empty() || last.size() > 5 || last.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  int number = std::stoi(last);
+  if (parts.size() == 3) return master.find(parts[0], parts[1], number);
+  if (parts.size() > 3) return std::nullopt;
+  if (parts.size() == 1 && current_session) {
+    const auto& s = master.session(*current_session);
+    if (auto b = master.find(s.event, s.session, number)) return b;
+  }
+  for (std::uint32_t s = 0; s < master.session_count(); ++s)
+    if (parts.size() == 1 || master.session(s).session == parts[0])
+      if (auto b = master.find(master.session(s).event, master.session(s).session, number)) return b;
+  return std::nullopt;
+}
+
 std::optional<ContractCommand> parse_contract_command(std::string_view text) {
   std::vector<std::string> words;
   std::string w;

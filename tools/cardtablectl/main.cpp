@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "records_command.hpp"
+#include "simulate_command.hpp"
 
 namespace {
 constexpr const char* kUsage =
@@ -11,6 +12,7 @@ constexpr const char* kUsage =
     "\n"
     "commands:\n"
     "  records   validate, show, convert, look up and analyse master-record files (PBN, LIN, DUP, DLM)\n"
+    "  simulate  run the table over a scenario and print the events it publishes\n"
     "\n"
     "cardtablectl <command> --help tells more. Exit status: 0 all well, 1 problems found, 2 wrong usage.\n";
 }
@@ -30,6 +32,7 @@ int main(int argc, char** argv) {
     return cardtable::tools::kExitOk;
   }
   if (args[0] == "records") return cardtable::tools::run_records({args.begin() + 1, args.end()});
+  if (args[0] == "simulate") return cardtable::tools::run_simulate({args.begin() + 1, args.end()});
   std::cerr << "cardtablectl: unknown command '" << args[0] << "'\n\n" << kUsage;
   return cardtable::tools::kExitUsage;
 }

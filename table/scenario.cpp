@@ -1,0 +1,562 @@
+#include "table/scenario.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "table/table.hpp"
+
+namespace cardtable::table {
+using namespace cardtable::bridge;
+
+namespace {
+
+std::vector<std::string> words_of(std::string_view line) {
+  std::vector<std::string> out;
+  std::istringstream in{std::string(line)};
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+std::optional<Millis> seconds_to_ms(const std::string& s) {
+  try {
+    std::size_t used = 0;
+    double v = std::stod(s, &used);
+    if (used != s.size() || v < 0 || !std::isfinite(v)) return std::nullopt;
+    return static_cast<Millis>(std::llround(v * 1000.0));
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
+struct Timing {
+  Millis scan_card_ms = 400;  // a card lies over the scan slot this long ...
+  Millis scan_gap_ms = 200;   // ... and the slot is empty this long before the next
+  Millis play_step_ms = 1000; // between the cards of a trick
+  Millis trick_ms = 5000;     // between the leads of two tricks (play all)
+};
+
+class Parser {
+ public:
+  Parser(const std::filesystem::path& folder,
+         const std::function<const MasterRecord&(const std::vector<std::filesystem::path>&)>& load,
+         std::vector<ScenarioError>& errors)
+      : folder_(folder), load_(load), errors_(errors) {}
+
+  std::optional<Scenario> parse(std::string_view text);
+
+ private:
+  bool fail(const std::string& msg) {
+    errors_.push_back({line_, msg});
+    return false;
+  }
+  const MasterRecord* master() {
+    if (!master_) {
+      if (scenario_.masters.empty()) return nullptr;
+      master_ = &load_(scenario_.masters);
+    }
+    return master_;
+  }
+  bool action(Millis t, std::vector<std::string> w);
+  bool read(Millis t, const Zone& z, Hand cards, int unknown = 0, double confidence = 1.0, bool complete = true);
+  bool command(Millis t, Command::Kind kind, std::string text, Seat seat = Seat::North);
+  // "as master [SEAT] [board LABEL] [-CARD|+CARD]...", starting at w[i] == "as".
+  std::optional<Hand> master_hand(const std::vector<std::string>& w, std::size_t i, Seat default_seat);
+  std::optional<Hand> card_list(const std::vector<std::string>& w, std::size_t from);
+  void play_card(Millis t, Seat s, Card c);
+
+  std::filesystem::path folder_;
+  const std::function<const MasterRecord&(const std::vector<std::filesystem::path>&)>& load_;
+  std::vector<ScenarioError>& errors_;
+  const MasterRecord* master_ = nullptr;
+  Scenario scenario_;
+  Timing timing_;
+  int line_ = 0;
+  std::optional<std::uint32_t> board_;             // the board "as master" means
+  std::array<std::vector<std::pair<Millis, Card>>, 4> played_{};  // what the script has each seat play
+};
+
+bool Parser::read(Millis t, const Zone& z, Hand cards, int unknown, double confidence, bool complete) {
+  ScenarioStep s;
+  s.kind = ScenarioStep::Kind::Read;
+  s.time = t;
+  s.zone = z;
+  s.cards = cards;
+  s.unknown = unknown;
+  s.confidence = confidence;
+  s.complete = complete;
+  s.line = line_;
+  scenario_.steps.push_back(s);
+  return true;
+}
+
+bool Parser::command(Millis t, Command::Kind kind, std::string text, Seat seat) {
+  ScenarioStep s;
+  s.kind = ScenarioStep::Kind::Command;
+  s.time = t;
+  s.command = Command{kind, std::move(text), seat, t};
+  s.line = line_;
+  scenario_.steps.push_back(s);
+  return true;
+}
+
+void Parser::play_card(Millis t, Seat s, Card c) {
+  read(t, Zone{ZoneKind::Play, s}, Hand::from_bits(std::uint64_t{1} << c.id()));
+  played_[static_cast<std::size_t>(index(s))].emplace_back(t, c);
+}
+
+std::optional<Hand> Parser::card_list(const std::vector<std::string>& w, std::size_t from) {
+  Hand h;
+  for (std::size_t i = from; i < w.size(); ++i) {
+    if (w[i] == "-") continue;
+    auto c = Card::parse(w[i]);
+    if (!c) {
+      fail("'" + w[i] + "' is not a card");
+      return std::nullopt;
+    }
+    h.add(*c);
+  }
+  return h;
+}
+
+std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::size_t i, Seat seat) {
+  if (i + 1 >= w.size() || w[i] != "as" || w[i + 1] != "master") {
+    fail("expected 'as master'");
+    return std::nullopt;
+  }
+  const MasterRecord* m = master();
+  if (!m) {
+    fail("'as master' needs a 'master' line first");
+    return std::nullopt;
+  }
+  std::optional<std::uint32_t> board = board_;
+  std::vector<std::string> mods;
+  for (std::size_t k = i + 2; k < w.size(); ++k) {
+    if (w[k] == "board" && k + 1 < w.size()) {  // "board LABEL" with the label in one word: "1/7", "Autumn_Teams/1/2"
+      std::string label = w[k + 1];
+      std::replace(label.begin(), label.end(), '_', ' ');
+      board = resolve_board_label(*m, label, board_ ? std::optional(m->board(*board_).session) : std::nullopt);
+      if (!board) {
+        fail("no board '" + label + "' in the master record");
+        return std::nullopt;
+      }
+      ++k;
+    } else if (auto s = parse_seat(w[k]); s && w[k].size() == 1) {
+      seat = *s;
+    } else {
+      mods.push_back(w[k]);
+    }
+  }
+  if (!board) {
+    fail("'as master' needs a board: a 'board' command before it, or 'board LABEL' here");
+    return std::nullopt;
+  }
+  Hand h = m->board(*board).deal.hand(seat);
+  for (const std::string& mod : mods) {
+    auto c = mod.size() > 1 ? Card::parse(mod.substr(1)) : std::nullopt;
+    if (!c || (mod[0] != '-' && mod[0] != '+')) {
+      fail("'" + mod + "': expected a seat, 'board LABEL', -CARD or +CARD");
+      return std::nullopt;
+    }
+    if (mod[0] == '-') h.remove(*c);
+    else h.add(*c);
+  }
+  return h;
+}
+
+bool Parser::action(Millis t, std::vector<std::string> w) {
+  if (w.empty()) return fail("nothing to do after the time");
+  const std::string& verb = w[0];
+  auto zone_arg = [&](std::size_t i) -> std::optional<Zone> {
+    if (i >= w.size()) return std::nullopt;
+    auto z = Zone::parse(w[i]);
+    if (!z) fail("'" + w[i] + "' is not a zone (pocket:N, play:N, hand:N, dummy, scan)");
+    return z;
+  };
+  auto seat_arg = [&](std::size_t i) -> std::optional<Seat> {
+    if (i >= w.size()) {
+      fail("expected a seat (N, E, S or W)");
+      return std::nullopt;
+    }
+    auto s = parse_seat(w[i]);
+    if (!s) fail("'" + w[i] + "' is not a seat (N, E, S or W)");
+    return s;
+  };
+
+  if (verb == "board") {  // the label is the rest of the line: "board Spring Pairs/1/7"
+    if (w.size() < 2) return fail("board: expected a label, e.g. 'board 7', 'board 1/7' or 'board Spring Pairs/1/7'");
+    std::string label;
+    for (std::size_t i = 1; i < w.size(); ++i) label += (i > 1 ? " " : "") + w[i];
+    // An unknown label is the table's to reject (table.command_rejected); "as master" then has no board.
+    if (const MasterRecord* m = master())
+      board_ = resolve_board_label(*m, label, board_ ? std::optional(m->board(*board_).session) : std::nullopt);
+    return command(t, Command::Kind::Board, label);
+  }
+  if (verb == "contract") {
+    std::string text;
+    for (std::size_t i = 1; i < w.size(); ++i) text += (i > 1 ? " " : "") + w[i];
+    return command(t, Command::Kind::Contract, text);
+  }
+  if (verb == "check") return command(t, Command::Kind::Check, "");
+  if (verb == "pocket" && w.size() == 2) {
+    auto s = seat_arg(1);
+    return s && command(t, Command::Kind::Pocket, w[1], *s);
+  }
+  if (verb == "pocket" || verb == "hand") {
+    auto s = seat_arg(1);
+    if (!s) return false;
+    Zone z{verb == "pocket" ? ZoneKind::Pocket : ZoneKind::Hand, *s};
+    if (w.size() >= 3 && w[2] == "full") return read(t, z, {}, 1);  // presence: some tag, not identified
+    if (w.size() >= 3 && (w[2] == "empty" || w[2] == "-")) return read(t, z, {});
+    if (w.size() >= 3 && w[2] == "as") {
+      auto h = master_hand(w, 2, *s);
+      return h && read(t, z, *h);
+    }
+    auto h = card_list(w, 2);
+    return h && read(t, z, *h);
+  }
+  if (verb == "pockets") {
+    if (w.size() != 2 || (w[1] != "full" && w[1] != "empty" && w[1] != "as"))
+      return fail("pockets: expected 'full', 'empty' or 'as master'");
+    for (Seat s : kAllSeats) {
+      Zone z{ZoneKind::Pocket, s};
+      if (w[1] == "full") read(t, z, {}, 1);
+      else if (w[1] == "empty") read(t, z, {});
+    }
+    return true;
+  }
+  if (verb == "scan") {
+    auto pass = [&](Millis at, Hand cards, int unknown) {
+      read(at, Zone{ZoneKind::Scan, Seat::North}, cards, unknown);
+      read(at + timing_.scan_card_ms, Zone{ZoneKind::Scan, Seat::North}, {});
+    };
+    if (w.size() >= 2 && w[1] == "pocket") {  // scan pocket N as master ...
+      auto s = seat_arg(2);
+      if (!s) return false;
+      auto h = master_hand(w, 3, *s);
+      if (!h) return false;
+      Millis at = t;
+      h->for_each_descending([&](Card c) {
+        pass(at, Hand::from_bits(std::uint64_t{1} << c.id()), 0);
+        at += timing_.scan_card_ms + timing_.scan_gap_ms;
+      });
+      return true;
+    }
+    if (w.size() >= 2 && w[1] == "unknown") {
+      pass(t, {}, 1);
+      return true;
+    }
+    Millis at = t;
+    for (std::size_t i = 1; i < w.size(); ++i) {
+      auto c = Card::parse(w[i]);
+      if (!c) return fail("'" + w[i] + "' is not a card");
+      pass(at, Hand::from_bits(std::uint64_t{1} << c->id()), 0);
+      at += timing_.scan_card_ms + timing_.scan_gap_ms;
+    }
+    return true;
+  }
+  if (verb == "play" && w.size() >= 2 && w[1] == "all") {  // play all as master [board LABEL] [contract TEXT...]
+    const MasterRecord* m = master();
+    std::optional<std::uint32_t> board = board_;
+    for (std::size_t i = 2; m && i + 1 < w.size(); ++i)
+      if (w[i] == "board") {
+        std::string label = w[i + 1];
+        std::replace(label.begin(), label.end(), '_', ' ');
+        board = resolve_board_label(*m, label, std::nullopt);
+        if (!board) return fail("no board '" + label + "' in the master record");
+      }
+    if (!m || !board) return fail("play all: needs a master record and a board ('board' command, or 'board LABEL' here)");
+    std::string text;
+    for (std::size_t i = 2; i < w.size(); ++i)
+      if (w[i] == "contract") {
+        for (std::size_t k = i + 1; k < w.size(); ++k) text += (text.empty() ? "" : " ") + w[k];
+        break;
+      }
+    auto cc = parse_contract_command(text.empty() ? "3NT S" : text);
+    if (!cc || cc->passed_out) return fail("play all: '" + text + "' is not a contract to play");
+    auto play = legal_play(m->board(*board).deal, cc->contract);
+    Seat dummy = partner(cc->contract.declarer);
+    Hand dummy_hand = m->board(*board).deal.hand(dummy);
+    bool with_dummy = scenario_.config.has(Zone{ZoneKind::Dummy, Seat::North});
+    for (std::size_t i = 0; i < play.size(); ++i) {
+      Millis at = t + static_cast<Millis>(i / 4) * timing_.trick_ms + static_cast<Millis>(i % 4) * timing_.play_step_ms;
+      play_card(at, play[i].first, play[i].second);
+      if (with_dummy && i == 0) read(at + timing_.play_step_ms / 2, Zone{ZoneKind::Dummy, Seat::North}, dummy_hand);
+      if (with_dummy && play[i].first == dummy) {
+        dummy_hand.remove(play[i].second);
+        read(at + timing_.play_step_ms / 2, Zone{ZoneKind::Dummy, Seat::North}, dummy_hand);
+      }
+      if (i % 4 == 3)
+        for (Seat s : kAllSeats) read(at + timing_.play_step_ms, Zone{ZoneKind::Play, s}, {});
+    }
+    return true;
+  }
+  if (verb == "play") {
+    auto s = seat_arg(1);
+    if (!s) return false;
+    if (w.size() != 3) return fail("play: expected a seat and a card, e.g. 'play W SQ' ('-' for none)");
+    if (w[2] == "-") return read(t, Zone{ZoneKind::Play, *s}, {});
+    auto c = Card::parse(w[2]);
+    if (!c) return fail("'" + w[2] + "' is not a card");
+    play_card(t, *s, *c);
+    return true;
+  }
+  if (verb == "trick") {  // trick LEADER C1 C2 C3 C4
+    auto s = seat_arg(1);
+    if (!s) return false;
+    if (w.size() != 6) return fail("trick: expected the leader and four cards");
+    for (int i = 0; i < 4; ++i) {
+      auto c = Card::parse(w[static_cast<std::size_t>(2 + i)]);
+      if (!c) return fail("'" + w[static_cast<std::size_t>(2 + i)] + "' is not a card");
+      play_card(t + i * timing_.play_step_ms, rotate(*s, i), *c);
+    }
+    for (Seat x : kAllSeats) read(t + 4 * timing_.play_step_ms, Zone{ZoneKind::Play, x}, {});
+    return true;
+  }
+  if (verb == "dummy") {
+    Zone z{ZoneKind::Dummy, Seat::North};
+    if (w.size() >= 2 && w[1] == "as") {
+      Seat seat = Seat::North;
+      for (std::size_t i = 3; i < w.size(); ++i)
+        if (auto s = parse_seat(w[i]); s && w[i].size() == 1) seat = *s;
+      auto h = master_hand(w, 1, seat);
+      if (!h) return false;
+      for (const auto& [at, c] : played_[static_cast<std::size_t>(index(seat))])
+        if (at <= t) h->remove(c);
+      return read(t, z, *h);
+    }
+    auto h = card_list(w, 1);
+    return h && read(t, z, *h);
+  }
+  if (verb == "clear") {
+    auto z = zone_arg(1);
+    return z && read(t, *z, {});
+  }
+  if (verb == "silent") {
+    auto z = zone_arg(1);
+    if (!z) return false;
+    ScenarioStep s;
+    s.kind = ScenarioStep::Kind::Silent;
+    s.time = t;
+    s.zone = *z;
+    s.line = line_;
+    scenario_.steps.push_back(s);
+    return true;
+  }
+  if (verb == "read") {  // read ZONE CARDS... [unknown N] [confidence X] [incomplete]
+    auto z = zone_arg(1);
+    if (!z) return false;
+    Hand h;
+    int unknown = 0;
+    double confidence = 1.0;
+    bool complete = true;
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      if (w[i] == "incomplete") {
+        complete = false;
+        continue;
+      }
+      if ((w[i] == "unknown" || w[i] == "confidence") && i + 1 < w.size()) {
+        try {
+          if (w[i] == "unknown") unknown = std::stoi(w[i + 1]);
+          else confidence = std::stod(w[i + 1]);
+        } catch (...) {
+          return fail("'" + w[i + 1] + "' is not a number");
+        }
+        ++i;
+        continue;
+      }
+      if (w[i] == "-") continue;
+      auto c = Card::parse(w[i]);
+      if (!c) return fail("'" + w[i] + "' is not a card");
+      h.add(*c);
+    }
+    return read(t, *z, h, unknown, confidence, complete);
+  }
+  if (verb == "flicker") {  // flicker ZONE C1 C2 SECONDS
+    if (w.size() != 5) return fail("flicker: expected a zone, two cards ('-' for none) and a duration in seconds");
+    auto z = zone_arg(1);
+    auto a = w[2] == "-" ? std::optional<Card>() : Card::parse(w[2]);
+    auto b = w[3] == "-" ? std::optional<Card>() : Card::parse(w[3]);
+    auto d = seconds_to_ms(w[4]);
+    if (!z || !d || (w[2] != "-" && !a) || (w[3] != "-" && !b)) return fail("flicker: expected a zone, two cards and seconds");
+    bool first = true;
+    for (Millis at = t; at < t + *d; at += scenario_.read_period) {
+      const auto& c = first ? a : b;
+      read(at, *z, c ? Hand::from_bits(std::uint64_t{1} << c->id()) : Hand{});
+      first = !first;
+    }
+    return read(t + *d, *z, {});  // then the zone reads empty
+  }
+  return fail("unknown action '" + verb + "'");
+}
+
+std::optional<Scenario> Parser::parse(std::string_view text) {
+  std::istringstream in{std::string(text)};
+  std::string raw;
+  bool zones_given = false;
+  while (std::getline(in, raw)) {
+    ++line_;
+    if (auto hash = raw.find('#'); hash != std::string::npos) raw.erase(hash);
+    auto w = words_of(raw);
+    if (w.empty()) continue;
+    if (w[0] == "master") {
+      std::string rest = raw.substr(raw.find("master") + 6);
+      while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.front()))) rest.erase(0, 1);
+      while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
+      if (rest.empty()) { fail("master: expected a file or folder"); continue; }
+      if (master_) { fail("'master' lines must all come before the first use of the master record"); continue; }
+      std::filesystem::path p(rest);
+      scenario_.masters.push_back(p.is_absolute() ? p : folder_ / p);
+    } else if (w[0] == "zones") {
+      zones_given = true;
+      Millis keep_period = scenario_.read_period;
+      TableConfig base = scenario_.config;
+      if (w.size() == 2 && w[1] == "station-scan") scenario_.config.zones = TableConfig::station_scan().zones;
+      else if (w.size() == 2 && w[1] == "station-hands") scenario_.config.zones = TableConfig::station_hands().zones;
+      else if (w.size() == 2 && w[1] == "playing-table") scenario_.config.zones = TableConfig::playing_table().zones;
+      else {
+        scenario_.config.zones.clear();
+        for (std::size_t i = 1; i < w.size(); ++i) {
+          auto z = Zone::parse(w[i]);
+          if (!z) fail("'" + w[i] + "' is not a zone");
+          else scenario_.config.zones.push_back(*z);
+        }
+      }
+      scenario_.read_period = keep_period;
+      (void)base;
+    } else if (w[0] == "set") {
+      if (w.size() != 3) { fail("set: expected a name and a value"); continue; }
+      double v = 0;
+      try {
+        v = std::stod(w[2]);
+      } catch (...) {
+        fail("set " + w[1] + ": '" + w[2] + "' is not a number");
+        continue;
+      }
+      auto ms = static_cast<Millis>(v);
+      TableConfig& c = scenario_.config;
+      if (w[1] == "stable_reads") c.stable_reads = static_cast<int>(v);
+      else if (w[1] == "stable_ms") c.stable_ms = ms;
+      else if (w[1] == "min_confidence") c.min_confidence = v;
+      else if (w[1] == "flicker_window_ms") c.flicker_window_ms = ms;
+      else if (w[1] == "flicker_changes") c.flicker_changes = static_cast<int>(v);
+      else if (w[1] == "silence_ms") c.silence_ms = ms;
+      else if (w[1] == "pocket_gap_ms") c.pocket_gap_ms = ms;
+      else if (w[1] == "board_allowance_ms") c.board_allowance_ms = ms;
+      else if (w[1] == "read_period") scenario_.read_period = std::max<Millis>(1, ms);
+      else if (w[1] == "scan_card_ms") timing_.scan_card_ms = ms;
+      else if (w[1] == "scan_gap_ms") timing_.scan_gap_ms = ms;
+      else if (w[1] == "play_step_ms") timing_.play_step_ms = ms;
+      else if (w[1] == "trick_ms") timing_.trick_ms = ms;
+      else fail("set: unknown setting '" + w[1] + "'");
+    } else if (w[0] == "end") {
+      auto t = w.size() == 2 ? seconds_to_ms(w[1]) : std::nullopt;
+      if (!t) fail("end: expected a time in seconds");
+      else scenario_.end = *t;
+    } else if (w[0] == "at") {
+      auto t = w.size() >= 2 ? seconds_to_ms(w[1]) : std::nullopt;
+      if (!t) { fail("at: expected a time in seconds, e.g. 'at 12.5 play W SQ'"); continue; }
+      action(*t, std::vector<std::string>(w.begin() + 2, w.end()));
+    } else {
+      fail("unknown line '" + w[0] + "' (expected master, zones, set, at or end)");
+    }
+  }
+  if (!zones_given) fail("no 'zones' line: say which zones the table has");
+  if (!errors_.empty()) return std::nullopt;
+  std::stable_sort(scenario_.steps.begin(), scenario_.steps.end(), [](const ScenarioStep& a, const ScenarioStep& b) { return a.time < b.time; });
+  return std::move(scenario_);
+}
+
+}  // namespace
+
+std::optional<Scenario> parse_scenario(std::string_view text, const std::filesystem::path& folder,
+                                       const std::function<const MasterRecord&(const std::vector<std::filesystem::path>&)>& load_master,
+                                       std::vector<ScenarioError>& errors) {
+  return Parser(folder, load_master, errors).parse(text);
+}
+
+std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) {
+  Table table(master, sc.config);
+  std::vector<Event> out;
+  struct Live {
+    bool active = false;
+    Observation obs;
+  };
+  std::array<Live, kZoneCount> zones{};
+  std::vector<Zone> order;  // zones in the order they first read: deterministic
+  Millis last = sc.steps.empty() ? 0 : sc.steps.back().time;
+  Millis end = sc.end >= 0 ? sc.end : last + 10000;
+  std::size_t next = 0;
+  auto collect = [&] {
+    for (Event& e : table.take_events()) out.push_back(std::move(e));
+  };
+  collect();
+  for (Millis t = 0; t <= end; t += sc.read_period) {
+    for (; next < sc.steps.size() && sc.steps[next].time <= t; ++next) {
+      const ScenarioStep& s = sc.steps[next];
+      if (s.kind == ScenarioStep::Kind::Command) {
+        table.command(s.command);
+        continue;
+      }
+      Live& z = zones[static_cast<std::size_t>(s.zone.index())];
+      if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
+      z.active = s.kind == ScenarioStep::Kind::Read;
+      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", s.time};
+    }
+    for (const Zone& zone : order) {
+      Live& z = zones[static_cast<std::size_t>(zone.index())];
+      if (!z.active) continue;
+      z.obs.time = t;
+      table.observe(z.obs);
+    }
+    table.tick(t);
+    collect();
+  }
+  return out;
+}
+
+std::vector<std::pair<Seat, Card>> legal_play(const Deal& deal, const Contract& contract) {
+  std::vector<std::pair<Seat, Card>> out;
+  std::array<Hand, 4> hands = deal.hands();
+  std::optional<Suit> trump = trump_of(contract.strain);
+  Seat leader = left_hand_opponent(contract.declarer);
+  auto lowest = [](const Hand& h, Suit s) {
+    std::uint32_t b = h.suit_bits(s);
+    return Card(s, static_cast<Rank>(std::countr_zero(b)));
+  };
+  for (int trick = 0; trick < 13; ++trick) {
+    std::array<std::optional<Card>, 4> cards{};
+    Hand& lh = hands[static_cast<std::size_t>(index(leader))];
+    Suit longest = Suit::Clubs;
+    for (Suit s : kDisplaySuits)
+      if (lh.length(s) > lh.length(longest)) longest = s;
+    std::uint32_t b = lh.suit_bits(longest);
+    Card lead(longest, static_cast<Rank>(31 - std::countl_zero(b)));
+    cards[static_cast<std::size_t>(index(leader))] = lead;
+    lh.remove(lead);
+    out.emplace_back(leader, lead);
+    for (int k = 1; k < 4; ++k) {
+      Seat s = rotate(leader, k);
+      Hand& h = hands[static_cast<std::size_t>(index(s))];
+      Card c;
+      if (h.length(lead.suit()) > 0) c = lowest(h, lead.suit());
+      else if (trump && h.length(*trump) > 0) c = lowest(h, *trump);
+      else {
+        Suit from = Suit::Clubs;
+        for (Suit x : kDisplaySuits)
+          if (h.length(x) > h.length(from)) from = x;
+        c = lowest(h, from);
+      }
+      cards[static_cast<std::size_t>(index(s))] = c;
+      h.remove(c);
+      out.emplace_back(s, c);
+    }
+    leader = trick_winner(cards, leader, trump);
+  }
+  return out;
+}
+
+}  // namespace cardtable::table

@@ -1,0 +1,63 @@
+// Scenarios: a plain-text script of a table — master record, zones, then timed readings and commands.
+// The same format is what the simulated device replays and what the golden tests are made of.
+// docs/scenarios.md is its description.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bridge/master_record.hpp"
+#include "table/command.hpp"
+#include "table/event.hpp"
+#include "table/table_config.hpp"
+
+namespace cardtable::table {
+
+// What the simulated device does at one moment.
+struct ScenarioStep {
+  enum class Kind : std::uint8_t {
+    Read,     // from now on the zone reads `cards` (+ unknown tags, at a confidence)
+    Silent,   // the zone's device stops reading
+    Command,  // a command to the table
+  } kind = Kind::Read;
+  Millis time = 0;
+  Zone zone;
+  bridge::Hand cards;
+  int unknown = 0;
+  double confidence = 1.0;
+  bool complete = true;
+  Command command;
+  int line = 0;  // where the script said it
+};
+
+struct Scenario {
+  std::string name;
+  std::vector<std::filesystem::path> masters;  // resolved against the scenario's folder
+  TableConfig config;
+  Millis read_period = 100;                    // the simulated device reads every zone this often
+  Millis end = -1;                             // run until; -1: 10 s after the last step
+  std::vector<ScenarioStep> steps;             // sorted by time (stable)
+};
+
+struct ScenarioError {
+  int line = 0;
+  std::string message;
+};
+
+// Parses a scenario. Shorthands that need the master record ("as master") are expanded here, so the
+// master record must be loaded first: `load_master` is given the resolved paths of every `master` line.
+std::optional<Scenario> parse_scenario(std::string_view text, const std::filesystem::path& folder,
+                                       const std::function<const bridge::MasterRecord&(const std::vector<std::filesystem::path>&)>& load_master,
+                                       std::vector<ScenarioError>& errors);
+
+// Runs a scenario against a fresh table: the device reads each active zone every read period.
+std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRecord& master);
+
+// A legal play of a whole deal for a contract: (seat, card) in the order played, 52 cards. Simple rules:
+// lead the top of the longest suit, follow low, ruff low, else discard low.
+std::vector<std::pair<bridge::Seat, bridge::Card>> legal_play(const bridge::Deal& deal, const bridge::Contract& contract);
+
+}  // namespace cardtable::table

@@ -1,0 +1,79 @@
+#include "simulate_command.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "bridge/master_record.hpp"
+#include "event_json.hpp"
+#include "records_command.hpp"
+#include "table/scenario.hpp"
+
+namespace cardtable::tools {
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+int run_simulate(const std::vector<std::string>& args) {
+  po::options_description opts("cardtablectl simulate [--master PATH...] SCENARIO [options]");
+  opts.add_options()("help,h", "this help")("master,m", po::value<std::vector<std::string>>()->composing(),
+                                            "master record files or folders (default: the scenario's 'master' lines)")(
+      "json", "one JSON object per event and line")("scenario", po::value<std::string>(), "the scenario file (docs/scenarios.md)");
+  po::positional_options_description pos;
+  pos.add("scenario", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "cardtablectl simulate: " << e.what() << "\n(see cardtablectl simulate --help)\n";
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\nRuns the table over a scenario and prints the events it publishes.\n";
+    return kExitOk;
+  }
+  if (!vm.count("scenario")) {
+    std::cerr << "cardtablectl simulate: give a scenario file\n(see cardtablectl simulate --help)\n";
+    return kExitUsage;
+  }
+  fs::path file = vm["scenario"].as<std::string>();
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << file.string() << ": cannot open the scenario\n";
+    return kExitProblems;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+
+  bridge::MasterRecord master;
+  bool loaded = false;
+  bridge::Diagnostics master_problems;
+  std::vector<fs::path> from_command_line;
+  if (vm.count("master"))
+    for (const auto& p : vm["master"].as<std::vector<std::string>>()) from_command_line.emplace_back(p);
+  auto load = [&](const std::vector<fs::path>& paths) -> const bridge::MasterRecord& {
+    if (!loaded) {
+      master_problems = master.load(from_command_line.empty() ? paths : from_command_line);
+      loaded = true;
+    }
+    return master;
+  };
+  std::vector<table::ScenarioError> errors;
+  auto scenario = table::parse_scenario(text.str(), file.parent_path(), load, errors);
+  for (const auto& d : master_problems)
+    if (d.is_error()) std::cerr << d.str() << '\n';
+  if (!scenario) {
+    for (const auto& e : errors) std::cerr << file.string() << ":" << e.line << ": " << e.message << '\n';
+    return kExitProblems;
+  }
+  if (!loaded) load(scenario->masters);
+  for (const table::Event& e : table::run_scenario(*scenario, master)) {
+    if (vm.count("json")) std::cout << to_json(e).dump() << '\n';
+    else std::cout << e.str() << '\n';
+  }
+  return kExitOk;
+}
+
+}  // namespace cardtable::tools
