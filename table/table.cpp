@@ -9,6 +9,7 @@ using namespace cardtable::bridge;
 namespace {
 std::string seat_word(Seat s) { return std::string(seat_name(s)); }
 std::string side_word(Side s) { return s == Side::NorthSouth ? "North-South" : "East-West"; }
+bool trump_known(const std::optional<ContractCommand>& c) { return c && !c->passed_out; }
 std::string seconds(Millis ms) { return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s"; }
 }  // namespace
 
@@ -180,10 +181,15 @@ bool Table::check_two_zones(const Observation& o) {
     Hand both = other->cards & o.cards;
     if (both.empty()) continue;
     // Dummy's card moving to dummy's play area is seen in both for a moment: only a card in two play
-    // areas, or in dummy and a defender's play area, is a contradiction.
-    if ((z.kind == ZoneKind::Dummy || o.zone.kind == ZoneKind::Dummy) && dummy_) {
+    // areas, or in dummy and the play area of a seat known not to be dummy, is a contradiction. When
+    // dummy is not known yet, the play area it moves to says who dummy is.
+    if (z.kind == ZoneKind::Dummy || o.zone.kind == ZoneKind::Dummy) {
       Seat player = z.kind == ZoneKind::Play ? z.seat : o.zone.seat;
-      if (player == *dummy_) continue;
+      if (!dummy_ && phase_ == Phase::Play) {
+        dummy_checked_ = true;
+        dummy_known(player, o.time);
+      }
+      if (dummy_ && player == *dummy_) continue;
     }
     std::string cards;
     both.for_each_descending([&](Card c) { cards += (cards.empty() ? "" : " ") + c.str(); });
@@ -309,10 +315,6 @@ void Table::command(const Command& c) {
                       {"observed", std::string(1, seat_letter(*opening_leader_))}, {"lead", "opening"}};
         emit(std::move(e));
       }
-      // Tricks completed without a known trump get their winner now.
-      for (std::size_t i = 0; i < tricks_.size(); ++i)
-        if (tricks_[i].count == 4 && !tricks_[i].winner && i + 1 == tricks_.size())
-          finish_trick(i, trick_winner(tricks_[i].cards, tricks_[i].leader, trump()), false, c.time);
       return;
     }
     case Command::Kind::Pocket:
@@ -343,7 +345,6 @@ std::optional<Suit> Table::trump() const {
   return std::nullopt;
 }
 
-bool trump_known(const std::optional<ContractCommand>& c) { return c && !c->passed_out; }
 
 Hand Table::remaining(Seat s) const {
   Hand h = master_.board(*board_).deal.hand(s);
@@ -398,17 +399,42 @@ void Table::on_play(const Observation& o) {
   }
   if (o.cards.empty()) {
     faced_[si].reset();  // quitted (turned over) or taken back
+    close_trick(o.time);  // a complete trick being quitted is over
     return;
   }
   Card c{};
   o.cards.for_each_descending([&](Card x) { c = x; });
   if (faced_[si] == c) return;
+  // The card in front of a player changed without the area being cleared: if it was this seat's card
+  // of the last trick, still open, the player took it back and played another (a corrected revoke, or
+  // a misread corrected by the reader).
+  std::optional<Card> replaces;
+  if (faced_[si] && !tricks_.empty() && tricks_.back().cards[si] == faced_[si] && !tricks_.back().winner) replaces = faced_[si];
   faced_[si] = c;
-  card_played(s, c, o.time);
+  card_played(s, c, o.time, replaces);
 }
 
-void Table::card_played(Seat s, Card c, Millis t) {
+void Table::close_trick(Millis t) {
+  if (tricks_.empty() || tricks_.back().count < 4 || tricks_.back().winner || !trump_known(contract_)) return;
+  const Trick& last = tricks_.back();
+  finish_trick(tricks_.size() - 1, trick_winner(last.cards, last.leader, trump()), false, t);
+}
+
+void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) {
   auto si = static_cast<std::size_t>(index(s));
+  if (replaces) {
+    Trick& trick = tricks_.back();
+    card_withdrawn(s, *replaces, t);
+    trick.cards[si] = c;
+    played_[si].push_back(c);
+    Event pe = make("play.card", Severity::Info, {}, seat_word(s) + " plays " + c.display() + " instead of " + replaces->display());
+    pe.seats = {s};
+    pe.evidence = {{"card", c.str()}, {"trick", std::to_string(tricks_.size())}, {"replaces", replaces->str()}};
+    emit(std::move(pe));
+    if (board_) check_ownership(s, c, t);
+    check_revoke(s, c, t);
+    return;
+  }
   // A card already played by this seat in an earlier trick, seen again: a misread, not a play.
   for (std::size_t i = 0; i + 1 < tricks_.size() || (i < tricks_.size() && tricks_[i].count == 4); ++i)
     if (tricks_[i].cards[si] == c) return;
@@ -435,6 +461,7 @@ void Table::card_played(Seat s, Card c, Millis t) {
   bool new_trick = tricks_.empty() || tricks_.back().count == 4;
   if (new_trick) {
     if (!tricks_.empty()) {
+      close_trick(t);
       Trick& prev = tricks_.back();
       if (!prev.winner) {
         finish_trick(tricks_.size() - 1, s, true, t);  // no trump known: the next leader won it
@@ -477,7 +504,6 @@ void Table::card_played(Seat s, Card c, Millis t) {
   if (board_) check_ownership(s, c, t);
   check_revoke(s, c, t);
   check_established(s, t);
-  if (trick.count == 4 && trump_known(contract_)) finish_trick(tricks_.size() - 1, trick_winner(trick.cards, trick.leader, trump()), false, t);
   if (tricks_.size() == 13 && tricks_.back().count == 4) phase_ = Phase::Over;
 }
 
@@ -538,6 +564,8 @@ void Table::infer_board(Millis t) {
   for (const auto& p : played_) played += p.size();
   if (candidates.size() == 1) {
     set_board(candidates[0], "inferred from the " + std::to_string(played) + " cards played", "the only board that fits");
+    // Dummy may have been faced before the board was known: look at it now.
+    if (const auto& d = readings_[static_cast<std::size_t>(Zone{ZoneKind::Dummy, Seat::North}.index())].stable(); d && !dummy_checked_) on_dummy(*d);
   } else if (candidates.empty()) {
     inference_failed_ = true;
     Event e = make("reading.uncertain", Severity::Warning, {},
@@ -704,12 +732,27 @@ void Table::board_returned(Millis t) {
     e.evidence = {{"passed_out", "yes"}};
     emit(std::move(e));
   }
+  close_trick(t);
   if (!tricks_.empty() && tricks_.back().count == 4 && !tricks_.back().winner) {
     // The last trick: with no trump known and no next lead, its winner is by rank alone if nobody ruffed.
     const Trick& last = tricks_.back();
     Suit led = last.cards[static_cast<std::size_t>(index(last.leader))]->suit();
     bool all_follow = std::all_of(last.cards.begin(), last.cards.end(), [&](const auto& c) { return c && c->suit() == led; });
-    if (all_follow) finish_trick(tricks_.size() - 1, trick_winner(last.cards, last.leader, std::nullopt), false, t);
+    if (all_follow) {
+      finish_trick(tricks_.size() - 1, trick_winner(last.cards, last.leader, std::nullopt), false, t);
+    } else {
+      // Somebody did not follow and the trump is not known: the cards are published, the winner is not guessed.
+      std::string cards;
+      for (int k = 0; k < 4; ++k) {
+        Seat s = rotate(last.leader, k);
+        cards += (cards.empty() ? "" : " ") + std::string(1, seat_letter(s)) + ":" + last.cards[static_cast<std::size_t>(index(s))]->str();
+      }
+      Event e = make("play.trick", Severity::Info, {},
+                     "Trick " + std::to_string(tricks_.size()) + ": the winner is not known (no contract given, no next lead)");
+      e.evidence = {{"trick", std::to_string(tricks_.size())}, {"cards", cards}, {"leader", std::string(1, seat_letter(last.leader))},
+                    {"winner", "unknown"}};
+      emit(std::move(e));
+    }
   }
   if (cards_played > 0) {
     // Law 13D: after play, a hand that played more or fewer cards than the others.
@@ -724,11 +767,12 @@ void Table::board_returned(Millis t) {
         list += (list.empty() ? "" : " ") + std::string(1, seat_letter(s)) + "=" + std::to_string(n[static_cast<std::size_t>(index(s))]);
         if (n[static_cast<std::size_t>(index(s))] != most) {
           e.seats.push_back(s);
-          text += (text.empty() ? "" : ", ") + seat_word(s) + " played " + std::to_string(n[static_cast<std::size_t>(index(s))]);
+          std::size_t k = n[static_cast<std::size_t>(index(s))];
+          text += (text.empty() ? "" : ", ") + seat_word(s) + " has played " + std::to_string(k) + (k == 1 ? " card" : " cards");
         }
       }
       e.evidence = {{"expected", "the same number each"}, {"observed", list}};
-      e.message = board_text() + ": after play " + text + " cards, the others " + std::to_string(most) + " (Law 13D)";
+      e.message = board_text() + ": after play " + text + ", the others " + std::to_string(most) + " (Law 13D)";
       emit(std::move(e));
     }
   }

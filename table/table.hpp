@@ -71,7 +71,8 @@ class Table {
 
   // Play.
   void start_auction(Seat withdrawn, Millis t);
-  void card_played(Seat seat, bridge::Card card, Millis t);
+  void card_played(Seat seat, bridge::Card card, Millis t, std::optional<bridge::Card> replaces);
+  void close_trick(Millis t);  // the last trick, complete, gets its winner when the trump is known
   void card_withdrawn(Seat seat, bridge::Card card, Millis t);
   void finish_trick(std::size_t index, Seat winner, bool inferred, Millis t);
   void check_ownership(Seat seat, bridge::Card card, Millis t);
