@@ -29,11 +29,16 @@ Event make(std::string type, Severity sev, std::vector<std::string> laws, Millis
 }
 
 // Cards of the read pockets that sit elsewhere in the master deal: "SA N->E" (expected N, found E).
+// Cards read twice are surplus cards (13C), reported as such, not as misplaced.
 std::vector<std::pair<Card, std::pair<Seat, Seat>>> misplaced(const std::array<PocketRead, 4>& pockets, const Deal& master) {
   std::vector<std::pair<Card, std::pair<Seat, Seat>>> out;
+  std::array<int, kCards> times{};
+  for (const PocketRead& p : pockets)
+    for (const Card& c : p.cards) ++times[static_cast<std::size_t>(c.id())];
   for (Seat s : kAllSeats)
     for (const Card& c : pockets[static_cast<std::size_t>(index(s))].cards)
-      if (auto owner = master.holder(c); owner && *owner != s) out.push_back({c, {*owner, s}});
+      if (auto owner = master.holder(c); owner && *owner != s && times[static_cast<std::size_t>(c.id())] == 1)
+        out.push_back({c, {*owner, s}});
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
   return out;
 }

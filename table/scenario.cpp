@@ -518,11 +518,12 @@ std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) 
   return out;
 }
 
-std::vector<std::pair<Seat, Card>> legal_play(const Deal& deal, const Contract& contract) {
+std::vector<std::pair<Seat, Card>> legal_play(const Deal& deal, const Contract& contract, const PlayFaults& faults) {
   std::vector<std::pair<Seat, Card>> out;
   std::array<Hand, 4> hands = deal.hands();
   std::optional<Suit> trump = trump_of(contract.strain);
-  Seat leader = left_hand_opponent(contract.declarer);
+  Seat leader = faults.opening_leader.value_or(left_hand_opponent(contract.declarer));
+  bool revoked = false;
   auto lowest = [](const Hand& h, Suit s) {
     std::uint32_t b = h.suit_bits(s);
     return Card(s, static_cast<Rank>(std::countr_zero(b)));
@@ -542,7 +543,14 @@ std::vector<std::pair<Seat, Card>> legal_play(const Deal& deal, const Contract& 
       Seat s = rotate(leader, k);
       Hand& h = hands[static_cast<std::size_t>(index(s))];
       Card c;
-      if (h.length(lead.suit()) > 0) c = lowest(h, lead.suit());
+      bool could_revoke = h.length(lead.suit()) > 0 && h.length(lead.suit()) < h.size();
+      if (!revoked && faults.revoke_at_trick && *faults.revoke_at_trick == trick + 1 && could_revoke) {
+        revoked = true;  // discard from another suit while holding the suit led
+        Suit from = lead.suit();
+        for (Suit x : kDisplaySuits)
+          if (x != lead.suit() && h.length(x) > 0 && (from == lead.suit() || h.length(x) > h.length(from))) from = x;
+        c = lowest(h, from);
+      } else if (h.length(lead.suit()) > 0) c = lowest(h, lead.suit());
       else if (trump && h.length(*trump) > 0) c = lowest(h, *trump);
       else {
         Suit from = Suit::Clubs;

@@ -56,8 +56,14 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
 // Runs a scenario against a fresh table: the device reads each active zone every read period.
 std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRecord& master);
 
-// A legal play of a whole deal for a contract: (seat, card) in the order played, 52 cards. Simple rules:
-// lead the top of the longest suit, follow low, ruff low, else discard low.
-std::vector<std::pair<bridge::Seat, bridge::Card>> legal_play(const bridge::Deal& deal, const bridge::Contract& contract);
+// A play of a whole deal for a contract: (seat, card) in the order played, 52 cards. Simple rules: lead
+// the top of the longest suit, follow low, ruff low, else discard low. Faults for tests: the opening lead
+// from another seat, and one revoke (at that trick the first follower who could follow discards).
+struct PlayFaults {
+  std::optional<bridge::Seat> opening_leader;
+  std::optional<int> revoke_at_trick;  // 1..13
+};
+std::vector<std::pair<bridge::Seat, bridge::Card>> legal_play(const bridge::Deal& deal, const bridge::Contract& contract,
+                                                               const PlayFaults& faults = {});
 
 }  // namespace cardtable::table

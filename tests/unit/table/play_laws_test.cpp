@@ -1,0 +1,155 @@
+// The table in play, law by law. Board "Spring Pairs/1/1" (dealer North), contract 4H by South:
+//   N A54.QJ85.AT75.63  E QJT83.K3.93.J854  S 72.A9742.Q84.T72  W K96.T6.KJ62.AKQ9
+#include <gtest/gtest.h>
+
+#include "table_test_support.hpp"
+
+using namespace cardtable::table;
+using test::irregularities;
+using test::run;
+using Types = std::vector<std::string>;
+
+namespace {
+const std::string kStart =
+    "zones playing-table\nat 0 board Spring Pairs/1/1\nat 0 pockets full\n"
+    "at 3 pocket N empty\nat 3 pocket S empty\nat 4 pocket E empty\nat 4 pocket W empty\n";
+const std::string kContract = "at 20 contract 4H S\n";
+}  // namespace
+
+TEST(AuctionPeriod, StartsWhenASideTakesItsCardsOutAndNamesTheDealer) {
+  auto ev = run(kStart + "end 10\n");
+  const Event* e = test::first(ev, "auction.period_started");
+  ASSERT_NE(e, nullptr) << test::dump(ev);
+  EXPECT_EQ(e->laws, (std::vector<std::string>{"17A", "17B"}));
+  EXPECT_EQ(*e->find("dealer"), "N");
+  EXPECT_EQ(e->time, 3200);  // 3 s, and three reads to be stable
+}
+
+TEST(AuctionPeriod, EndsWhenTheOpeningLeadIsFaced) {
+  auto ev = run(kStart + kContract + "at 22 play W SK\nend 30\n");
+  const Event* e = test::first(ev, "auction.period_ended");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(*e->find("opening_leader"), "W");
+  EXPECT_EQ(irregularities(ev), Types{});
+}
+
+TEST(AuctionPeriod, PassedOutWhenTheHandsGoBackUnplayed) {
+  auto ev = run(kStart + "at 30 pockets full\nend 35\n");
+  const Event* e = test::first(ev, "auction.period_ended");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(*e->find("passed_out"), "yes");
+  EXPECT_NE(test::first(ev, "board.returned"), nullptr);
+}
+
+TEST(CleanPlay, NoIrregularityInAWholeBoard) {
+  auto ev = run(kStart + kContract + "at 22 play all as master contract 4H S\nat 95 pockets full\nend 100\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.trick"; }), 13);
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.card"; }), 52);
+}
+
+TEST(LeadOutOfTurn, OpeningLeadFacedByTheWrongDefender) {
+  auto ev = run(kStart + kContract + "at 22 play E SQ\nend 30\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"});
+  const Event* e = test::first(ev, "irregularity.lead_out_of_turn");
+  EXPECT_EQ(e->laws, std::vector<std::string>{"54"});
+  EXPECT_EQ(*e->find("expected"), "W");
+}
+
+TEST(LeadOutOfTurn, OpeningLeadCheckedWhenTheContractComesLater) {
+  auto ev = run(kStart + "at 22 play E SQ\nat 25 contract 4H S\nend 30\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+}
+
+TEST(LeadOutOfTurn, SeenFromDummyWithoutTheContract) {
+  auto ev = run(kStart + "at 22 play E SQ\nat 22.5 dummy as master N\nend 30\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.lead_out_of_turn")->find("dummy"), "N");
+}
+
+TEST(LeadOutOfTurn, DefenderLeadsAfterPartnerWonTheTrick) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 trick E SQ S7 S9 SA\nend 40\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "irregularity.lead_out_of_turn")->laws, (std::vector<std::string>{"53", "56"}));
+}
+
+TEST(LeadOutOfTurn, DeclarerLeadsFromHisHandWhenDummyWonTheTrick) {
+  auto ev = run(kStart + kContract + "at 22 trick W S6 SA S3 S2\nat 30 trick S S7 SK S4 SQ\nend 40\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "irregularity.lead_out_of_turn")->laws, std::vector<std::string>{"55"});
+}
+
+TEST(Revoke, CertainAtOnceFromTheMasterDealThenEstablishedByPartnersPlayToTheNextTrick) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 CT\nat 30 trick W S9 S5 SQ S7\nend 40\n");
+  EXPECT_EQ(irregularities(ev), (Types{"revoke", "revoke"})) << test::dump(ev);
+  std::vector<const Event*> revokes;
+  for (const Event& e : ev)
+    if (e.type == "irregularity.revoke") revokes.push_back(&e);
+  EXPECT_EQ(*revokes[0]->find("state"), "not established");
+  EXPECT_EQ(*revokes[0]->find("holds"), "S7");
+  EXPECT_EQ(*revokes[1]->find("state"), "established");
+  EXPECT_EQ(revokes[1]->laws, std::vector<std::string>{"63A"});
+  EXPECT_EQ(revokes[1]->time, 31200);  // North, South's partner, played to trick 2
+}
+
+TEST(Revoke, CorrectedBeforeItIsEstablished) {
+  auto ev = run(kStart + kContract +
+                "at 22 play W SK\nat 23 play N S4\nat 24 play E S3\nat 25 play S CT\nat 25.8 play S S2\n"
+                "at 27 clear play:W\nat 27 clear play:N\nat 27 clear play:E\nat 27 clear play:S\nend 32\n");
+  EXPECT_EQ(irregularities(ev), (Types{"revoke", "revoke"})) << test::dump(ev);
+  const Event& last = *std::find_if(ev.rbegin(), ev.rend(), [](const Event& e) { return e.type == "irregularity.revoke"; });
+  EXPECT_EQ(*last.find("state"), "corrected");
+  EXPECT_EQ(last.laws, std::vector<std::string>{"62A"});
+}
+
+TEST(Revoke, FromThePlayAloneWhenNoBoardIsKnown) {
+  auto ev = run("zones playing-table\nat 0 pockets full\nat 3 pocket N empty\nat 22 trick E SA S2 C9 S3\nat 30 trick E SK S4 S5 S6\nend 40\n");
+  EXPECT_EQ(irregularities(ev), Types{"revoke"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.revoke")->find("how"), "from the play");
+}
+
+TEST(CardFromOtherHand, TheBoardWasTurned) {
+  auto ev = run(kStart + kContract + "at 22 trick W S7 S6 SA S3\nend 30\n");
+  EXPECT_EQ(irregularities(ev), Types{"card_from_other_hand"});
+  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("likely"), "the board was turned 1 seat clockwise");
+}
+
+TEST(CardFromOtherHand, AFouledBoard) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 trick W D2 D5 DQ D4\nend 40\n");
+  EXPECT_EQ(irregularities(ev), Types{"card_from_other_hand"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("likely"), "a fouled board: cards were exchanged between hands");
+}
+
+TEST(CardFromOtherHand, AWrongBoardOfTheSession) {
+  auto ev = run(kStart + kContract + "at 22 trick W CK CA S2 C3\nend 30\n");
+  EXPECT_EQ(irregularities(ev), Types{"card_from_other_hand"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("likely"), "a wrong board: the cards fit Spring Pairs / 1, board 2");
+}
+
+TEST(DummyExchange, DeclarersHandFacedAsDummy) {
+  auto ev = run(kStart + kContract + "at 22 play W SK\nat 22.5 dummy as master S\nend 30\n");
+  EXPECT_EQ(irregularities(ev), Types{"dummy_exchange"});
+  EXPECT_EQ(test::first(ev, "irregularity.dummy_exchange")->laws, std::vector<std::string>{"43A2a"});
+}
+
+TEST(BoardReturned, HandsInTheWrongPocketsBeforeTheBoardTravels) {
+  auto ev = run("zones playing-table\nat 0 board Spring Pairs/1/1\nat 0 pocket N as master\nat 0 pocket E as master\n"
+                "at 0 pocket S as master\nat 0 pocket W as master\nat 3 pocket N empty\n"
+                "at 30 pocket N as master E\nat 30 pocket E as master N\nend 35\n");
+  const Event* e = test::first(ev, "board.returned");
+  ASSERT_NE(e, nullptr) << test::dump(ev);
+  EXPECT_EQ(e->severity, Severity::Alert);
+  EXPECT_NE(e->find("misplaced"), nullptr);
+}
+
+TEST(WrongCount, AfterPlayOneHandPlayedACardFewer) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 play W S9\nat 31 play N S5\nat 32 play E SQ\nat 40 pockets full\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{"wrong_count"}) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "irregularity.wrong_count")->laws, std::vector<std::string>{"13D"});
+}
+
+TEST(SlowBoard, OnceWhenTheBoardPassesItsAllowance) {
+  auto ev = run("set board_allowance_ms 60000\n" + kStart + "end 200\n");
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "timing.slow_board"; }), 1);
+  EXPECT_EQ(test::first(ev, "timing.slow_board")->time, 63300);
+}

