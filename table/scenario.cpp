@@ -478,9 +478,8 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
   return Parser(folder, load_master, errors).parse(text);
 }
 
-std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) {
-  Table table(master, sc.config);
-  std::vector<Event> out;
+std::vector<TableInput> scenario_inputs(const Scenario& sc) {
+  std::vector<TableInput> out;
   struct Live {
     bool active = false;
     Observation obs;
@@ -490,15 +489,15 @@ std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) 
   Millis last = sc.steps.empty() ? 0 : sc.steps.back().time;
   Millis end = sc.end >= 0 ? sc.end : last + 10000;
   std::size_t next = 0;
-  auto collect = [&] {
-    for (Event& e : table.take_events()) out.push_back(std::move(e));
-  };
-  collect();
   for (Millis t = 0; t <= end; t += sc.read_period) {
     for (; next < sc.steps.size() && sc.steps[next].time <= t; ++next) {
       const ScenarioStep& s = sc.steps[next];
       if (s.kind == ScenarioStep::Kind::Command) {
-        table.command(s.command);
+        TableInput in;
+        in.kind = TableInput::Kind::Command;
+        in.command = s.command;
+        in.time = s.time;
+        out.push_back(std::move(in));
         continue;
       }
       Live& z = zones[static_cast<std::size_t>(s.zone.index())];
@@ -509,11 +508,34 @@ std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) 
     for (const Zone& zone : order) {
       Live& z = zones[static_cast<std::size_t>(zone.index())];
       if (!z.active) continue;
-      z.obs.time = t;
-      table.observe(z.obs);
+      TableInput in;
+      in.kind = TableInput::Kind::Observe;
+      in.observation = z.obs;
+      in.observation.time = t;
+      in.time = t;
+      out.push_back(std::move(in));
     }
-    table.tick(t);
-    collect();
+    TableInput tick;
+    tick.time = t;
+    out.push_back(std::move(tick));
+  }
+  return out;
+}
+
+void apply(Table& table, const TableInput& in) {
+  switch (in.kind) {
+    case TableInput::Kind::Observe: table.observe(in.observation); break;
+    case TableInput::Kind::Command: table.command(in.command); break;
+    case TableInput::Kind::Tick: table.tick(in.time); break;
+  }
+}
+
+std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) {
+  Table table(master, sc.config);
+  std::vector<Event> out = table.take_events();
+  for (const TableInput& in : scenario_inputs(sc)) {
+    apply(table, in);
+    for (Event& e : table.take_events()) out.push_back(std::move(e));
   }
   return out;
 }

@@ -53,7 +53,19 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
                                        const std::function<const bridge::MasterRecord&(const std::vector<std::filesystem::path>&)>& load_master,
                                        std::vector<ScenarioError>& errors);
 
-// Runs a scenario against a fresh table: the device reads each active zone every read period.
+// What a table is given, in order, when a scenario runs: the simulated device reads each active zone
+// every read period; commands come at their time; a tick closes every period.
+struct TableInput {
+  enum class Kind : std::uint8_t { Observe, Command, Tick } kind = Kind::Tick;
+  Observation observation;
+  Command command;
+  Millis time = 0;
+};
+std::vector<TableInput> scenario_inputs(const Scenario& scenario);
+// Gives one input to a table.
+void apply(class Table& table, const TableInput& input);
+
+// Runs a scenario against a fresh table and returns every event it published.
 std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRecord& master);
 
 // A play of a whole deal for a contract: (seat, card) in the order played, 52 cards. Simple rules: lead
