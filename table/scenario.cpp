@@ -53,12 +53,11 @@ class Parser {
     errors_.push_back({line_, msg});
     return false;
   }
+  // The master record: the scenario's 'master' lines, or whatever the caller loads instead (a --master
+  // given on the command line). Null when there is none at all.
   const MasterRecord* master() {
-    if (!master_) {
-      if (scenario_.masters.empty()) return nullptr;
-      master_ = &load_(scenario_.masters);
-    }
-    return master_;
+    if (!master_) master_ = &load_(scenario_.masters);
+    return master_->size() > 0 ? master_ : nullptr;
   }
   bool action(Millis t, std::vector<std::string> w);
   bool read(Millis t, const Zone& z, Hand cards, int unknown = 0, double confidence = 1.0, bool complete = true);
@@ -129,7 +128,7 @@ std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::
   }
   const MasterRecord* m = master();
   if (!m) {
-    fail("'as master' needs a 'master' line first");
+    fail("'as master' needs a master record: a 'master' line (or --master)");
     return std::nullopt;
   }
   std::optional<std::uint32_t> board = board_;

@@ -8,6 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "bridge/record_file.hpp"
 
 namespace fs = std::filesystem;
@@ -156,4 +159,35 @@ TEST_F(Cardtablectl, AnalyzeWritesDoubleDummyTagsAndCheckAgrees) {
   CtlRun bad = ctl("records analyze --check " + wrong);
   EXPECT_EQ(bad.status, 1);
   EXPECT_NE(bad.out.find("1 disagreements"), std::string::npos) << bad.out;
+}
+
+TEST_F(Cardtablectl, SimulatePrintsEventsAsJsonLinesWithTheMasterFromTheCommandLine) {
+  std::string master = "'" SCENARIO_DIR "/master/spring-pairs.pbn'";
+  std::string scenario = write("s.scn", "zones station-hands\nat 0 board 1/3\nat 1 hand N as master\nat 1 hand E as master\n"
+                                        "at 1 hand S as master\nat 1 hand W as master -SA\nend 3\n");
+  CtlRun r = ctl("simulate --json --master " + master + " " + scenario);
+  ASSERT_EQ(r.status, 0) << r.out;
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> events;
+  for (std::string line; std::getline(lines, line);) events.push_back(nlohmann::json::parse(line));
+  ASSERT_GE(events.size(), 4u);
+  EXPECT_EQ(events[0]["type"], "table.capabilities");
+  bool missing = false;
+  for (const auto& e : events)
+    if (e["type"] == "irregularity.missing_card") {
+      missing = true;
+      EXPECT_EQ(e["class"], "irregularity");
+      EXPECT_EQ(e["laws"][0], "14");
+      EXPECT_EQ(e["board"], 3);
+      EXPECT_EQ(e["evidence"]["missing"], "SA");
+      EXPECT_FALSE(e.contains("session") && e["session"].is_null());
+    }
+  EXPECT_TRUE(missing) << r.out;
+}
+
+TEST_F(Cardtablectl, SimulateReportsScenarioErrorsWithTheirLine) {
+  std::string scenario = write("bad.scn", "zones station-scan\nat 1 scan ZZ\n");
+  CtlRun r = ctl("simulate " + scenario);
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("bad.scn:2: 'ZZ' is not a card"), std::string::npos) << r.out;
 }

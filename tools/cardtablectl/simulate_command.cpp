@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 int run_simulate(const std::vector<std::string>& args) {
   po::options_description opts("cardtablectl simulate [--master PATH...] SCENARIO [options]");
-  opts.add_options()("help,h", "this help")("master,m", po::value<std::vector<std::string>>()->composing(),
+  opts.add_options()("help,h", "this help")("master,m", po::value<std::vector<std::string>>()->multitoken()->composing(),
                                             "master record files or folders (default: the scenario's 'master' lines)")(
       "json", "one JSON object per event and line")("scenario", po::value<std::string>(), "the scenario file (docs/scenarios.md)");
   po::positional_options_description pos;
@@ -34,11 +34,18 @@ int run_simulate(const std::vector<std::string>& args) {
     std::cout << opts << "\nRuns the table over a scenario and prints the events it publishes.\n";
     return kExitOk;
   }
-  if (!vm.count("scenario")) {
+  // "--master a.pbn b.pbn x.scn": --master takes several paths, so the scenario may arrive as its last one.
+  std::vector<std::string> masters = vm.count("master") ? vm["master"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  std::string scenario_path = vm.count("scenario") ? vm["scenario"].as<std::string>() : std::string();
+  if (scenario_path.empty() && !masters.empty() && fs::path(masters.back()).extension() == ".scn") {
+    scenario_path = masters.back();
+    masters.pop_back();
+  }
+  if (scenario_path.empty()) {
     std::cerr << "cardtablectl simulate: give a scenario file\n(see cardtablectl simulate --help)\n";
     return kExitUsage;
   }
-  fs::path file = vm["scenario"].as<std::string>();
+  fs::path file = scenario_path;
   std::ifstream in(file);
   if (!in) {
     std::cerr << file.string() << ": cannot open the scenario\n";
@@ -50,9 +57,7 @@ int run_simulate(const std::vector<std::string>& args) {
   bridge::MasterRecord master;
   bool loaded = false;
   bridge::Diagnostics master_problems;
-  std::vector<fs::path> from_command_line;
-  if (vm.count("master"))
-    for (const auto& p : vm["master"].as<std::vector<std::string>>()) from_command_line.emplace_back(p);
+  std::vector<fs::path> from_command_line(masters.begin(), masters.end());
   auto load = [&](const std::vector<fs::path>& paths) -> const bridge::MasterRecord& {
     if (!loaded) {
       master_problems = master.load(from_command_line.empty() ? paths : from_command_line);

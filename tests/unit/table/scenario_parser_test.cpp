@@ -22,7 +22,7 @@ TEST(ScenarioFormat, ErrorsNameTheLineAndWhatWasExpected) {
   EXPECT_NE(e[1].message.find("'ZZ' is not a card"), std::string::npos);
   EXPECT_NE(e[2].message.find("unknown action 'jump'"), std::string::npos);
   EXPECT_NE(e[3].message.find("unknown setting 'nonsense'"), std::string::npos);
-  EXPECT_NE(e[4].message.find("needs a 'master' line"), std::string::npos);
+  EXPECT_NE(e[4].message.find("needs a board"), std::string::npos);
 }
 
 TEST(ScenarioFormat, ZonesAreRequired) {
