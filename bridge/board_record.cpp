@@ -196,23 +196,30 @@ std::optional<DdTable> DdTable::parse_pbn(std::string_view text) {
   return t;
 }
 
-bool DdTable::making_only_form() const {
-  bool some_one = false;
-  for (const auto& row : tricks)
+namespace {
+// The filler value of a making-only table: the one value every count under 7 has; 0 when there is none.
+int filler_of(const DdTable& t) {
+  int filler = 0;
+  for (const auto& row : t.tricks)
     for (int n : row) {
-      if (n != 1 && n < 7) return false;
-      some_one = some_one || n == 1;
+      if (n >= 7) continue;
+      if (filler != 0 && n != filler) return 0;
+      filler = n;
     }
-  return some_one;
+  return filler;
 }
+}  // namespace
+
+bool DdTable::making_only_form() const { return filler_of(*this) != 0; }
 
 bool DdTable::agrees_with(const DdTable& computed) const {
   if (*this == computed) return true;
-  if (!making_only_form()) return false;
+  int filler = filler_of(*this);
+  if (filler == 0) return false;
   for (std::size_t s = 0; s < kSeats; ++s)
     for (std::size_t st = 0; st < kStrains; ++st) {
       int mine = tricks[s][st], theirs = computed.tricks[s][st];
-      if (mine == 1 ? theirs >= 7 : mine != theirs) return false;
+      if (mine == filler ? theirs >= 7 : mine != theirs) return false;
     }
   return true;
 }

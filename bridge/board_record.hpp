@@ -77,11 +77,12 @@ struct DdTable {
   std::string pbn() const;
   static std::optional<DdTable> parse_pbn(std::string_view text);
   friend bool operator==(const DdTable&, const DdTable&) = default;
-  // Some programs (Dealmaster Pro, some BridgeComposer set-ups) write only the making contracts: every
-  // count under 7 becomes 1. True when every entry is 1 or at least 7 and some entry is 1.
+  // Some programs write only the making contracts: every count under 7 becomes one filler value — 1 for
+  // Dealmaster Pro and some BridgeComposer set-ups, 6 for BridgeNZ's txt2pbn. True when every entry under
+  // 7 has the same value and there is one.
   bool making_only_form() const;
-  // Whether a table read from a file says the same as `computed`; in the making-only form a 1 agrees with
-  // any count under 7.
+  // Whether a table read from a file says the same as `computed`; in the making-only form the filler
+  // agrees with any count under 7.
   bool agrees_with(const DdTable& computed) const;
 };
 

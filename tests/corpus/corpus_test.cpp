@@ -146,6 +146,6 @@ TEST(Corpus, DoubleDummyAnalysisAgreesWithEveryDoubleDummyTricksTag) {
         << tags[i].second << ": tag " << tags[i].first.pbn() << ", libdds " << results[i].table->pbn();
     making_only += (tags[i].first.making_only_form() && tags[i].first != *results[i].table) ? 1U : 0U;
   }
-  std::cout << "[ corpus ] " << deals.size() << " DoubleDummyTricks tags agree (" << making_only
+  std::cout << "[ corpus ] " << deals.size() << " DoubleDummyTricks or OptimumResultTable tables agree (" << making_only
             << " list only making contracts)\n";
 }

@@ -329,7 +329,7 @@ int analyze(const std::vector<std::string>& args) {
     std::cout << "checked " << checked_dd << " DoubleDummyTricks and " << checked_score << " OptimumScore tags over "
               << deals.size() << " deals: " << disagreements << " disagreements"
               << (making_only ? " (" + std::to_string(making_only) +
-                                    " tables list only making contracts, 1 standing for fewer than 7 tricks)"
+                                    " tables list only making contracts, with one filler value for every count under 7)"
                               : std::string())
               << '\n';
   return (disagreements || failures || !set.diagnostics.empty()) ? kExitProblems : kExitOk;

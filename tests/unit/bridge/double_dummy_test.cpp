@@ -59,4 +59,7 @@ TEST(DdTable, MakingOnlyFormAgreesWhereCountsUnderSevenAreOne) {
   EXPECT_FALSE(computed.making_only_form());
   DdTable wrong = *DdTable::parse_pbn("91a9781a971111117111");
   EXPECT_FALSE(wrong.agrees_with(computed));
+  // BridgeNZ writes 6 where the others write 1.
+  EXPECT_TRUE(DdTable::parse_pbn("86a9786a976666667666")->agrees_with(computed));
+  EXPECT_FALSE(DdTable::parse_pbn("86a9786a976666667656")->agrees_with(computed));
 }
