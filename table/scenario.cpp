@@ -21,11 +21,12 @@ std::vector<std::string> words_of(std::string_view line) {
   return out;
 }
 
+// Seconds from 0 to a day: a scenario is one session at one table.
 std::optional<Millis> seconds_to_ms(const std::string& s) {
   try {
     std::size_t used = 0;
     double v = std::stod(s, &used);
-    if (used != s.size() || v < 0 || !std::isfinite(v)) return std::nullopt;
+    if (used != s.size() || v < 0 || !std::isfinite(v) || v > 86400) return std::nullopt;
     return static_cast<Millis>(std::llround(v * 1000.0));
   } catch (...) {
     return std::nullopt;
@@ -445,7 +446,7 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       else if (w[1] == "silence_ms") c.silence_ms = ms;
       else if (w[1] == "pocket_gap_ms") c.pocket_gap_ms = ms;
       else if (w[1] == "board_allowance_ms") c.board_allowance_ms = ms;
-      else if (w[1] == "read_period") scenario_.read_period = std::max<Millis>(1, ms);
+      else if (w[1] == "read_period") scenario_.read_period = std::clamp<Millis>(ms, 10, 10000);
       else if (w[1] == "scan_card_ms") timing_.scan_card_ms = ms;
       else if (w[1] == "scan_gap_ms") timing_.scan_gap_ms = ms;
       else if (w[1] == "play_step_ms") timing_.play_step_ms = ms;
@@ -457,7 +458,7 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       else scenario_.end = *t;
     } else if (w[0] == "at") {
       auto t = w.size() >= 2 ? seconds_to_ms(w[1]) : std::nullopt;
-      if (!t) { fail("at: expected a time in seconds, e.g. 'at 12.5 play W SQ'"); continue; }
+      if (!t) { fail("at: expected a time in seconds (0 to 86400), e.g. 'at 12.5 play W SQ'"); continue; }
       action(*t, std::vector<std::string>(w.begin() + 2, w.end()));
     } else {
       fail("unknown line '" + w[0] + "' (expected master, zones, set, at or end)");
