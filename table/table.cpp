@@ -97,11 +97,11 @@ void Table::observe(const Observation& o) {
   now_ = std::max(now_, o.time);
   int zi = o.zone.index();
   if (!config_.has(o.zone)) {
-    if (!silent_[static_cast<std::size_t>(zi)]) {  // reused as "reported" for zones the table does not have
+    if (!stray_reported_[static_cast<std::size_t>(zi)]) {
       Event e = make("reading.uncertain", Severity::Warning, {}, "A reading from " + o.zone.str() + ", which this table does not have, is ignored");
       e.evidence = {{"zone", o.zone.str()}, {"source", o.source}};
       emit(std::move(e));
-      silent_[static_cast<std::size_t>(zi)] = true;
+      stray_reported_[static_cast<std::size_t>(zi)] = true;
     }
     return;
   }
@@ -229,7 +229,6 @@ void Table::station_evaluate(Millis t) {
   pocket_ = -1;
   pocket_by_command_ = false;
   board_.reset();
-  label_.clear();
 }
 
 void Table::on_scan(const Observation& o) {
@@ -293,7 +292,6 @@ void Table::command(const Command& c) {
         reject("No board '" + c.text + "' in the master record");
         return;
       }
-      label_ = c.text;
       set_board(*entry, "label " + c.text, "given");
       if (!config_.has_all(ZoneKind::Play)) pocket_ = -1;
       return;
@@ -318,9 +316,7 @@ void Table::command(const Command& c) {
       return;
     }
     case Command::Kind::Pocket:
-      if (pocket_ < 0 || (pocket_ >= 0 && !station_has_cards() && !pocket_by_command_)) {
-        if (pocket_ < 0) station_start_board(c.time);
-      }
+      if (pocket_ < 0) station_start_board(c.time);
       pocket_ = index(c.seat);
       pocket_by_command_ = true;
       return;
@@ -807,7 +803,6 @@ void Table::board_returned(Millis t) {
 void Table::reset_board() {
   phase_ = Phase::Waiting;
   board_.reset();
-  label_.clear();
   contract_.reset();
   opening_leader_.reset();
   dummy_.reset();

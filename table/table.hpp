@@ -90,13 +90,13 @@ class Table {
   TableConfig config_;
   std::vector<Event> out_;
   std::array<StableReading, kZoneCount> readings_{};
-  std::array<bool, kZoneCount> silent_{};
+  std::array<bool, kZoneCount> silent_{};          // heard before, then nothing for silence_ms
+  std::array<bool, kZoneCount> stray_reported_{};  // a reading from a zone the table does not have, reported
   Millis now_ = 0;
 
   // The board.
   std::optional<std::uint32_t> board_;
   std::optional<std::uint32_t> session_;  // the session being played or checked
-  std::string label_;
 
   // Station.
   std::array<PocketRead, 4> pockets_{};

@@ -1,19 +1,15 @@
 // Law 6D2: deals from an unshuffled pack are recognised; random deals are not.
 #include <gtest/gtest.h>
 
+#include "../bridge/test_deals.hpp"
 #include "table/unshuffled.hpp"
 
 using namespace cardtable::bridge;
 using cardtable::table::unshuffled_deals;
 
 TEST(UnshuffledDeal, EachHandOneSuit) {
-  Deal d;
-  for (int r = 0; r < kRanks; ++r) {
-    d.hand(Seat::North).add(Card(Suit::Hearts, static_cast<Rank>(r)));
-    d.hand(Seat::East).add(Card(Suit::Spades, static_cast<Rank>(r)));
-    d.hand(Seat::South).add(Card(Suit::Clubs, static_cast<Rank>(r)));
-    d.hand(Seat::West).add(Card(Suit::Diamonds, static_cast<Rank>(r)));
-  }
+  // Whoever holds which suit: here East has the spades, North the hearts.
+  Deal d = cardtable::bridge::test::four_suits().permuted({Seat::East, Seat::North, Seat::West, Seat::South});
   auto how = unshuffled_deals().match(d);
   ASSERT_TRUE(how);
   EXPECT_NE(how->find("packets of 13"), std::string::npos) << *how;
