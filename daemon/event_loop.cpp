@@ -1,0 +1,345 @@
+#include "daemon/event_loop.hpp"
+
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <systemd/sd-daemon.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "daemon/wire_conversion.hpp"
+#include "protocol/wire_event.hpp"
+
+namespace cardtable::daemon {
+namespace fs = std::filesystem;
+
+namespace {
+
+void log(const std::string& line) { std::cerr << "cardtabled: " << line << std::endl; }
+
+void open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
+  try {
+    if (e.bind) s.bind(e.address);
+    else s.connect(e.address);
+  } catch (const zmq::error_t& ex) {
+    throw StartupError(std::string(what) + " endpoint " + e.str() + ": " + ex.what());
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<std::string>& paths, std::string& summary) const {
+  auto m = std::make_unique<bridge::MasterRecord>();
+  std::vector<fs::path> p(paths.begin(), paths.end());
+  bridge::Diagnostics d = m->load(p);
+  std::size_t errors = 0;
+  for (const auto& x : d) {
+    log(x.str());
+    errors += x.is_error() ? 1U : 0U;
+  }
+  for (const auto& path : p)
+    if (!fs::exists(path)) throw StartupError("--master " + path.string() + ": no such file or folder");
+  if (m->size() == 0) throw StartupError("the master record holds no complete deal (" + std::to_string(errors) + " errors)");
+  summary = std::to_string(m->size()) + " boards in " + std::to_string(m->session_count()) + " sessions" +
+            (errors ? ", " + std::to_string(errors) + " problems reported" : "");
+  return m;
+}
+
+EventLoop::EventLoop(Options options)
+    : options_(std::move(options)), pub_(context_, zmq::socket_type::pub), control_(context_, zmq::socket_type::router) {
+  std::string summary;
+  master_ = load_master(options_.masters, summary);
+  log("master record: " + summary);
+
+  // The simulated table's scenario: its zones unless --zone says otherwise.
+  std::ifstream in(options_.simulate);
+  if (!in) throw StartupError("--simulate " + options_.simulate + ": cannot read the scenario");
+  std::stringstream text;
+  text << in.rdbuf();
+  std::vector<table::ScenarioError> errors;
+  auto scenario = table::parse_scenario(text.str(), fs::path(options_.simulate).parent_path(),
+                                        [this](const auto&) -> const bridge::MasterRecord& { return *master_; }, errors);
+  if (!scenario) {
+    std::string all;
+    for (const auto& e : errors) all += "\n  " + options_.simulate + ":" + std::to_string(e.line) + ": " + e.message;
+    throw StartupError("the scenario has errors:" + all);
+  }
+  table_config_ = scenario->config;
+  if (!options_.zones.empty()) {
+    table_config_.zones.clear();
+    for (const std::string& z : options_.zones) {
+      auto eq = z.find('=');
+      auto zone = table::Zone::parse(z.substr(0, eq));
+      if (!zone || eq == std::string::npos) throw StartupError("--zone " + z + ": expected ZONE=DEVICE, e.g. play:N=sim");
+      std::string device = z.substr(eq + 1);
+      if (device != "sim") throw StartupError("--zone " + z + ": no device '" + device + "' (this build has: sim)");
+      table_config_.zones.push_back(*zone);
+    }
+  }
+  table_ = std::make_unique<table::Table>(*master_, table_config_);
+  simulator_ = std::make_unique<SimulatorDevice>(std::move(*scenario), options_.speed, options_.loop);
+
+  try {
+    journal_ = std::make_unique<protocol::Journal>(fs::path(options_.state_dir) / "journal",
+                                                   protocol::Journal::Limits{static_cast<std::uintmax_t>(options_.journal_file_mb) << 20,
+                                                                             options_.journal_files});
+  } catch (const std::exception& e) {
+    throw StartupError(e.what());
+  }
+  board_first_seq_ = journal_->last_seq() + 1;
+
+  // A slow subscriber must neither stop publishing nor grow memory without bound: PUB drops at the
+  // high-water mark (the subscriber sees the gap in seq and replays it).
+  pub_.set(zmq::sockopt::sndhwm, 100000);
+  pub_.set(zmq::sockopt::linger, 1000);
+  control_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));  // a larger frame disconnects its sender
+  control_.set(zmq::sockopt::linger, 0);
+  open_endpoint(pub_, options_.publish, "publish");
+  open_endpoint(control_, options_.control, "control");
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  sigaddset(&mask, SIGTERM);
+  sigaddset(&mask, SIGINT);
+  sigaddset(&mask, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &mask, nullptr);  // before any thread starts: they inherit the mask
+  signal_fd_ = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  if (signal_fd_ < 0) throw StartupError(std::string("signalfd: ") + std::strerror(errno));
+
+  auto version = daemon_event("daemon.version", "info", "cardtabled " CARDTABLE_VERSION " started, protocol 1.0", options_, wall(), mono());
+  version.evidence = {{"proto_major", std::to_string(protocol::kProtoMajor)}, {"proto_minor", std::to_string(protocol::kProtoMinor)},
+                      {"daemon", CARDTABLE_VERSION}};
+  publish(version, true);
+  auto loaded = daemon_event("record.loaded", "info", "Master record loaded: " + summary, options_, wall(), mono());
+  loaded.evidence = {{"boards", std::to_string(master_->size())}, {"sessions", std::to_string(master_->session_count())}};
+  publish(loaded, true);
+  drain_table();  // table.capabilities
+}
+
+EventLoop::~EventLoop() {
+  if (simulator_) simulator_->stop();
+  if (signal_fd_ >= 0) ::close(signal_fd_);
+}
+
+double EventLoop::wall() const {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+double EventLoop::mono() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
+
+table::Millis EventLoop::table_now() const { return last_table_time_; }
+
+void EventLoop::publish(protocol::WireEvent& e, bool journal) {
+  std::string body;
+  if (journal) {
+    body = journal_->append(e);  // journalled first: nothing published is ever lost
+    if (e.type == "board.arrived" || e.type == "board.identified")
+      if (table_->phase_name() == "waiting" || e.type == "board.arrived") board_first_seq_ = std::min(board_first_seq_, e.seq);
+  } else {
+    body = protocol::to_json(e).dump();
+  }
+  std::string topic = e.topic();
+  pub_.send(zmq::buffer(topic), zmq::send_flags::sndmore | zmq::send_flags::dontwait);
+  pub_.send(zmq::buffer(body), zmq::send_flags::dontwait);
+  ++published_;
+}
+
+void EventLoop::drain_table() {
+  for (const table::Event& e : table_->take_events()) {
+    protocol::WireEvent w = to_wire(e, options_, wall());
+    if (e.type == "board.returned" || e.type == "board.verified") {
+      publish(w, true);
+      board_first_seq_ = journal_->last_seq() + 1;  // the next board's snapshot starts after this
+      continue;
+    }
+    publish(w, true);
+  }
+}
+
+void EventLoop::apply(const table::TableInput& in) {
+  last_table_time_ = std::max(last_table_time_, in.time);
+  table::apply(*table_, in);
+  drain_table();
+}
+
+nlohmann::json EventLoop::status() const {
+  nlohmann::json s = {{"tournament", options_.tournament}, {"section", options_.section}, {"table", options_.table},
+                      {"proto_major", protocol::kProtoMajor}, {"proto_minor", protocol::kProtoMinor},
+                      {"last_seq", journal_->last_seq()}, {"first_seq", journal_->first_seq()},
+                      {"phase", table_->phase_name()}, {"master_boards", master_->size()},
+                      {"uptime", mono()}, {"published", published_},
+                      {"control_requests", control_requests_}, {"control_errors", control_errors_},
+                      {"simulator", {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop},
+                                     {"finished", simulator_->finished()}}}};
+  if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
+  return s;
+}
+
+void EventLoop::reload(const std::vector<std::string>& paths) {
+  std::string summary;
+  auto fresh = load_master(paths, summary);  // throws StartupError: the old record stays
+  master_ = std::move(fresh);
+  // The table refers to the record: a new table starts (the board in progress is forgotten).
+  table_ = std::make_unique<table::Table>(*master_, table_config_);
+  options_.masters = paths;
+  auto loaded = daemon_event("record.loaded", "info", "Master record reloaded: " + summary, options_, wall(), mono());
+  loaded.evidence = {{"boards", std::to_string(master_->size())}, {"sessions", std::to_string(master_->session_count())}};
+  publish(loaded, true);
+  drain_table();
+  log("master record reloaded: " + summary);
+}
+
+nlohmann::json EventLoop::handle(const protocol::Request& r) {
+  using protocol::error_reply;
+  using protocol::ok_reply;
+  const std::string& c = r.command;
+  if (c == "version")
+    return ok_reply({{"proto_major", protocol::kProtoMajor}, {"proto_minor", protocol::kProtoMinor}, {"daemon", CARDTABLE_VERSION}});
+  if (c == "status") return ok_reply({{"status", status()}});
+  if (c == "replay" || c == "snapshot") {
+    std::uint64_t since = c == "snapshot" ? board_first_seq_ : 1;
+    if (c == "replay") {
+      if (!r.args.contains("since") || !r.args["since"].is_number_unsigned())
+        return error_reply("replay: give \"since\", the first seq wanted (a positive integer)");
+      since = r.args["since"].get<std::uint64_t>();
+    }
+    constexpr std::size_t kLimit = 5000;  // a reply at most; ask again from the last seq + 1
+    nlohmann::json events = nlohmann::json::array();
+    bool more = false;
+    journal_->replay(since, [&](const std::string& line, std::uint64_t) {
+      if (events.size() == kLimit) {
+        more = true;
+        return false;
+      }
+      events.push_back(nlohmann::json::parse(line, nullptr, false));
+      return true;
+    });
+    nlohmann::json reply = {{"events", events}, {"more", more}, {"first_available", journal_->first_seq()}, {"last_seq", journal_->last_seq()}};
+    if (c == "snapshot") reply["status"] = status();
+    return ok_reply(reply);
+  }
+  if (c == "board" || c == "contract") {
+    std::string key = c == "board" ? "label" : "contract";
+    if (!r.args.contains(key) || !r.args[key].is_string()) return error_reply(c + ": give \"" + key + "\" as a string");
+    table::Command cmd;
+    cmd.kind = c == "board" ? table::Command::Kind::Board : table::Command::Kind::Contract;
+    cmd.text = r.args[key].get<std::string>();
+    cmd.time = table_now();
+    table_->command(cmd);
+    drain_table();
+    return ok_reply({{"last_seq", journal_->last_seq()}});
+  }
+  if (c == "ack") {
+    if (!r.args.contains("seq") || !r.args["seq"].is_number_unsigned()) return error_reply("ack: give \"seq\", the event acknowledged");
+    std::uint64_t seq = r.args["seq"].get<std::uint64_t>();
+    if (seq == 0 || seq > journal_->last_seq()) return error_reply("ack: no event " + std::to_string(seq));
+    std::string by = r.args.value("by", std::string("director"));
+    auto e = daemon_event("director.ack", "info", "Event " + std::to_string(seq) + " acknowledged by " + by, options_, wall(), mono());
+    e.evidence = {{"seq", std::to_string(seq)}, {"by", by}};
+    publish(e, true);
+    return ok_reply({{"seq", e.seq}});
+  }
+  if (c == "load-record") {
+    std::vector<std::string> paths = options_.masters;
+    if (r.args.contains("paths")) {
+      if (!r.args["paths"].is_array()) return error_reply("load-record: \"paths\" is a list of files or folders");
+      paths.clear();
+      for (const auto& p : r.args["paths"])
+        if (p.is_string()) paths.push_back(p.get<std::string>());
+    }
+    try {
+      reload(paths);
+    } catch (const std::exception& e) {
+      return error_reply(std::string("load-record: ") + e.what() + "; the previous record stays");
+    }
+    return ok_reply({{"boards", master_->size()}});
+  }
+  return error_reply("unknown command '" + c + "' (version, status, snapshot, replay, board, contract, ack, load-record)");
+}
+
+void EventLoop::handle_control() {
+  // Whatever arrives — a REQ's [id, "", body], a DEALER's [id, body], garbage — gets a reply in the same
+  // envelope; nothing a client sends stops the daemon.
+  while (true) {
+    std::vector<zmq::message_t> frames;
+    zmq::recv_result_t got;
+    try {
+      got = zmq::recv_multipart(control_, std::back_inserter(frames), zmq::recv_flags::dontwait);
+    } catch (const zmq::error_t& e) {
+      log(std::string("control: ") + e.what());
+      return;
+    }
+    if (!got) return;
+    ++control_requests_;
+    if (frames.size() < 2) continue;  // an identity alone: nothing to answer
+    std::string error;
+    std::optional<protocol::Request> req = protocol::parse_request(frames.back().to_string_view(), error);
+    nlohmann::json reply = req ? handle(*req) : protocol::error_reply(error);
+    if (!reply.value("ok", false)) ++control_errors_;
+    std::vector<zmq::const_buffer> out;
+    std::string body = reply.dump();
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) out.emplace_back(frames[i].data(), frames[i].size());
+    out.push_back(zmq::buffer(body));
+    try {
+      zmq::send_multipart(control_, out, zmq::send_flags::dontwait);
+    } catch (const zmq::error_t& e) {
+      log(std::string("control reply: ") + e.what());
+    }
+  }
+}
+
+int EventLoop::run() {
+  simulator_->start(queue_);
+  std::uint64_t watchdog_usec = 0;
+  bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
+  sd_notifyf(0, "READY=1\nSTATUS=table %s/%s/%s: %zu boards, publishing on %s", options_.tournament.c_str(), options_.section.c_str(),
+             options_.table.c_str(), master_->size(), options_.publish.str().c_str());
+  log("ready: publishing on " + options_.publish.str() + ", control on " + options_.control.str());
+  auto last_heartbeat = std::chrono::steady_clock::now();
+  auto last_watchdog = last_heartbeat;
+  while (true) {
+    zmq::pollitem_t items[] = {{control_.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
+                               {nullptr, signal_fd_, ZMQ_POLLIN, 0}};
+    zmq::poll(items, 3, std::chrono::milliseconds(200));
+    if (items[2].revents & ZMQ_POLLIN) {
+      signalfd_siginfo info{};
+      while (::read(signal_fd_, &info, sizeof info) == sizeof info) {
+        if (info.ssi_signo == SIGHUP) {
+          try {
+            reload(options_.masters);
+          } catch (const std::exception& e) {
+            log(std::string("SIGHUP: ") + e.what() + "; the previous record stays");
+          }
+          continue;
+        }
+        log(std::string("stopping on ") + strsignal(static_cast<int>(info.ssi_signo)));
+        sd_notify(0, "STOPPING=1");
+        simulator_->stop();
+        journal_->flush();
+        return 0;
+      }
+    }
+    if (items[1].revents & ZMQ_POLLIN)
+      for (const table::TableInput& in : queue_.take()) apply(in);
+    if (items[0].revents & ZMQ_POLLIN) handle_control();
+    auto now = std::chrono::steady_clock::now();
+    if (options_.heartbeat > 0 && now - last_heartbeat >= std::chrono::duration<double>(options_.heartbeat)) {
+      last_heartbeat = now;
+      auto hb = daemon_event("daemon.heartbeat", "info", "alive", options_, wall(), mono());
+      hb.evidence = {{"last_seq", std::to_string(journal_->last_seq())}, {"phase", table_->phase_name()}};
+      publish(hb, false);  // not journalled: it carries the last seq so that a subscriber can see a gap
+      sd_notifyf(0, "STATUS=table %s: %s, last seq %llu", options_.table.c_str(), table_->phase_name().c_str(),
+                 static_cast<unsigned long long>(journal_->last_seq()));
+    }
+    if (watchdog && now - last_watchdog >= std::chrono::microseconds(watchdog_usec / 2)) {
+      last_watchdog = now;
+      sd_notify(0, "WATCHDOG=1");
+    }
+  }
+}
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,63 @@
+// cardtabled's one event loop: it owns the table, takes what devices read from their queue, answers the
+// control endpoint, journals every event and then publishes it, and handles signals.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <stdexcept>
+#include <zmq.hpp>
+#include <zmq_addon.hpp>
+
+#include "bridge/master_record.hpp"
+#include "daemon/device_queue.hpp"
+#include "daemon/options.hpp"
+#include "daemon/simulator_device.hpp"
+#include "protocol/control.hpp"
+#include "protocol/journal.hpp"
+#include "table/table.hpp"
+
+namespace cardtable::daemon {
+
+// A problem found while starting: printed, and the daemon exits with status 2.
+struct StartupError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class EventLoop {
+ public:
+  explicit EventLoop(Options options);
+  ~EventLoop();
+  int run();  // until SIGTERM or SIGINT; 0 on a clean stop
+
+ private:
+  std::unique_ptr<bridge::MasterRecord> load_master(const std::vector<std::string>& paths, std::string& summary) const;
+  void apply(const table::TableInput& in);
+  void drain_table();
+  void publish(protocol::WireEvent& e, bool journal);
+  void handle_control();
+  nlohmann::json handle(const protocol::Request& r);
+  void reload(const std::vector<std::string>& paths);
+  nlohmann::json status() const;
+  double wall() const;
+  double mono() const;
+  table::Millis table_now() const;
+
+  Options options_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::unique_ptr<bridge::MasterRecord> master_;
+  table::TableConfig table_config_;
+  std::unique_ptr<table::Table> table_;
+  std::unique_ptr<protocol::Journal> journal_;
+  DeviceQueue queue_;
+  std::unique_ptr<SimulatorDevice> simulator_;
+  zmq::context_t context_;
+  zmq::socket_t pub_;
+  zmq::socket_t control_;
+  int signal_fd_ = -1;
+  table::Millis last_table_time_ = 0;
+  std::uint64_t board_first_seq_ = 1;
+  std::uint64_t published_ = 0;
+  std::uint64_t control_requests_ = 0, control_errors_ = 0;
+};
+
+}  // namespace cardtable::daemon

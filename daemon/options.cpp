@@ -1,0 +1,111 @@
+#include "daemon/options.hpp"
+
+#include <boost/program_options.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace cardtable::daemon {
+namespace po = boost::program_options;
+
+std::optional<Endpoint> parse_endpoint(const std::string& text) {
+  Endpoint e;
+  std::string rest = text;
+  if (rest.starts_with("bind:")) rest.erase(0, 5);
+  else if (rest.starts_with("connect:")) { e.bind = false; rest.erase(0, 8); }
+  if (!rest.starts_with("tcp://") && !rest.starts_with("ipc://") && !rest.starts_with("inproc://")) return std::nullopt;
+  e.address = rest;
+  return e;
+}
+
+std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext) {
+  if (e.address.starts_with("ipc://") || e.address.starts_with("inproc://")) return std::nullopt;
+  std::string host = e.address.substr(6);
+  host = host.substr(0, host.rfind(':'));
+  bool loopback = host.starts_with("127.") || host == "localhost" || host == "[::1]" || host == "lo";
+  if (!loopback)
+    return e.str() + ": only loopback or ipc endpoints for now; every other address needs CURVE encryption, "
+                     "which this build does not have yet";
+  if (!plaintext) return e.str() + ": plain-text tcp needs --plaintext (allowed on loopback only)";
+  return std::nullopt;
+}
+
+ParseResult parse_options(int argc, const char* const* argv) {
+  Options o;
+  std::string config, publish, control;
+  po::options_description identity("Identity");
+  identity.add_options()
+      ("tournament", po::value(&o.tournament)->default_value(o.tournament), "the tournament, as topics and events name it")
+      ("section", po::value(&o.section)->default_value(o.section), "the section")
+      ("table", po::value(&o.table)->default_value(o.table), "this table");
+  po::options_description record("Master record and devices");
+  record.add_options()
+      ("master", po::value(&o.masters)->composing(), "a master record file or folder (PBN, LIN, DUP, DLM); repeat for more; reloaded on SIGHUP")
+      ("simulate", po::value(&o.simulate), "a scenario file (docs/scenarios.md): the simulated table replays it")
+      ("speed", po::value(&o.speed)->default_value(o.speed), "simulation speed: 1 is real time, 10 ten times faster")
+      ("loop", po::bool_switch(&o.loop), "replay the scenario again and again")
+      ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE: which device serves a zone (pocket:N, play:W, dummy, scan, hand:E); default: the scenario's zones, served by sim");
+  po::options_description wire("Endpoints and state");
+  wire.add_options()
+      ("publish", po::value(&publish)->default_value("bind:tcp://127.0.0.1:5551"), "the PUB endpoint for events: [bind:|connect:]tcp://HOST:PORT or ipc://PATH")
+      ("control", po::value(&control)->default_value("bind:tcp://127.0.0.1:5552"), "the control endpoint (ROUTER) for commands")
+      ("plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)")
+      ("state-dir", po::value(&o.state_dir)->default_value(o.state_dir), "where the event journal lives")
+      ("journal-file-mb", po::value(&o.journal_file_mb)->default_value(o.journal_file_mb), "rotate the journal after this many MB")
+      ("journal-files", po::value(&o.journal_files)->default_value(o.journal_files), "keep this many journal files")
+      ("heartbeat", po::value(&o.heartbeat)->default_value(o.heartbeat), "seconds between daemon.heartbeat events");
+  po::options_description general("General");
+  general.add_options()("help,h", "this help")("version", "the version and the protocol version")(
+      "config", po::value(&config), "a config file: the same names, one \"name = value\" a line");
+  po::options_description all("cardtabled: reads the cards at a bridge table and publishes what it sees over ZeroMQ");
+  all.add(general).add(identity).add(record).add(wire);
+
+  ParseResult r;
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, all), vm);
+    if (vm.count("config")) {
+      std::ifstream in(vm["config"].as<std::string>());
+      if (!in) {
+        r.exit_code = 2;
+        r.message = "cardtabled: " + vm["config"].as<std::string>() + ": cannot read the config file";
+        return r;
+      }
+      po::store(po::parse_config_file(in, all), vm);
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    r.exit_code = 2;
+    r.message = std::string("cardtabled: ") + e.what() + "\n(see cardtabled --help)";
+    return r;
+  }
+  if (vm.count("help")) {
+    std::ostringstream s;
+    s << all;
+    r.message = s.str();
+    return r;
+  }
+  if (vm.count("version")) {
+    r.message = "cardtabled " CARDTABLE_VERSION " (protocol 1.0)";
+    return r;
+  }
+  auto fail = [&](const std::string& why) {
+    r.exit_code = 2;
+    r.message = "cardtabled: " + why + "\n(see cardtabled --help)";
+    return r;
+  };
+  if (o.masters.empty()) return fail("give the master record with --master PATH");
+  if (o.simulate.empty()) return fail("give a device: --simulate SCENARIO (the only device of this build)");
+  if (o.speed <= 0) return fail("--speed must be above 0");
+  auto p = parse_endpoint(publish), c = parse_endpoint(control);
+  if (!p) return fail("--publish " + publish + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
+  if (!c) return fail("--control " + control + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
+  o.publish = *p;
+  o.control = *c;
+  for (const Endpoint& e : {o.publish, o.control})
+    if (auto why = check_endpoint_security(e, o.plaintext)) return fail(*why);
+  r.options = o;
+  return r;
+}
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,43 @@
+// cardtabled's options: the same names on the command line and in the config file.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cardtable::daemon {
+
+struct Endpoint {
+  bool bind = true;     // "bind:" (the default) or "connect:" (to a venue hub)
+  std::string address;  // "tcp://127.0.0.1:5551", "ipc:///run/cardtable/events"
+  std::string str() const { return (bind ? "bind:" : "connect:") + address; }
+};
+
+struct Options {
+  std::string tournament = "default", section = "A", table = "1";
+  std::vector<std::string> masters;
+  std::string simulate;            // a scenario file: the simulated table serves every zone it reads
+  double speed = 1.0;
+  bool loop = false;
+  std::vector<std::string> zones;  // "ZONE=DEVICE"; default: the scenario's zones, served by "sim"
+  Endpoint publish{true, "tcp://127.0.0.1:5551"};
+  Endpoint control{true, "tcp://127.0.0.1:5552"};
+  bool plaintext = false;
+  std::string state_dir = "/var/lib/cardtable";
+  int journal_file_mb = 16;
+  int journal_files = 16;
+  double heartbeat = 5.0;
+};
+
+struct ParseResult {
+  std::optional<Options> options;  // nullopt: exit with `exit_code` after printing `message`
+  int exit_code = 0;
+  std::string message;             // --help text, or the error
+};
+
+ParseResult parse_options(int argc, const char* const* argv);
+std::optional<Endpoint> parse_endpoint(const std::string& text);
+// Plain text is allowed only when asked for, and only on ipc or a loopback address.
+std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext);
+
+}  // namespace cardtable::daemon

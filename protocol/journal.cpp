@@ -1,0 +1,136 @@
+#include "protocol/journal.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <vector>
+
+namespace cardtable::protocol {
+namespace fs = std::filesystem;
+
+namespace {
+
+// journal-<first seq, 20 digits>.jsonl: names sort in sequence order.
+std::string file_name(std::uint64_t first) {
+  std::string n = std::to_string(first);
+  return "journal-" + std::string(20 - n.size(), '0') + n + ".jsonl";
+}
+
+std::vector<fs::path> journal_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    auto name = e.path().filename().string();
+    if (name.starts_with("journal-") && name.ends_with(".jsonl")) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::uint64_t seq_of_line(const std::string& line) {
+  // Lines are written by us: {"seq":N,...} begins every line. A damaged line (a crash mid-write) has none.
+  if (!line.starts_with("{\"seq\":")) return 0;
+  return std::strtoull(line.c_str() + 7, nullptr, 10);
+}
+
+}  // namespace
+
+Journal::Journal(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(limits) {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) throw std::runtime_error(dir_.string() + ": cannot create the journal folder: " + ec.message());
+  auto files = journal_files(dir_);
+  if (!files.empty()) {
+    std::ifstream in(files.back());
+    for (std::string line; std::getline(in, line);)
+      if (auto s = seq_of_line(line)) last_seq_ = std::max(last_seq_, s);
+    if (last_seq_ == 0) {  // an empty newest file: its name says where the sequence stands
+      std::string n = files.back().filename().string().substr(8, 20);
+      last_seq_ = std::strtoull(n.c_str(), nullptr, 10);
+      if (last_seq_ > 0) --last_seq_;
+    }
+  }
+  open_new_file();
+}
+
+Journal::~Journal() {
+  if (fd_ >= 0) {
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+void Journal::open_new_file() {
+  if (fd_ >= 0) {
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+  fs::path p = dir_ / file_name(last_seq_ + 1);
+  fd_ = ::open(p.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+  if (fd_ < 0) throw std::runtime_error(p.string() + ": cannot open the journal: " + std::strerror(errno));
+  std::error_code ec;
+  size_ = fs::file_size(p, ec);
+  // Keep at most `files` files: the oldest go.
+  auto files = journal_files(dir_);
+  for (std::size_t i = 0; files.size() > static_cast<std::size_t>(limits_.files) && i < files.size() - static_cast<std::size_t>(limits_.files); ++i)
+    fs::remove(files[i], ec);
+}
+
+std::string Journal::append(WireEvent& e) {
+  // "seq" first, so that a line's number can be read without parsing the line.
+  WireEvent body = e;
+  body.seq = 0;
+  std::string rest = to_json(body).dump();
+  e.seq = ++last_seq_;
+  std::string line = "{\"seq\":" + std::to_string(e.seq) + "," + rest.substr(1);
+  std::string out = line + "\n";
+  // write() puts the line in the kernel before the event is published: a daemon killed at any moment
+  // loses nothing it has published. fdatasync (power loss) happens on rotation, flush and shutdown.
+  std::size_t done = 0;
+  while (done < out.size()) {
+    ssize_t n = ::write(fd_, out.data() + done, out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error((dir_ / "journal").string() + ": write: " + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  size_ += out.size();
+  if (size_ >= limits_.file_bytes) open_new_file();
+  return line;
+}
+
+void Journal::flush() {
+  if (fd_ >= 0) ::fdatasync(fd_);
+}
+
+std::uint64_t Journal::first_seq() const {
+  for (const auto& f : journal_files(dir_)) {
+    std::ifstream in(f);
+    for (std::string line; std::getline(in, line);)
+      if (auto s = seq_of_line(line)) return s;
+  }
+  return 0;
+}
+
+void Journal::replay(std::uint64_t since, const std::function<bool(const std::string&, std::uint64_t)>& visit) const {
+  auto files = journal_files(dir_);
+  // Skip files that end before `since`: the next file's name is its first seq.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (i + 1 < files.size()) {
+      std::uint64_t next_first = std::strtoull(files[i + 1].filename().string().substr(8, 20).c_str(), nullptr, 10);
+      if (next_first <= since) continue;
+    }
+    std::ifstream in(files[i]);
+    for (std::string line; std::getline(in, line);) {
+      std::uint64_t s = seq_of_line(line);
+      if (s == 0 || s < since) continue;
+      if (!visit(line, s)) return;
+    }
+  }
+}
+
+}  // namespace cardtable::protocol

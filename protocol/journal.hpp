@@ -1,0 +1,46 @@
+// The event journal: every event is appended here, with the next sequence number, before it is
+// published. Files of JSON lines in the state directory, rotated by size, the oldest removed beyond a
+// limit; the sequence continues across restarts (it is read back from the newest file).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "protocol/wire_event.hpp"
+
+namespace cardtable::protocol {
+
+class Journal {
+ public:
+  struct Limits {
+    std::uintmax_t file_bytes = 16u << 20;  // rotate after this many bytes
+    int files = 16;                          // keep this many files
+  };
+  // Opens (creating the folder) and finds the last sequence number written. Throws std::runtime_error
+  // with the path and the reason when the folder cannot be used.
+  Journal(std::filesystem::path dir, Limits limits);
+  ~Journal();
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+
+  // Gives the event the next sequence number, writes it, and returns the JSON written (one line).
+  std::string append(WireEvent& e);
+  // Every journalled event with seq >= since, oldest first, until `visit` returns false.
+  void replay(std::uint64_t since, const std::function<bool(const std::string& json_line, std::uint64_t seq)>& visit) const;
+  std::uint64_t last_seq() const { return last_seq_; }
+  std::uint64_t first_seq() const;  // the oldest still journalled (0 when empty)
+  void flush();                     // to the disk (fdatasync): on shutdown and rotation
+
+ private:
+  void open_new_file();
+  std::filesystem::path dir_;
+  Limits limits_;
+  std::uint64_t last_seq_ = 0;
+  int fd_ = -1;
+  std::uintmax_t size_ = 0;
+};
+
+}  // namespace cardtable::protocol

@@ -1,0 +1,55 @@
+#include "protocol/wire_event.hpp"
+
+namespace cardtable::protocol {
+
+std::string WireEvent::topic() const { return event_class() + "/" + tournament + "/" + section + "/" + table + "/" + type; }
+
+nlohmann::json to_json(const WireEvent& e) {
+  nlohmann::json j = {{"class", e.event_class()}, {"type", e.type}, {"severity", e.severity}, {"time", e.time},
+                      {"mono", e.mono}, {"message", e.message}};
+  if (e.seq) j["seq"] = e.seq;
+  if (!e.laws.empty()) j["laws"] = e.laws;
+  for (const auto& [k, v] : {std::pair{"tournament", &e.tournament}, {"section", &e.section}, {"table", &e.table},
+                             {"event", &e.event}, {"session", &e.session}})
+    if (!v->empty()) j[k] = *v;
+  if (e.board > 0) j["board"] = e.board;
+  if (!e.seats.empty()) j["seats"] = e.seats;
+  if (!e.evidence.empty()) {
+    j["evidence"] = nlohmann::json::object();
+    for (const auto& [k, v] : e.evidence) j["evidence"][k] = v;
+  }
+  return j;
+}
+
+std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error) {
+  auto fail = [&](std::string why) -> std::optional<WireEvent> {
+    if (error) *error = std::move(why);
+    return std::nullopt;
+  };
+  if (!j.is_object()) return fail("an event is a JSON object");
+  if (!j.contains("type") || !j["type"].is_string()) return fail("no \"type\"");
+  WireEvent e;
+  try {
+    e.type = j["type"].get<std::string>();
+    e.severity = j.value("severity", "info");
+    e.seq = j.value("seq", std::uint64_t{0});
+    e.laws = j.value("laws", std::vector<std::string>{});
+    e.tournament = j.value("tournament", "");
+    e.section = j.value("section", "");
+    e.table = j.value("table", "");
+    e.event = j.value("event", "");
+    e.session = j.value("session", "");
+    e.board = j.value("board", 0);
+    e.seats = j.value("seats", std::vector<std::string>{});
+    e.message = j.value("message", "");
+    e.time = j.value("time", 0.0);
+    e.mono = j.value("mono", 0.0);
+    if (j.contains("evidence") && j["evidence"].is_object())
+      for (const auto& [k, v] : j["evidence"].items()) e.evidence.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+  } catch (const nlohmann::json::exception& ex) {
+    return fail(std::string("a field has the wrong type: ") + ex.what());
+  }
+  return e;
+}
+
+}  // namespace cardtable::protocol

@@ -1,0 +1,41 @@
+// An event as it travels: the JSON object of docs/protocol.md and its topic. Fields that are unset are
+// left out of the JSON, never null.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cardtable::protocol {
+
+inline constexpr int kProtoMajor = 1;
+inline constexpr int kProtoMinor = 0;
+
+struct WireEvent {
+  std::uint64_t seq = 0;          // per table, gap-free, continues across restarts; 0 = not journalled (heartbeat)
+  std::string type;               // "irregularity.wrong_count"; the class is the part before the dot
+  std::string severity = "info";  // info, warning, alert
+  std::vector<std::string> laws;
+  std::string tournament, section, table;  // the table's identity
+  std::string event, session;     // where the board belongs in the master record
+  int board = 0;
+  std::vector<std::string> seats; // "N", "E", ...
+  std::vector<std::pair<std::string, std::string>> evidence;
+  std::string message;
+  double time = 0;                // wall clock, seconds since 1970
+  double mono = 0;                // the table's clock, seconds since the daemon started
+
+  std::string event_class() const { return type.substr(0, type.find('.')); }
+  // "<class>/<tournament>/<section>/<table>/<type>": subscribers filter on prefixes of it.
+  std::string topic() const;
+};
+
+nlohmann::json to_json(const WireEvent& e);
+// Reads an event back (journal, subscribers); nullopt with a reason when a required field is missing.
+std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error = nullptr);
+
+}  // namespace cardtable::protocol
