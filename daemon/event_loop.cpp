@@ -5,6 +5,7 @@
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -148,8 +149,10 @@ void EventLoop::publish(protocol::WireEvent& e, bool journal) {
   ++published_;
 }
 
-void EventLoop::drain_table() {
+std::vector<std::string> EventLoop::drain_table() {
+  std::vector<std::string> types;
   for (const table::Event& e : table_->take_events()) {
+    types.push_back(e.type);
     protocol::WireEvent w = to_wire(e, options_, wall());
     if (e.type == "board.returned" || e.type == "board.verified") {
       publish(w, true);
@@ -158,6 +161,7 @@ void EventLoop::drain_table() {
     }
     publish(w, true);
   }
+  return types;
 }
 
 void EventLoop::apply(const table::TableInput& in) {
@@ -230,7 +234,9 @@ nlohmann::json EventLoop::handle(const protocol::Request& r) {
     cmd.text = r.args[key].get<std::string>();
     cmd.time = table_now();
     table_->command(cmd);
-    drain_table();
+    auto types = drain_table();
+    if (std::find(types.begin(), types.end(), "table.command_rejected") != types.end())
+      return error_reply(c + ": the table rejected '" + cmd.text + "' (see event " + std::to_string(journal_->last_seq()) + ")");
     return ok_reply({{"last_seq", journal_->last_seq()}});
   }
   if (c == "ack") {

@@ -32,7 +32,7 @@ class EventLoop {
  private:
   std::unique_ptr<bridge::MasterRecord> load_master(const std::vector<std::string>& paths, std::string& summary) const;
   void apply(const table::TableInput& in);
-  void drain_table();
+  std::vector<std::string> drain_table();  // publishes the table's events; returns their types
   void publish(protocol::WireEvent& e, bool journal);
   void handle_control();
   nlohmann::json handle(const protocol::Request& r);

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "records_command.hpp"
+#include "control_client.hpp"
 #include "simulate_command.hpp"
 
 namespace {
@@ -13,6 +14,9 @@ constexpr const char* kUsage =
     "commands:\n"
     "  records   validate, show, convert, look up and analyse master-record files (PBN, LIN, DUP, DLM)\n"
     "  simulate  run the table over a scenario and print the events it publishes\n"
+    "  watch     show what a running cardtabled publishes (--json for machines)\n"
+    "  status, snapshot, replay --since N, ack SEQ, board LABEL, contract \"4HX S\"\n"
+    "            ask a running cardtabled through its control endpoint\n"
     "\n"
     "cardtablectl <command> --help tells more. Exit status: 0 all well, 1 problems found, 2 wrong usage.\n";
 }
@@ -33,6 +37,9 @@ int main(int argc, char** argv) {
   }
   if (args[0] == "records") return cardtable::tools::run_records({args.begin() + 1, args.end()});
   if (args[0] == "simulate") return cardtable::tools::run_simulate({args.begin() + 1, args.end()});
+  if (args[0] == "watch") return cardtable::tools::run_watch({args.begin() + 1, args.end()});
+  for (const char* c : {"status", "snapshot", "replay", "ack", "board", "contract"})
+    if (args[0] == c) return cardtable::tools::run_control(args[0], {args.begin() + 1, args.end()});
   std::cerr << "cardtablectl: unknown command '" << args[0] << "'\n\n" << kUsage;
   return cardtable::tools::kExitUsage;
 }

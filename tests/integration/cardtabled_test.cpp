@@ -1,0 +1,250 @@
+// The real cardtabled: started with the simulated table, talked to over real sockets.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+#include <zmq.hpp>
+#include <zmq_addon.hpp>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+class Daemon : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("cardtabled-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    pub = "ipc://" + (dir / "pub").string();
+    ctl = "ipc://" + (dir / "ctl").string();
+  }
+  void TearDown() override {
+    stop();
+    fs::remove_all(dir);
+  }
+
+  // Starts cardtabled; returns its pid.
+  pid_t start(const std::string& scenario, double speed, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scenario,
+                                     "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
+                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--heartbeat", "0.2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid = fork_exec(args, (dir / "daemon.log").string());
+    return pid;
+  }
+  static pid_t fork_exec(const std::vector<std::string>& args, const std::string& log) {
+    pid_t p = ::fork();
+    if (p == 0) {
+      std::freopen(log.c_str(), "a", stderr);
+      std::vector<char*> argv;
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      std::_Exit(127);
+    }
+    return p;
+  }
+  void stop(int sig = SIGTERM) {
+    if (pid <= 0) return;
+    ::kill(pid, sig);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    status = st;
+    pid = -1;
+  }
+  std::optional<json> request(const json& body, int timeout_ms = 3000) {
+    zmq::socket_t s(ctx, zmq::socket_type::req);
+    s.set(zmq::sockopt::linger, 0);
+    s.set(zmq::sockopt::rcvtimeo, timeout_ms);
+    s.connect(ctl);
+    s.send(zmq::buffer(body.dump()));
+    zmq::message_t m;
+    if (!s.recv(m)) return std::nullopt;
+    return json::parse(m.to_string_view());
+  }
+  bool wait_finished(std::chrono::seconds limit = 30s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      if (auto r = request({{"command", "status"}}, 500); r && (*r)["status"]["simulator"]["finished"].get<bool>()) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
+  std::vector<json> replay_all() {
+    std::vector<json> out;
+    std::uint64_t since = 1;
+    while (true) {
+      auto r = request({{"command", "replay"}, {"since", since}});
+      if (!r || !(*r)["ok"].get<bool>()) return out;
+      for (auto& e : (*r)["events"]) out.push_back(e);
+      if (!(*r)["more"].get<bool>()) return out;
+      since = out.back()["seq"].get<std::uint64_t>() + 1;
+    }
+  }
+  std::string log() const {
+    std::ifstream in(dir / "daemon.log");
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir;
+  std::string pub, ctl;
+  pid_t pid = -1;
+  int status = 0;
+  zmq::context_t ctx;
+};
+
+std::vector<std::string> golden_types(const std::string& scenario) {
+  std::ifstream in(std::string(SCENARIO_DIR) + "/" + scenario.substr(0, scenario.size() - 4) + ".events");
+  std::vector<std::string> out;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream w(line);
+    std::string t, sev, type;
+    w >> t >> sev >> type;
+    out.push_back(type);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_F(Daemon, TheGoldenEventStreamOfAScenarioArrivesOverTheWire) {
+  zmq::socket_t sub(ctx, zmq::socket_type::sub);
+  sub.connect(pub);
+  sub.set(zmq::sockopt::subscribe, "");
+  start("play-revoke-established.scn", 40);
+  ASSERT_TRUE(wait_finished()) << log();
+  std::this_thread::sleep_for(300ms);
+  // Live: everything published after the subscription took hold, in order, with topics.
+  std::vector<json> live;
+  std::vector<zmq::message_t> frames;
+  while (zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait)) {
+    ASSERT_EQ(frames.size(), 2u);
+    json e = json::parse(frames[1].to_string_view());
+    EXPECT_EQ(frames[0].to_string(), e["class"].get<std::string>() + "/default/A/1/" + e["type"].get<std::string>());
+    if (e.contains("seq")) live.push_back(e);
+    frames.clear();
+  }
+  // The journal: every event, the table's ones exactly the golden stream.
+  std::vector<json> all = replay_all();
+  std::vector<std::string> types;
+  for (const auto& e : all)
+    if (e["class"] != "daemon" && e["class"] != "record") types.push_back(e["type"]);
+  EXPECT_EQ(types, golden_types("play-revoke-established.scn"));
+  ASSERT_FALSE(live.empty());
+  for (const auto& e : live) EXPECT_EQ(e, all[e["seq"].get<std::size_t>() - 1]);
+  stop();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log();
+}
+
+TEST_F(Daemon, KilledMidSessionAndRestartedEverySeqExactlyOnce) {
+  start("play-clean-board.scn", 25);
+  std::this_thread::sleep_for(2s);
+  stop(SIGKILL);
+  auto before = replay_all();  // nothing answers: the daemon is gone
+  EXPECT_TRUE(before.empty());
+  start("play-clean-board.scn", 25);
+  ASSERT_TRUE(wait_finished()) << log();
+  auto all = replay_all();
+  ASSERT_GT(all.size(), 100u);
+  for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i]["seq"].get<std::size_t>(), i + 1) << "seq " << i + 1;
+  // Two starts: two daemon.version events, the second continuing the sequence.
+  std::size_t versions = 0;
+  for (const auto& e : all) versions += e["type"] == "daemon.version" ? 1U : 0U;
+  EXPECT_EQ(versions, 2u);
+}
+
+TEST_F(Daemon, GarbageAndOversizedRequestsGetErrorsAndTheDaemonStaysUp) {
+  start("station-clean-board.scn", 10);
+  ASSERT_TRUE(request({{"command", "version"}}));
+  zmq::socket_t dealer(ctx, zmq::socket_type::dealer);
+  dealer.set(zmq::sockopt::rcvtimeo, 3000);
+  dealer.set(zmq::sockopt::linger, 0);
+  dealer.connect(ctl);
+  for (std::string garbage : {std::string("not json"), std::string("[1,2,3]"), std::string("{\"command\":42}"),
+                              std::string("{\"command\":\"self-destruct\"}"), std::string("{\"command\":\"replay\",\"since\":-4}"),
+                              std::string(100000, 'x'), std::string("\xff\xfe\x00", 3)}) {
+    dealer.send(zmq::buffer(garbage));
+    zmq::message_t reply;
+    ASSERT_TRUE(dealer.recv(reply)) << "no reply to " << garbage.substr(0, 40);
+    json j = json::parse(reply.to_string_view());
+    EXPECT_FALSE(j["ok"].get<bool>());
+    EXPECT_FALSE(j["error"].get<std::string>().empty());
+  }
+  // A frame over the transport limit (1 MB) only disconnects its sender.
+  zmq::socket_t big(ctx, zmq::socket_type::dealer);
+  big.set(zmq::sockopt::linger, 0);
+  big.connect(ctl);
+  big.send(zmq::buffer(std::string(2 << 20, 'x')));
+  std::this_thread::sleep_for(300ms);
+  auto r = request({{"command", "status"}});
+  ASSERT_TRUE(r) << log();
+  EXPECT_TRUE((*r)["ok"].get<bool>());
+  EXPECT_GE((*r)["status"]["control_errors"].get<int>(), 7);
+}
+
+TEST_F(Daemon, ControlCommandsActOnTheTable) {
+  start("station-clean-board.scn", 1);  // real time: the commands come first
+  auto bad = request({{"command", "board"}, {"label", "Spring Pairs/1/99"}});
+  ASSERT_TRUE(bad);
+  EXPECT_FALSE((*bad)["ok"].get<bool>());
+  auto good = request({{"command", "board"}, {"label", "Spring Pairs/1/5"}});
+  EXPECT_TRUE((*good)["ok"].get<bool>());
+  auto ack = request({{"command", "ack"}, {"seq", 1}, {"by", "TD Smith"}});
+  EXPECT_TRUE((*ack)["ok"].get<bool>());
+  auto snapshot = request({{"command", "snapshot"}});
+  EXPECT_EQ((*snapshot)["status"]["board"]["board"], 5);
+  auto all = replay_all();
+  EXPECT_EQ(all.back()["type"], "director.ack");
+  EXPECT_EQ(all.back()["evidence"]["by"], "TD Smith");
+}
+
+TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
+  auto run = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), CARDTABLED);
+    pid_t p = fork_exec(args, (dir / "bad.log").string());
+    int st = 0;
+    ::waitpid(p, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  };
+  std::string scn = std::string(SCENARIO_DIR) + "/station-clean-board.scn";
+  EXPECT_EQ(run({"--no-such-option"}), 2);
+  EXPECT_EQ(run({"--master", "/no/such/file.pbn", "--simulate", scn, "--plaintext", "--state-dir", dir.string()}), 2);
+  EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--plaintext", "--state-dir", dir.string(), "--zone", "play:N=camera0"}), 2);
+  EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://10.1.2.3:5551"}), 2);
+  EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://127.0.0.1:5551"}), 2);  // no --plaintext
+  std::ifstream in(dir / "bad.log");
+  std::stringstream s;
+  s << in.rdbuf();
+  EXPECT_NE(s.str().find("/no/such/file.pbn: no such file or folder"), std::string::npos) << s.str();
+  EXPECT_NE(s.str().find("no device 'camera0'"), std::string::npos) << s.str();
+  EXPECT_NE(s.str().find("needs CURVE"), std::string::npos) << s.str();
+  EXPECT_NE(s.str().find("needs --plaintext"), std::string::npos) << s.str();
+}
+
+TEST_F(Daemon, APythonSubscriberDecodesTheEventsByTheProtocolAlone) {
+  if (::system("/usr/bin/python3 -c 'import zmq' 2>/dev/null") != 0) GTEST_SKIP() << "python3-zmq is not installed";
+  start("play-revoke-established.scn", 10);
+  std::string cmd = "/usr/bin/python3 " SOURCE_DIR "/python_subscriber.py '" + pub + "' '" + ctl + "' 15 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  int st = ::pclose(p);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << out;
+  EXPECT_NE(out.find("all by the protocol"), std::string::npos) << out;
+}
