@@ -12,7 +12,11 @@
 #include <iostream>
 #include <sstream>
 
+#include <array>
+#include <set>
+
 #include "daemon/wire_conversion.hpp"
+#include "protocol/curve_keys.hpp"
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::daemon {
@@ -33,6 +37,56 @@ void open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
 
 }  // namespace
 
+void EventLoop::setup_curve() {
+  std::string error;
+  auto keys = protocol::read_key_file(options_.curve_secret, error);
+  if (!keys || keys->secret_key.empty())
+    throw StartupError("--curve-secret " + options_.curve_secret + ": " + (keys ? "holds no secret key (a .pub file?)" : error));
+  for (const char* role : {"director", "broadcaster", "hub"}) {
+    fs::path dir = fs::path(options_.clients) / role;
+    if (!fs::is_directory(dir)) continue;
+    for (const std::string& k : protocol::read_public_keys(dir, error)) allowed_[k] = role;
+    if (!error.empty()) throw StartupError("--clients: " + error);
+  }
+  if (allowed_.empty())
+    throw StartupError("--clients " + options_.clients + ": no client key (put .pub files in director/, broadcaster/ or hub/)");
+  // The ZAP handler must be there before the first handshake.
+  zap_.set(zmq::sockopt::linger, 0);
+  zap_.bind("inproc://zeromq.zap.01");
+  for (zmq::socket_t* s : {&pub_, &control_}) {
+    s->set(zmq::sockopt::curve_server, 1);
+    s->set(zmq::sockopt::curve_secretkey, keys->secret_key);
+    s->set(zmq::sockopt::zap_domain, "cardtable");
+  }
+  log("CURVE on every endpoint; " + std::to_string(allowed_.size()) + " client keys allowed");
+}
+
+void EventLoop::handle_zap() {
+  // RFC 27 (ZAP): [version, request id, domain, address, identity, mechanism, credentials...].
+  std::vector<zmq::message_t> f;
+  while (zmq::recv_multipart(zap_, std::back_inserter(f), zmq::recv_flags::dontwait)) {
+    std::string status = "400", text = "not allowed", user;
+    if (f.size() >= 7 && f[5].to_string_view() == "CURVE" && f[6].size() == 32) {
+      char z85[41] = {};
+      zmq_z85_encode(z85, static_cast<const std::uint8_t*>(f[6].data()), 32);
+      if (auto it = allowed_.find(z85); it != allowed_.end()) {
+        status = "200";
+        text = "OK";
+        user = it->second;  // the role, seen by the control endpoint as the message's User-Id
+      }
+    }
+    if (status != "200") {
+      ++refused_;
+      log("refused a client from " + (f.size() > 3 ? f[3].to_string() : std::string("?")) + ": key not on the allow-list");
+    }
+    std::string version = f.empty() ? "1.0" : f[0].to_string(), id = f.size() > 1 ? f[1].to_string() : "";
+    std::array<zmq::const_buffer, 6> reply = {zmq::buffer(version), zmq::buffer(id), zmq::buffer(status), zmq::buffer(text),
+                                              zmq::buffer(user), zmq::const_buffer{}};
+    zmq::send_multipart(zap_, reply);
+    f.clear();
+  }
+}
+
 std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<std::string>& paths, std::string& summary) const {
   auto m = std::make_unique<bridge::MasterRecord>();
   std::vector<fs::path> p(paths.begin(), paths.end());
@@ -51,7 +105,10 @@ std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<s
 }
 
 EventLoop::EventLoop(Options options)
-    : options_(std::move(options)), pub_(context_, zmq::socket_type::pub), control_(context_, zmq::socket_type::router) {
+    : options_(std::move(options)),
+      pub_(context_, zmq::socket_type::pub),
+      control_(context_, zmq::socket_type::router),
+      zap_(context_, zmq::socket_type::rep) {
   std::string summary;
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
@@ -99,6 +156,7 @@ EventLoop::EventLoop(Options options)
   pub_.set(zmq::sockopt::linger, 1000);
   control_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));  // a larger frame disconnects its sender
   control_.set(zmq::sockopt::linger, 0);
+  if (!options_.curve_secret.empty()) setup_curve();
   open_endpoint(pub_, options_.publish, "publish");
   open_endpoint(control_, options_.control, "control");
 
@@ -177,6 +235,7 @@ nlohmann::json EventLoop::status() const {
                       {"phase", table_->phase_name()}, {"master_boards", master_->size()},
                       {"uptime", mono()}, {"published", published_},
                       {"control_requests", control_requests_}, {"control_errors", control_errors_},
+                      {"security", allowed_.empty() ? "plaintext (loopback/ipc)" : "curve"}, {"refused_clients", refused_},
                       {"simulator", {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop},
                                      {"finished", simulator_->finished()}}}};
   if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
@@ -284,7 +343,21 @@ void EventLoop::handle_control() {
     if (frames.size() < 2) continue;  // an identity alone: nothing to answer
     std::string error;
     std::optional<protocol::Request> req = protocol::parse_request(frames.back().to_string_view(), error);
-    nlohmann::json reply = req ? handle(*req) : protocol::error_reply(error);
+    // With CURVE, the ZAP handler set the sender's role as the message's User-Id: only directors act on
+    // the table; every admitted role may read.
+    std::string role = "director";
+    if (!allowed_.empty()) {
+      try {
+        role = frames.back().gets("User-Id");
+      } catch (const zmq::error_t&) {
+        role.clear();
+      }
+    }
+    static const std::set<std::string> kDirectorOnly = {"board", "contract", "ack", "load-record"};
+    nlohmann::json reply = !req ? protocol::error_reply(error)
+                           : kDirectorOnly.count(req->command) && role != "director"
+                               ? protocol::error_reply(req->command + ": not allowed for the " + (role.empty() ? "unknown" : role) + " role")
+                               : handle(*req);
     if (!reply.value("ok", false)) ++control_errors_;
     std::vector<zmq::const_buffer> out;
     std::string body = reply.dump();
@@ -309,8 +382,9 @@ int EventLoop::run() {
   auto last_watchdog = last_heartbeat;
   while (true) {
     zmq::pollitem_t items[] = {{control_.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
-                               {nullptr, signal_fd_, ZMQ_POLLIN, 0}};
-    zmq::poll(items, 3, std::chrono::milliseconds(200));
+                               {nullptr, signal_fd_, ZMQ_POLLIN, 0}, {zap_.handle(), 0, ZMQ_POLLIN, 0}};
+    zmq::poll(items, allowed_.empty() ? 3 : 4, std::chrono::milliseconds(200));
+    if (!allowed_.empty() && (items[3].revents & ZMQ_POLLIN)) handle_zap();
     if (items[2].revents & ZMQ_POLLIN) {
       signalfd_siginfo info{};
       while (::read(signal_fd_, &info, sizeof info) == sizeof info) {

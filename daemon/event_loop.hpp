@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <zmq.hpp>
@@ -35,6 +36,8 @@ class EventLoop {
   std::vector<std::string> drain_table();  // publishes the table's events; returns their types
   void publish(protocol::WireEvent& e, bool journal);
   void handle_control();
+  void handle_zap();
+  void setup_curve();
   nlohmann::json handle(const protocol::Request& r);
   void reload(const std::vector<std::string>& paths);
   nlohmann::json status() const;
@@ -53,6 +56,9 @@ class EventLoop {
   zmq::context_t context_;
   zmq::socket_t pub_;
   zmq::socket_t control_;
+  zmq::socket_t zap_;                                  // the ZAP handler: who may connect, and in which role
+  std::map<std::string, std::string> allowed_;          // client public key (Z85) -> role
+  std::uint64_t refused_ = 0;
   int signal_fd_ = -1;
   table::Millis last_table_time_ = 0;
   std::uint64_t board_first_seq_ = 1;

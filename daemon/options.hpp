@@ -23,6 +23,8 @@ struct Options {
   Endpoint publish{true, "tcp://127.0.0.1:5551"};
   Endpoint control{true, "tcp://127.0.0.1:5552"};
   bool plaintext = false;
+  std::string curve_secret;        // the daemon's CURVE keypair file: every endpoint encrypted
+  std::string clients;             // folder of allowed client keys: director/*.pub, broadcaster/*.pub, hub/*.pub
   std::string state_dir = "/var/lib/cardtable";
   int journal_file_mb = 16;
   int journal_files = 16;
@@ -37,7 +39,7 @@ struct ParseResult {
 
 ParseResult parse_options(int argc, const char* const* argv);
 std::optional<Endpoint> parse_endpoint(const std::string& text);
-// Plain text is allowed only when asked for, and only on ipc or a loopback address.
-std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext);
+// Plain text is allowed only when asked for, and only on ipc or a loopback address; with CURVE, anywhere.
+std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext, bool curve = false);
 
 }  // namespace cardtable::daemon

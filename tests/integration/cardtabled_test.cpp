@@ -14,6 +14,8 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include "protocol/curve_keys.hpp"
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -247,4 +249,50 @@ TEST_F(Daemon, APythonSubscriberDecodesTheEventsByTheProtocolAlone) {
   int st = ::pclose(p);
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << out;
   EXPECT_NE(out.find("all by the protocol"), std::string::npos) << out;
+}
+
+TEST_F(Daemon, CurveAdmitsOnlyListedKeysAndOnlyDirectorsActOnTheTable) {
+  using cardtable::protocol::write_keypair;
+  auto server = write_keypair(dir / "keys", "server");
+  auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
+  auto vugraph = write_keypair(dir / "keys" / "clients" / "broadcaster", "vugraph");
+  auto stranger = write_keypair(dir / "keys" / "other", "stranger");
+  // tcp on loopback: with CURVE, no --plaintext; a plain-text client must get nowhere.
+  int port = 20000 + static_cast<int>(::getpid() % 20000);
+  ctl = "tcp://127.0.0.1:" + std::to_string(port + 1);
+  std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/station-clean-board.scn",
+                                   "--state-dir", (dir / "state").string(), "--publish", "bind:tcp://127.0.0.1:" + std::to_string(port),
+                                   "--control", "bind:" + ctl, "--curve-secret", (dir / "keys" / "server.key").string(),
+                                   "--clients", (dir / "keys" / "clients").string()};
+  pid = fork_exec(args, (dir / "daemon.log").string());
+  auto ask = [&](const cardtable::protocol::Keypair* me, const json& body) -> std::optional<json> {
+    zmq::socket_t s(ctx, zmq::socket_type::req);
+    s.set(zmq::sockopt::linger, 0);
+    s.set(zmq::sockopt::rcvtimeo, 1500);
+    if (me) {
+      s.set(zmq::sockopt::curve_serverkey, server.public_key);
+      s.set(zmq::sockopt::curve_publickey, me->public_key);
+      s.set(zmq::sockopt::curve_secretkey, me->secret_key);
+    }
+    s.connect(ctl);
+    s.send(zmq::buffer(body.dump()));
+    zmq::message_t m;
+    if (!s.recv(m)) return std::nullopt;
+    return json::parse(m.to_string_view());
+  };
+  std::optional<json> first;
+  for (int i = 0; i < 20 && !first; ++i) first = ask(&td, {{"command", "status"}});
+  ASSERT_TRUE(first) << log();
+  EXPECT_EQ((*first)["status"]["security"], "curve");
+  auto board = ask(&vugraph, {{"command", "board"}, {"label", "Spring Pairs/1/3"}});
+  ASSERT_TRUE(board);
+  EXPECT_FALSE((*board)["ok"].get<bool>());
+  EXPECT_NE((*board)["error"].get<std::string>().find("not allowed for the broadcaster role"), std::string::npos);
+  EXPECT_TRUE((*ask(&vugraph, {{"command", "status"}}))["ok"].get<bool>());
+  EXPECT_TRUE((*ask(&td, {{"command", "board"}, {"label", "Spring Pairs/1/3"}}))["ok"].get<bool>());
+  EXPECT_FALSE(ask(&stranger, {{"command", "status"}})) << "a key not on the list got an answer";
+  EXPECT_FALSE(ask(nullptr, {{"command", "status"}})) << "a plain-text client got an answer on tcp";
+  auto after = ask(&td, {{"command", "status"}});
+  ASSERT_TRUE(after);
+  EXPECT_GE((*after)["status"]["refused_clients"].get<int>(), 1);
 }

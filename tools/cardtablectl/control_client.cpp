@@ -10,6 +10,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "protocol/curve_keys.hpp"
 #include "records_command.hpp"
 
 namespace cardtable::tools {
@@ -19,6 +20,25 @@ using json = nlohmann::json;
 namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
+
+// CURVE on the client side: our keypair and the daemon's public key, when both are given.
+struct Curve {
+  std::string key_file, server_file;
+};
+std::optional<std::string> apply_curve(zmq::socket_t& s, const Curve& c) {
+  if (c.key_file.empty() && c.server_file.empty()) return std::nullopt;
+  if (c.key_file.empty() || c.server_file.empty()) return "CURVE needs both --key (yours) and --server-key (the daemon's .pub)";
+  std::string error;
+  auto mine = cardtable::protocol::read_key_file(c.key_file, error);
+  if (!mine || mine->secret_key.empty()) return mine ? c.key_file + ": holds no secret key" : error;
+  auto server = cardtable::protocol::read_key_file(c.server_file, error);
+  if (!server) return error;
+  s.set(zmq::sockopt::curve_serverkey, server->public_key);
+  s.set(zmq::sockopt::curve_publickey, mine->public_key);
+  s.set(zmq::sockopt::curve_secretkey, mine->secret_key);
+  return std::nullopt;
+}
+Curve g_curve;
 
 std::string endpoint_address(std::string e) {
   if (e.starts_with("connect:")) e.erase(0, 8);
@@ -49,6 +69,10 @@ std::optional<json> request(const std::string& endpoint, const json& body, int t
   zmq::socket_t s(ctx, zmq::socket_type::req);
   s.set(zmq::sockopt::linger, 0);
   s.set(zmq::sockopt::rcvtimeo, timeout_ms);
+  if (auto why = apply_curve(s, g_curve)) {
+    error = *why;
+    return std::nullopt;
+  }
   try {
     s.connect(endpoint_address(endpoint));
     s.send(zmq::buffer(body.dump()));
@@ -81,7 +105,9 @@ int run_watch(const std::vector<std::string>& args) {
       "since", po::value<std::uint64_t>(), "first replay the journal from this seq")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
-      "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line");
+      "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
+      "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
+      "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -108,6 +134,10 @@ int run_watch(const std::vector<std::string>& args) {
   };
   zmq::context_t ctx;
   zmq::socket_t sub(ctx, zmq::socket_type::sub);
+  if (auto why = apply_curve(sub, g_curve)) {
+    std::cerr << "cardtablectl watch: " << *why << '\n';
+    return kExitUsage;
+  }
   try {
     sub.connect(endpoint_address(endpoint));
     if (filters.empty()) sub.set(zmq::sockopt::subscribe, "");
@@ -172,6 +202,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
                                (command == "replay" ? " --since N" : command == "ack" ? " SEQ" : command == "board" ? " LABEL" : command == "contract" ? " CONTRACT" : ""));
   opts.add_options()("help,h", "this help")("control,c", po::value(&endpoint)->default_value("tcp://127.0.0.1:5552"), "cardtabled's control endpoint")(
       "json", "the reply as JSON")("since", po::value<std::uint64_t>(), "replay: the first seq wanted")(
+      "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
+      "server-key", po::value(&g_curve.server_file), "the daemon's public key file")(
       "arg", po::value<std::vector<std::string>>(), "");
   po::positional_options_description pos;
   pos.add("arg", -1);
@@ -234,6 +266,50 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     std::cout << "ok\n";
   }
   return reply->value("ok", false) ? kExitOk : kExitProblems;
+}
+
+}  // namespace cardtable::tools
+
+namespace cardtable::tools {
+
+int run_keygen(const std::vector<std::string>& args) {
+  std::string dir = ".";
+  po::options_description opts("cardtablectl keygen NAME [--dir DIR]");
+  opts.add_options()("help,h", "this help")("dir,d", po::value(&dir)->default_value("."), "where to write NAME.key and NAME.pub")(
+      "name", po::value<std::string>(), "");
+  po::positional_options_description pos;
+  pos.add("name", 1);
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    std::cerr << "cardtablectl keygen: " << e.what() << '\n';
+    return kExitUsage;
+  }
+  if (vm.count("help")) {
+    std::cout << opts << "\nWrites a CURVE keypair: NAME.key (mode 0600, keep it secret) and NAME.pub (give it to the\n"
+                         "other side: a client's .pub goes in cardtabled's --clients folder under its role).\n";
+    return kExitOk;
+  }
+  if (!vm.count("name")) {
+    std::cerr << "cardtablectl keygen: give the key's name, e.g. cardtablectl keygen td-laptop\n";
+    return kExitUsage;
+  }
+  std::string name = vm["name"].as<std::string>();
+  if (name.find('/') != std::string::npos || name.empty()) {
+    std::cerr << "cardtablectl keygen: the name is a file name, without folders (use --dir)\n";
+    return kExitUsage;
+  }
+  try {
+    auto k = cardtable::protocol::write_keypair(dir, name);
+    std::cout << "wrote " << (std::filesystem::path(dir) / (name + ".key")).string() << " (secret, 0600) and "
+              << (std::filesystem::path(dir) / (name + ".pub")).string() << "\npublic key: " << k.public_key << '\n';
+  } catch (const std::exception& e) {
+    std::cerr << "cardtablectl keygen: " << e.what() << '\n';
+    return kExitProblems;
+  }
+  return kExitOk;
 }
 
 }  // namespace cardtable::tools

@@ -17,6 +17,7 @@ constexpr const char* kUsage =
     "  watch     show what a running cardtabled publishes (--json for machines)\n"
     "  status, snapshot, replay --since N, ack SEQ, board LABEL, contract \"4HX S\"\n"
     "            ask a running cardtabled through its control endpoint\n"
+    "  keygen    write a CURVE keypair (NAME.key, NAME.pub)\n"
     "\n"
     "cardtablectl <command> --help tells more. Exit status: 0 all well, 1 problems found, 2 wrong usage.\n";
 }
@@ -38,6 +39,7 @@ int main(int argc, char** argv) {
   if (args[0] == "records") return cardtable::tools::run_records({args.begin() + 1, args.end()});
   if (args[0] == "simulate") return cardtable::tools::run_simulate({args.begin() + 1, args.end()});
   if (args[0] == "watch") return cardtable::tools::run_watch({args.begin() + 1, args.end()});
+  if (args[0] == "keygen") return cardtable::tools::run_keygen({args.begin() + 1, args.end()});
   for (const char* c : {"status", "snapshot", "replay", "ack", "board", "contract"})
     if (args[0] == c) return cardtable::tools::run_control(args[0], {args.begin() + 1, args.end()});
   std::cerr << "cardtablectl: unknown command '" << args[0] << "'\n\n" << kUsage;
