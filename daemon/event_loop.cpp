@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -15,6 +16,9 @@
 #include <array>
 #include <set>
 
+#include "bridge/double_dummy.hpp"
+#include "bridge/lin_format.hpp"
+#include "bridge/pbn_writer.hpp"
 #include "daemon/wire_conversion.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/wire_event.hpp"
@@ -53,10 +57,11 @@ void EventLoop::setup_curve() {
   // The ZAP handler must be there before the first handshake.
   zap_.set(zmq::sockopt::linger, 0);
   zap_.bind("inproc://zeromq.zap.01");
-  for (zmq::socket_t* s : {&pub_, &control_}) {
+  for (zmq::socket_t* s : {&pub_, &control_, &live_}) {
     s->set(zmq::sockopt::curve_server, 1);
     s->set(zmq::sockopt::curve_secretkey, keys->secret_key);
-    s->set(zmq::sockopt::zap_domain, "cardtable");
+    // The live endpoint has a ZAP domain of its own: only broadcasters get in there.
+    s->set(zmq::sockopt::zap_domain, s == &live_ ? "live" : "cardtable");
   }
   log("CURVE on every endpoint; " + std::to_string(allowed_.size()) + " client keys allowed");
 }
@@ -69,7 +74,8 @@ void EventLoop::handle_zap() {
     if (f.size() >= 7 && f[5].to_string_view() == "CURVE" && f[6].size() == 32) {
       char z85[41] = {};
       zmq_z85_encode(z85, static_cast<const std::uint8_t*>(f[6].data()), 32);
-      if (auto it = allowed_.find(z85); it != allowed_.end()) {
+      bool live_domain = f[2].to_string_view() == "live";
+      if (auto it = allowed_.find(z85); it != allowed_.end() && (!live_domain || it->second == "broadcaster")) {
         status = "200";
         text = "OK";
         user = it->second;  // the role, seen by the control endpoint as the message's User-Id
@@ -108,6 +114,7 @@ EventLoop::EventLoop(Options options)
     : options_(std::move(options)),
       pub_(context_, zmq::socket_type::pub),
       control_(context_, zmq::socket_type::router),
+      live_(context_, zmq::socket_type::pub),
       zap_(context_, zmq::socket_type::rep) {
   std::string summary;
   master_ = load_master(options_.masters, summary);
@@ -157,6 +164,16 @@ EventLoop::EventLoop(Options options)
   control_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));  // a larger frame disconnects its sender
   control_.set(zmq::sockopt::linger, 0);
   if (!options_.curve_secret.empty()) setup_curve();
+  live_.set(zmq::sockopt::sndhwm, 100000);
+  live_.set(zmq::sockopt::linger, 1000);
+  try {
+    live_journal_ = std::make_unique<protocol::Journal>(fs::path(options_.state_dir) / "live",
+                                                        protocol::Journal::Limits{static_cast<std::uintmax_t>(options_.journal_file_mb) << 20,
+                                                                                  options_.journal_files});
+  } catch (const std::exception& e) {
+    throw StartupError(e.what());
+  }
+  open_endpoint(live_, options_.live, "live");
   open_endpoint(pub_, options_.publish, "publish");
   open_endpoint(control_, options_.control, "control");
 
@@ -212,14 +229,107 @@ std::vector<std::string> EventLoop::drain_table() {
   for (const table::Event& e : table_->take_events()) {
     types.push_back(e.type);
     protocol::WireEvent w = to_wire(e, options_, wall());
+    // The cards played are hand contents: live.*, held until the board is finished here, for broadcasters.
+    if (e.type.starts_with("play.")) {
+      w.type = "live." + e.type.substr(5);
+      held_.push_back(std::move(w));
+      continue;
+    }
     if (e.type == "board.returned" || e.type == "board.verified") {
       publish(w, true);
       board_first_seq_ = journal_->last_seq() + 1;  // the next board's snapshot starts after this
+      if (e.type == "board.returned") finish_board(w);
       continue;
     }
     publish(w, true);
   }
   return types;
+}
+
+void EventLoop::finish_board(const protocol::WireEvent& returned) {
+  std::vector<protocol::WireEvent> events = std::move(held_);
+  held_.clear();
+  // live.deal: the four hands, from the master record, published with the play.
+  if (auto entry = master_->find(returned.event, returned.session, returned.board)) {
+    const bridge::MasterBoard& b = master_->board(*entry);
+    auto deal = daemon_event("live.deal", "info", "Board " + std::to_string(b.board) + ": " + b.deal.pbn(b.dealer), options_, wall(), returned.mono);
+    deal.event = returned.event;
+    deal.session = returned.session;
+    deal.board = returned.board;
+    deal.evidence = {{"deal", b.deal.pbn(b.dealer)}, {"dealer", std::string(1, bridge::seat_letter(b.dealer))},
+                     {"vulnerable", std::string(bridge::pbn_name(b.vulnerability))}};
+    events.insert(events.begin(), std::move(deal));
+  }
+  if (events.empty()) return;
+  embargoed_.push_back({std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                            std::chrono::duration<double>(options_.embargo)),
+                        std::move(events)});
+  release_embargoed();
+}
+
+void EventLoop::release_embargoed() {
+  auto now = std::chrono::steady_clock::now();
+  while (!embargoed_.empty() && embargoed_.front().release <= now) {
+    Embargoed board = std::move(embargoed_.front());
+    embargoed_.pop_front();
+    for (protocol::WireEvent& e : board.events) {
+      std::string body = live_journal_->append(e);  // journalled first, in the live journal
+      std::string topic = e.topic();
+      live_.send(zmq::buffer(topic), zmq::send_flags::sndmore | zmq::send_flags::dontwait);
+      live_.send(zmq::buffer(body), zmq::send_flags::dontwait);
+    }
+    write_broadcast(board.events);
+  }
+}
+
+void EventLoop::write_broadcast(const std::vector<protocol::WireEvent>& events) {
+  // The board as vugraph software wants it: LIN (pc per card) and PBN with the Play section and the
+  // double-dummy table, in <state-dir>/broadcast/.
+  if (events.empty() || events.front().type != "live.deal") return;
+  const protocol::WireEvent& d = events.front();
+  bridge::BoardRecord r;
+  r.event = d.event;
+  r.session = d.session;
+  r.board = d.board;
+  for (const auto& [k, v] : d.evidence) {
+    if (k == "deal") r.deal = bridge::Deal::parse_pbn(v);
+    if (k == "dealer") r.dealer = bridge::parse_seat(v);
+    if (k == "vulnerable") r.vulnerability = bridge::parse_vulnerability(v);
+  }
+  if (!r.deal) return;
+  bridge::Play play;
+  for (const auto& e : events) {
+    if (e.type != "live.trick") continue;
+    std::array<std::optional<bridge::Card>, 4> trick{};
+    for (const auto& [k, v] : e.evidence) {
+      if (k == "leader" && play.tricks.empty())
+        if (auto s = bridge::parse_seat(v)) play.leader = *s;
+      if (k != "cards") continue;
+      std::istringstream words(v);
+      for (std::string w; words >> w;)
+        if (w.size() >= 4 && w[1] == ':')
+          if (auto s = bridge::parse_seat(w.substr(0, 1)); s)
+            if (auto c = bridge::Card::parse(w.substr(2))) trick[static_cast<std::size_t>(bridge::index(*s))] = c;
+    }
+    play.tricks.push_back(trick);
+  }
+  if (!play.tricks.empty()) r.play = play;
+  r.tags.push_back({"Site", options_.tournament + " " + options_.section + " table " + options_.table});
+  if (auto dd = bridge::solve_double_dummy(*r.deal); dd.table) {
+    r.dd = dd.table;
+    if (auto p = bridge::par(*dd.table, r.effective_dealer(), r.effective_vulnerability())) {
+      r.optimum_score_ns = p->score_ns;
+      r.par_contract = p->pbn_contract();
+    }
+  }
+  fs::path dir = fs::path(options_.state_dir) / "broadcast";
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  std::string stem = "board-" + std::to_string(r.board) + "-" + (r.session.empty() ? "x" : r.session);
+  for (char& ch : stem)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '_';
+  std::ofstream(dir / (stem + ".lin")) << bridge::write_lin({r});
+  std::ofstream(dir / (stem + ".pbn")) << bridge::write_pbn({r});
 }
 
 void EventLoop::apply(const table::TableInput& in) {
@@ -236,6 +346,7 @@ nlohmann::json EventLoop::status() const {
                       {"uptime", mono()}, {"published", published_},
                       {"control_requests", control_requests_}, {"control_errors", control_errors_},
                       {"security", allowed_.empty() ? "plaintext (loopback/ipc)" : "curve"}, {"refused_clients", refused_},
+                      {"live_last_seq", live_journal_->last_seq()}, {"boards_under_embargo", embargoed_.size()},
                       {"simulator", {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop},
                                      {"finished", simulator_->finished()}}}};
   if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
@@ -285,6 +396,20 @@ nlohmann::json EventLoop::handle(const protocol::Request& r) {
     if (c == "snapshot") reply["status"] = status();
     return ok_reply(reply);
   }
+  if (c == "replay-live") {
+    if (!r.args.contains("since") || !r.args["since"].is_number_unsigned()) return error_reply("replay-live: give \"since\"");
+    nlohmann::json events = nlohmann::json::array();
+    bool more = false;
+    live_journal_->replay(r.args["since"].get<std::uint64_t>(), [&](const std::string& line, std::uint64_t) {
+      if (events.size() == 5000) {
+        more = true;
+        return false;
+      }
+      events.push_back(nlohmann::json::parse(line, nullptr, false));
+      return true;
+    });
+    return ok_reply({{"events", events}, {"more", more}, {"last_seq", live_journal_->last_seq()}});
+  }
   if (c == "board" || c == "contract") {
     std::string key = c == "board" ? "label" : "contract";
     if (!r.args.contains(key) || !r.args[key].is_string()) return error_reply(c + ": give \"" + key + "\" as a string");
@@ -323,7 +448,7 @@ nlohmann::json EventLoop::handle(const protocol::Request& r) {
     }
     return ok_reply({{"boards", master_->size()}});
   }
-  return error_reply("unknown command '" + c + "' (version, status, snapshot, replay, board, contract, ack, load-record)");
+  return error_reply("unknown command '" + c + "' (version, status, snapshot, replay, replay-live, board, contract, ack, load-record)");
 }
 
 void EventLoop::handle_control() {
@@ -354,10 +479,11 @@ void EventLoop::handle_control() {
       }
     }
     static const std::set<std::string> kDirectorOnly = {"board", "contract", "ack", "load-record"};
-    nlohmann::json reply = !req ? protocol::error_reply(error)
-                           : kDirectorOnly.count(req->command) && role != "director"
-                               ? protocol::error_reply(req->command + ": not allowed for the " + (role.empty() ? "unknown" : role) + " role")
-                               : handle(*req);
+    bool allowed = req && (req->command == "replay-live" ? role == "broadcaster" || allowed_.empty()
+                                                          : !kDirectorOnly.count(req->command) || role == "director");
+    nlohmann::json reply = !req      ? protocol::error_reply(error)
+                           : !allowed ? protocol::error_reply(req->command + ": not allowed for the " + (role.empty() ? "unknown" : role) + " role")
+                                      : handle(*req);
     if (!reply.value("ok", false)) ++control_errors_;
     std::vector<zmq::const_buffer> out;
     std::string body = reply.dump();
@@ -406,6 +532,7 @@ int EventLoop::run() {
     if (items[1].revents & ZMQ_POLLIN)
       for (const table::TableInput& in : queue_.take()) apply(in);
     if (items[0].revents & ZMQ_POLLIN) handle_control();
+    release_embargoed();
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat = now;

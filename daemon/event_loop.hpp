@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <stdexcept>
@@ -38,6 +39,9 @@ class EventLoop {
   void handle_control();
   void handle_zap();
   void setup_curve();
+  void finish_board(const protocol::WireEvent& returned);
+  void release_embargoed();
+  void write_broadcast(const std::vector<protocol::WireEvent>& events);
   nlohmann::json handle(const protocol::Request& r);
   void reload(const std::vector<std::string>& paths);
   nlohmann::json status() const;
@@ -56,7 +60,15 @@ class EventLoop {
   zmq::context_t context_;
   zmq::socket_t pub_;
   zmq::socket_t control_;
+  zmq::socket_t live_;                                 // live.* for broadcasters
   zmq::socket_t zap_;                                  // the ZAP handler: who may connect, and in which role
+  std::unique_ptr<protocol::Journal> live_journal_;    // live.* have their own sequence: never replayed to others
+  std::vector<protocol::WireEvent> held_;              // the live.* events of the board in progress
+  struct Embargoed {
+    std::chrono::steady_clock::time_point release;
+    std::vector<protocol::WireEvent> events;
+  };
+  std::deque<Embargoed> embargoed_;                    // finished boards waiting for their release
   std::map<std::string, std::string> allowed_;          // client public key (Z85) -> role
   std::uint64_t refused_ = 0;
   int signal_fd_ = -1;

@@ -30,7 +30,7 @@ std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plain
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
-  std::string config, publish, control;
+  std::string config, publish, control, live;
   po::options_description identity("Identity");
   identity.add_options()
       ("tournament", po::value(&o.tournament)->default_value(o.tournament), "the tournament, as topics and events name it")
@@ -47,6 +47,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   wire.add_options()
       ("publish", po::value(&publish)->default_value("bind:tcp://127.0.0.1:5551"), "the PUB endpoint for events: [bind:|connect:]tcp://HOST:PORT or ipc://PATH")
       ("control", po::value(&control)->default_value("bind:tcp://127.0.0.1:5552"), "the control endpoint (ROUTER) for commands")
+      ("live", po::value(&live)->default_value("bind:tcp://127.0.0.1:5553"), "the PUB endpoint for live.* events (the deal, the cards played): broadcasters only, after the embargo")
+      ("embargo", po::value(&o.embargo)->default_value(o.embargo), "seconds after a board is finished at this table before its live.* events are released")
       ("plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)")
       ("curve-secret", po::value(&o.curve_secret), "the daemon's CURVE keypair file (cardtablectl keygen): encrypt every endpoint")
       ("clients", po::value(&o.clients), "the allowed clients: a folder with director/, broadcaster/ and hub/ folders of .pub files")
@@ -97,14 +99,17 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (o.masters.empty()) return fail("give the master record with --master PATH");
   if (o.simulate.empty()) return fail("give a device: --simulate SCENARIO (the only device of this build)");
   if (o.speed <= 0) return fail("--speed must be above 0");
-  auto p = parse_endpoint(publish), c = parse_endpoint(control);
+  auto p = parse_endpoint(publish), c = parse_endpoint(control), l = parse_endpoint(live);
+  if (!l) return fail("--live " + live + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
+  if (o.embargo < 0) return fail("--embargo must be 0 or more seconds");
+  o.live = *l;
   if (!p) return fail("--publish " + publish + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
   if (!c) return fail("--control " + control + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
   o.publish = *p;
   o.control = *c;
   if (!o.curve_secret.empty() && o.clients.empty()) return fail("--curve-secret needs --clients: the folder of allowed client keys");
   if (o.curve_secret.empty() && !o.clients.empty()) return fail("--clients needs --curve-secret: the daemon's own keypair");
-  for (const Endpoint& e : {o.publish, o.control})
+  for (const Endpoint& e : {o.publish, o.control, o.live})
     if (auto why = check_endpoint_security(e, o.plaintext, !o.curve_secret.empty())) return fail(*why);
   r.options = o;
   return r;

@@ -22,6 +22,8 @@ struct Options {
   std::vector<std::string> zones;  // "ZONE=DEVICE"; default: the scenario's zones, served by "sim"
   Endpoint publish{true, "tcp://127.0.0.1:5551"};
   Endpoint control{true, "tcp://127.0.0.1:5552"};
+  Endpoint live{true, "tcp://127.0.0.1:5553"};  // live.* (hand contents) for broadcasters, after the embargo
+  double embargo = 0;              // seconds after the board is finished at this table
   bool plaintext = false;
   std::string curve_secret;        // the daemon's CURVE keypair file: every endpoint encrypted
   std::string clients;             // folder of allowed client keys: director/*.pub, broadcaster/*.pub, hub/*.pub

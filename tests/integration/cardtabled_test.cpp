@@ -31,6 +31,7 @@ class Daemon : public ::testing::Test {
     fs::create_directories(dir);
     pub = "ipc://" + (dir / "pub").string();
     ctl = "ipc://" + (dir / "ctl").string();
+    live = "ipc://" + (dir / "live").string();
   }
   void TearDown() override {
     stop();
@@ -41,7 +42,8 @@ class Daemon : public ::testing::Test {
   pid_t start(const std::string& scenario, double speed, std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scenario,
                                      "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
-                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--heartbeat", "0.2"};
+                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
+                                     "--heartbeat", "0.2"};
     args.insert(args.end(), extra.begin(), extra.end());
     pid = fork_exec(args, (dir / "daemon.log").string());
     return pid;
@@ -103,7 +105,7 @@ class Daemon : public ::testing::Test {
   }
 
   fs::path dir;
-  std::string pub, ctl;
+  std::string pub, ctl, live;
   pid_t pid = -1;
   int status = 0;
   zmq::context_t ctx;
@@ -131,23 +133,32 @@ TEST_F(Daemon, TheGoldenEventStreamOfAScenarioArrivesOverTheWire) {
   ASSERT_TRUE(wait_finished()) << log();
   std::this_thread::sleep_for(300ms);
   // Live: everything published after the subscription took hold, in order, with topics.
-  std::vector<json> live;
+  std::vector<json> live_events;
   std::vector<zmq::message_t> frames;
   while (zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait)) {
     ASSERT_EQ(frames.size(), 2u);
     json e = json::parse(frames[1].to_string_view());
     EXPECT_EQ(frames[0].to_string(), e["class"].get<std::string>() + "/default/A/1/" + e["type"].get<std::string>());
-    if (e.contains("seq")) live.push_back(e);
+    if (e.contains("seq")) live_events.push_back(e);
     frames.clear();
   }
-  // The journal: every event, the table's ones exactly the golden stream.
+  // The journal: every event; the table's ones are the golden stream, the cards played (hand contents)
+  // going to the live journal instead, as live.*, once the board is finished.
   std::vector<json> all = replay_all();
-  std::vector<std::string> types;
+  std::vector<std::string> types, want, live_want;
   for (const auto& e : all)
     if (e["class"] != "daemon" && e["class"] != "record") types.push_back(e["type"]);
-  EXPECT_EQ(types, golden_types("play-revoke-established.scn"));
-  ASSERT_FALSE(live.empty());
-  for (const auto& e : live) EXPECT_EQ(e, all[e["seq"].get<std::size_t>() - 1]);
+  for (const auto& t : golden_types("play-revoke-established.scn")) {
+    if (t.starts_with("play.")) live_want.push_back("live." + t.substr(5));
+    else want.push_back(t);
+  }
+  EXPECT_EQ(types, want);
+  auto live_reply = request({{"command", "replay-live"}, {"since", 1}});
+  ASSERT_TRUE(live_reply);
+  EXPECT_EQ((*live_reply)["events"].size(), 0u) << "the board was never returned: its cards stay under embargo";
+  (void)live_want;
+  ASSERT_FALSE(live_events.empty());
+  for (const auto& e : live_events) EXPECT_EQ(e, all[e["seq"].get<std::size_t>() - 1]);
   stop();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log();
 }
@@ -161,7 +172,7 @@ TEST_F(Daemon, KilledMidSessionAndRestartedEverySeqExactlyOnce) {
   start("play-clean-board.scn", 25);
   ASSERT_TRUE(wait_finished()) << log();
   auto all = replay_all();
-  ASSERT_GT(all.size(), 100u);
+  ASSERT_GT(all.size(), 8u);
   for (std::size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i]["seq"].get<std::size_t>(), i + 1) << "seq " << i + 1;
   // Two starts: two daemon.version events, the second continuing the sequence.
   std::size_t versions = 0;
@@ -240,7 +251,7 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
 TEST_F(Daemon, APythonSubscriberDecodesTheEventsByTheProtocolAlone) {
   if (::system("/usr/bin/python3 -c 'import zmq' 2>/dev/null") != 0) GTEST_SKIP() << "python3-zmq is not installed";
   start("play-revoke-established.scn", 10);
-  std::string cmd = "/usr/bin/python3 " SOURCE_DIR "/python_subscriber.py '" + pub + "' '" + ctl + "' 15 2>&1";
+  std::string cmd = "/usr/bin/python3 " SOURCE_DIR "/python_subscriber.py '" + pub + "' '" + ctl + "' 8 2>&1";
   FILE* p = ::popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -295,4 +306,63 @@ TEST_F(Daemon, CurveAdmitsOnlyListedKeysAndOnlyDirectorsActOnTheTable) {
   auto after = ask(&td, {{"command", "status"}});
   ASSERT_TRUE(after);
   EXPECT_GE((*after)["status"]["refused_clients"].get<int>(), 1);
+}
+
+TEST_F(Daemon, BroadcastersGetTheCardsOnlyAfterTheEmbargoAndDirectorsNever) {
+  using cardtable::protocol::write_keypair;
+  auto server = write_keypair(dir / "keys", "server");
+  auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
+  auto vugraph = write_keypair(dir / "keys" / "clients" / "broadcaster", "vugraph");
+  auto curve = [&](zmq::socket_t& s, const cardtable::protocol::Keypair& me) {
+    s.set(zmq::sockopt::curve_serverkey, server.public_key);
+    s.set(zmq::sockopt::curve_publickey, me.public_key);
+    s.set(zmq::sockopt::curve_secretkey, me.secret_key);
+  };
+  zmq::socket_t bsub(ctx, zmq::socket_type::sub), dsub_live(ctx, zmq::socket_type::sub), dsub(ctx, zmq::socket_type::sub);
+  curve(bsub, vugraph);
+  curve(dsub_live, td);
+  curve(dsub, td);
+  for (auto* s : {&bsub, &dsub_live, &dsub}) s->set(zmq::sockopt::subscribe, "");
+  bsub.connect(live);
+  dsub_live.connect(live);
+  dsub.connect(pub);
+  // play-count-after-play returns its board at 40 s of scenario time: 4 s at ten times real time.
+  std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-count-after-play.scn",
+                                   "--speed", "10", "--state-dir", (dir / "state").string(), "--publish", "bind:" + pub,
+                                   "--control", "bind:" + ctl, "--live", "bind:" + live, "--embargo", "1.5",
+                                   "--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()};
+  auto t0 = std::chrono::steady_clock::now();
+  pid = fork_exec(args, (dir / "daemon.log").string());
+  std::vector<std::pair<double, json>> broadcaster, director_live, director;
+  auto drain = [&](zmq::socket_t& s, std::vector<std::pair<double, json>>& into) {
+    std::vector<zmq::message_t> f;
+    while (zmq::recv_multipart(s, std::back_inserter(f), zmq::recv_flags::dontwait)) {
+      into.emplace_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), json::parse(f[1].to_string_view()));
+      f.clear();
+    }
+  };
+  while (std::chrono::steady_clock::now() - t0 < 8s) {
+    drain(bsub, broadcaster);
+    drain(dsub_live, director_live);
+    drain(dsub, director);
+    std::this_thread::sleep_for(20ms);
+  }
+  double returned_at = -1;
+  for (const auto& [t, e] : director) {
+    EXPECT_FALSE(e["type"].get<std::string>().starts_with("live.")) << e.dump();
+    EXPECT_FALSE(e["type"].get<std::string>().starts_with("play.")) << e.dump();
+    if (e["type"] == "board.returned") returned_at = t;
+  }
+  ASSERT_GT(returned_at, 0) << log();
+  EXPECT_TRUE(director_live.empty()) << "a director received live events";
+  ASSERT_FALSE(broadcaster.empty()) << log();
+  EXPECT_EQ(broadcaster.front().second["type"], "live.deal");
+  std::size_t cards = 0;
+  for (const auto& [t, e] : broadcaster) {
+    EXPECT_GE(t, returned_at + 1.2) << "released before the embargo: " << e.dump();
+    cards += e["type"] == "live.card" ? 1U : 0U;
+  }
+  EXPECT_EQ(cards, 7u);  // two tricks, the second one card short
+  EXPECT_TRUE(fs::exists(dir / "state" / "broadcast" / "board-1-1.lin"));
+  EXPECT_TRUE(fs::exists(dir / "state" / "broadcast" / "board-1-1.pbn"));
 }

@@ -106,6 +106,7 @@ int run_watch(const std::vector<std::string>& args) {
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
       "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
+      "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
       "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
       "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
   po::variables_map vm;
@@ -122,6 +123,9 @@ int run_watch(const std::vector<std::string>& args) {
   }
   bool as_json = vm.count("json") > 0, colour = !as_json && ::isatty(1);
   bool heartbeats = vm.count("heartbeats") > 0;
+  bool live = vm.count("live") > 0;
+  if (live && vm["endpoint"].defaulted()) endpoint = "tcp://127.0.0.1:5553";
+  const char* replay_command = live ? "replay-live" : "replay";
   std::uint64_t last_seq = 0;
   auto show = [&](const json& e) {
     if (e.value("type", "") == "daemon.heartbeat" && !heartbeats) return;
@@ -150,7 +154,7 @@ int run_watch(const std::vector<std::string>& args) {
   auto replay_from = [&](std::uint64_t since) {
     std::string error;
     while (true) {
-      auto r = request(control, {{"command", "replay"}, {"since", since}}, 3000, error);
+      auto r = request(control, {{"command", replay_command}, {"since", since}}, 3000, error);
       if (!r || !r->value("ok", false)) {
         std::cerr << "cardtablectl watch: replay: " << (r ? r->value("error", "?") : error) << '\n';
         return;
