@@ -57,7 +57,19 @@ void EventLoop::setup_curve() {
   // The ZAP handler must be there before the first handshake.
   zap_.set(zmq::sockopt::linger, 0);
   zap_.bind("inproc://zeromq.zap.01");
-  for (zmq::socket_t* s : {&pub_, &control_, &live_}) {
+  std::optional<protocol::Keypair> hub;
+  if (!options_.hub_key.empty()) {
+    hub = protocol::read_key_file(options_.hub_key, error);
+    if (!hub) throw StartupError("--hub-key: " + error);
+  }
+  for (auto [s, e] : {std::pair{&pub_, &options_.publish}, {&control_, &options_.control}, {&live_, &options_.live}}) {
+    if (!e->bind) {  // we connect to a hub: we are its CURVE client
+      if (!hub) throw StartupError(e->str() + ": connecting with CURVE needs --hub-key (the hub's .pub)");
+      s->set(zmq::sockopt::curve_serverkey, hub->public_key);
+      s->set(zmq::sockopt::curve_publickey, keys->public_key);
+      s->set(zmq::sockopt::curve_secretkey, keys->secret_key);
+      continue;
+    }
     s->set(zmq::sockopt::curve_server, 1);
     s->set(zmq::sockopt::curve_secretkey, keys->secret_key);
     // The live endpoint has a ZAP domain of its own: only broadcasters get in there.

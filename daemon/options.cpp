@@ -52,6 +52,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)")
       ("curve-secret", po::value(&o.curve_secret), "the daemon's CURVE keypair file (cardtablectl keygen): encrypt every endpoint")
       ("clients", po::value(&o.clients), "the allowed clients: a folder with director/, broadcaster/ and hub/ folders of .pub files")
+      ("hub-key", po::value(&o.hub_key), "the hub's public key file: endpoints given as connect: are CURVE clients of the hub")
       ("state-dir", po::value(&o.state_dir)->default_value(o.state_dir), "where the event journal lives")
       ("journal-file-mb", po::value(&o.journal_file_mb)->default_value(o.journal_file_mb), "rotate the journal after this many MB")
       ("journal-files", po::value(&o.journal_files)->default_value(o.journal_files), "keep this many journal files")

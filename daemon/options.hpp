@@ -27,6 +27,7 @@ struct Options {
   bool plaintext = false;
   std::string curve_secret;        // the daemon's CURVE keypair file: every endpoint encrypted
   std::string clients;             // folder of allowed client keys: director/*.pub, broadcaster/*.pub, hub/*.pub
+  std::string hub_key;             // the hub's public key, for endpoints that connect to a hub with CURVE
   std::string state_dir = "/var/lib/cardtable";
   int journal_file_mb = 16;
   int journal_files = 16;

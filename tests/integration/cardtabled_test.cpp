@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <set>
 #include <thread>
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
@@ -365,4 +366,53 @@ TEST_F(Daemon, BroadcastersGetTheCardsOnlyAfterTheEmbargoAndDirectorsNever) {
   EXPECT_EQ(cards, 7u);  // two tricks, the second one card short
   EXPECT_TRUE(fs::exists(dir / "state" / "broadcast" / "board-1-1.lin"));
   EXPECT_TRUE(fs::exists(dir / "state" / "broadcast" / "board-1-1.pbn"));
+}
+
+TEST_F(Daemon, AHubGathersSeveralTablesAndKeepsEachTablesBoardForLateJoiners) {
+  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
+              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+  zmq::socket_t sub(ctx, zmq::socket_type::sub);
+  sub.set(zmq::sockopt::subscribe, "board/");
+  sub.connect(down);
+  std::vector<pid_t> tables;
+  for (int t = 1; t <= 3; ++t) {
+    fs::path state = dir / ("state" + std::to_string(t));
+    tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/station-clean-board.scn",
+                                "--speed", "20", "--table", std::to_string(t), "--state-dir", state.string(), "--publish", "connect:" + up,
+                                "--control", "bind:ipc://" + (dir / ("ctl" + std::to_string(t))).string(),
+                                "--live", "bind:ipc://" + (dir / ("live" + std::to_string(t))).string()},
+                               (dir / ("t" + std::to_string(t) + ".log")).string()));
+  }
+  std::set<std::string> verified;
+  auto end = std::chrono::steady_clock::now() + 10s;
+  while (std::chrono::steady_clock::now() < end && verified.size() < 3) {
+    std::vector<zmq::message_t> f;
+    if (sub.get(zmq::sockopt::events) & ZMQ_POLLIN) {
+      if (zmq::recv_multipart(sub, std::back_inserter(f), zmq::recv_flags::dontwait) && f.size() == 2) {
+        json e = json::parse(f[1].to_string_view());
+        if (e["type"] == "board.verified") verified.insert(e["table"].get<std::string>());
+      }
+    } else {
+      std::this_thread::sleep_for(20ms);
+    }
+  }
+  EXPECT_EQ(verified, (std::set<std::string>{"1", "2", "3"}));
+  // A late joiner asks the hub for every table's board in progress.
+  zmq::socket_t req(ctx, zmq::socket_type::req);
+  req.set(zmq::sockopt::rcvtimeo, 3000);
+  req.set(zmq::sockopt::linger, 0);
+  req.connect(hubctl);
+  req.send(zmq::buffer(std::string(R"({"command":"snapshot"})")));
+  zmq::message_t m;
+  ASSERT_TRUE(req.recv(m));
+  json snap = json::parse(m.to_string_view());
+  EXPECT_TRUE(snap["ok"].get<bool>());
+  EXPECT_EQ(snap["tables"].size(), 3u) << snap.dump();
+  for (pid_t p : tables) {
+    ::kill(p, SIGTERM);
+    ::waitpid(p, nullptr, 0);
+  }
+  ::kill(hub, SIGTERM);
+  ::waitpid(hub, nullptr, 0);
 }
