@@ -1,6 +1,8 @@
 #include "daemon/event_loop.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <sys/signalfd.h>
 #include <systemd/sd-daemon.h>
 #include <unistd.h>
@@ -16,7 +18,6 @@
 #include <array>
 #include <set>
 
-#include "bridge/double_dummy.hpp"
 #include "bridge/lin_format.hpp"
 #include "bridge/pbn_writer.hpp"
 #include "daemon/wire_conversion.hpp"
@@ -327,13 +328,6 @@ void EventLoop::write_broadcast(const std::vector<protocol::WireEvent>& events) 
   }
   if (!play.tricks.empty()) r.play = play;
   r.tags.push_back({"Site", options_.tournament + " " + options_.section + " table " + options_.table});
-  if (auto dd = bridge::solve_double_dummy(*r.deal); dd.table) {
-    r.dd = dd.table;
-    if (auto p = bridge::par(*dd.table, r.effective_dealer(), r.effective_vulnerability())) {
-      r.optimum_score_ns = p->score_ns;
-      r.par_contract = p->pbn_contract();
-    }
-  }
   fs::path dir = fs::path(options_.state_dir) / "broadcast";
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -341,7 +335,43 @@ void EventLoop::write_broadcast(const std::vector<protocol::WireEvent>& events) 
   for (char& ch : stem)
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-') ch = '_';
   std::ofstream(dir / (stem + ".lin")) << bridge::write_lin({r});
-  std::ofstream(dir / (stem + ".pbn")) << bridge::write_pbn({r});
+  fs::path pbn = dir / (stem + ".pbn");
+  std::ofstream(pbn) << bridge::write_pbn({r});
+  // The double-dummy table: `cardtablectl records analyze` in a child process, so that libdds's memory
+  // is never the daemon's. It rewrites the file with the tags; the loop reaps it.
+  std::string analyzer = options_.analyzer;
+  if (analyzer.empty()) {
+    fs::path beside = fs::read_symlink("/proc/self/exe").parent_path() / "cardtablectl";
+    analyzer = fs::exists(beside) ? beside.string() : "cardtablectl";
+  }
+  pid_t child = ::fork();
+  if (child == 0) {
+    std::string tmp = pbn.string() + ".dd";
+    int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, 1);
+    ::dup2(devnull, 2);
+    const char* argv[] = {analyzer.c_str(), "records", "analyze", pbn.c_str(), "-o", tmp.c_str(), nullptr};
+    ::execvp(argv[0], const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  if (child > 0) analyses_.emplace_back(child, pbn);
+}
+
+void EventLoop::reap_analyses() {
+  for (auto it = analyses_.begin(); it != analyses_.end();) {
+    int status = 0;
+    pid_t done = ::waitpid(it->first, &status, WNOHANG);
+    if (done == 0) {
+      ++it;
+      continue;
+    }
+    fs::path tmp = it->second.string() + ".dd";
+    std::error_code ec;
+    if (done > 0 && WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1) && fs::exists(tmp)) fs::rename(tmp, it->second, ec);
+    else log(it->second.string() + ": no double-dummy table (the analyzer failed or was not found; see --analyzer)");
+    fs::remove(tmp, ec);
+    it = analyses_.erase(it);
+  }
 }
 
 void EventLoop::apply(const table::TableInput& in) {
@@ -545,6 +575,7 @@ int EventLoop::run() {
       for (const table::TableInput& in : queue_.take()) apply(in);
     if (items[0].revents & ZMQ_POLLIN) handle_control();
     release_embargoed();
+    if (!analyses_.empty()) reap_analyses();
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat = now;

@@ -42,6 +42,7 @@ class EventLoop {
   void finish_board(const protocol::WireEvent& returned);
   void release_embargoed();
   void write_broadcast(const std::vector<protocol::WireEvent>& events);
+  void reap_analyses();
   nlohmann::json handle(const protocol::Request& r);
   void reload(const std::vector<std::string>& paths);
   nlohmann::json status() const;
@@ -69,6 +70,7 @@ class EventLoop {
     std::vector<protocol::WireEvent> events;
   };
   std::deque<Embargoed> embargoed_;                    // finished boards waiting for their release
+  std::vector<std::pair<pid_t, std::filesystem::path>> analyses_;  // double-dummy children and their files
   std::map<std::string, std::string> allowed_;          // client public key (Z85) -> role
   std::uint64_t refused_ = 0;
   int signal_fd_ = -1;

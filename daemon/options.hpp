@@ -24,6 +24,7 @@ struct Options {
   Endpoint control{true, "tcp://127.0.0.1:5552"};
   Endpoint live{true, "tcp://127.0.0.1:5553"};  // live.* (hand contents) for broadcasters, after the embargo
   double embargo = 0;              // seconds after the board is finished at this table
+  std::string analyzer;            // cardtablectl, for the double-dummy tags of broadcast PBN files
   bool plaintext = false;
   std::string curve_secret;        // the daemon's CURVE keypair file: every endpoint encrypted
   std::string clients;             // folder of allowed client keys: director/*.pub, broadcaster/*.pub, hub/*.pub

@@ -330,7 +330,7 @@ TEST_F(Daemon, BroadcastersGetTheCardsOnlyAfterTheEmbargoAndDirectorsNever) {
   // play-count-after-play returns its board at 40 s of scenario time: 4 s at ten times real time.
   std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-count-after-play.scn",
                                    "--speed", "10", "--state-dir", (dir / "state").string(), "--publish", "bind:" + pub,
-                                   "--control", "bind:" + ctl, "--live", "bind:" + live, "--embargo", "1.5",
+                                   "--control", "bind:" + ctl, "--live", "bind:" + live, "--embargo", "1.5", "--analyzer", CARDTABLECTL,
                                    "--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()};
   auto t0 = std::chrono::steady_clock::now();
   pid = fork_exec(args, (dir / "daemon.log").string());
@@ -366,6 +366,15 @@ TEST_F(Daemon, BroadcastersGetTheCardsOnlyAfterTheEmbargoAndDirectorsNever) {
   EXPECT_EQ(cards, 7u);  // two tricks, the second one card short
   EXPECT_TRUE(fs::exists(dir / "state" / "broadcast" / "board-1-1.lin"));
   EXPECT_TRUE(fs::exists(dir / "state" / "broadcast" / "board-1-1.pbn"));
+  // The double-dummy table arrives from the analyzer process.
+  std::string pbn;
+  for (int i = 0; i < 50 && pbn.find("DoubleDummyTricks") == std::string::npos; ++i) {
+    std::this_thread::sleep_for(100ms);
+    std::ifstream in(dir / "state" / "broadcast" / "board-1-1.pbn");
+    pbn.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  EXPECT_NE(pbn.find("[DoubleDummyTricks \""), std::string::npos) << pbn;
+  EXPECT_NE(pbn.find("[Play \"W\"]"), std::string::npos) << pbn;
 }
 
 TEST_F(Daemon, AHubGathersSeveralTablesAndKeepsEachTablesBoardForLateJoiners) {
@@ -415,4 +424,38 @@ TEST_F(Daemon, AHubGathersSeveralTablesAndKeepsEachTablesBoardForLateJoiners) {
   }
   ::kill(hub, SIGTERM);
   ::waitpid(hub, nullptr, 0);
+}
+
+TEST_F(Daemon, ASlowSubscriberNeitherStopsPublishingNorGrowsTheDaemon) {
+  zmq::socket_t slow(ctx, zmq::socket_type::sub), fast(ctx, zmq::socket_type::sub);
+  slow.set(zmq::sockopt::rcvhwm, 5);  // never read: its queues fill at once
+  slow.set(zmq::sockopt::subscribe, "");
+  slow.connect(pub);
+  fast.set(zmq::sockopt::subscribe, "");
+  fast.connect(pub);
+  start("play-clean-board.scn", 100, {"--loop"});
+  std::set<std::uint64_t> seen;
+  long rss_kb = 0;
+  auto end = std::chrono::steady_clock::now() + 6s;
+  while (std::chrono::steady_clock::now() < end) {
+    std::vector<zmq::message_t> f;
+    while (zmq::recv_multipart(fast, std::back_inserter(f), zmq::recv_flags::dontwait)) {
+      json e = json::parse(f[1].to_string_view());
+      if (e.contains("seq")) seen.insert(e["seq"].get<std::uint64_t>());
+      f.clear();
+    }
+    std::ifstream st("/proc/" + std::to_string(pid) + "/status");
+    for (std::string line; std::getline(st, line);)
+      if (line.starts_with("VmRSS:")) rss_kb = std::max(rss_kb, std::stol(line.substr(6)));
+    std::this_thread::sleep_for(20ms);
+  }
+  auto reply = request({{"command", "status"}});
+  ASSERT_TRUE(reply);
+  std::uint64_t last = (*reply)["status"]["last_seq"].get<std::uint64_t>();
+  EXPECT_GT(last, 50u);
+  // The fast subscriber got every event from its first one on, although the slow one read nothing.
+  ASSERT_FALSE(seen.empty());
+  EXPECT_EQ(seen.size(), *seen.rbegin() - *seen.begin() + 1);
+  EXPECT_GE(*seen.rbegin() + 5, last);
+  EXPECT_LT(rss_kb, 40 * 1024) << "the daemon grew to " << rss_kb << " kB";
 }
