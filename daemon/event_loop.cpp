@@ -431,7 +431,7 @@ nlohmann::json EventLoop::handle(const protocol::Request& r) {
         more = true;
         return false;
       }
-      events.push_back(nlohmann::json::parse(line, nullptr, false));
+      if (auto j = nlohmann::json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
       return true;
     });
     nlohmann::json reply = {{"events", events}, {"more", more}, {"first_available", journal_->first_seq()}, {"last_seq", journal_->last_seq()}};
@@ -447,7 +447,7 @@ nlohmann::json EventLoop::handle(const protocol::Request& r) {
         more = true;
         return false;
       }
-      events.push_back(nlohmann::json::parse(line, nullptr, false));
+      if (auto j = nlohmann::json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
       return true;
     });
     return ok_reply({{"events", events}, {"more", more}, {"last_seq", live_journal_->last_seq()}});

@@ -33,8 +33,9 @@ std::vector<fs::path> journal_files(const fs::path& dir) {
 }
 
 std::uint64_t seq_of_line(const std::string& line) {
-  // Lines are written by us: {"seq":N,...} begins every line. A damaged line (a crash mid-write) has none.
-  if (!line.starts_with("{\"seq\":")) return 0;
+  // Lines are written by us: {"seq":N,...} begins every line and "}" ends it. A line cut short by a crash
+  // mid-write does not count: its number is given again, so that subscribers see no gap.
+  if (!line.starts_with("{\"seq\":") || !line.ends_with("}")) return 0;
   return std::strtoull(line.c_str() + 7, nullptr, 10);
 }
 

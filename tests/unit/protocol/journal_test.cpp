@@ -1,0 +1,110 @@
+// The journal: every event numbered, kept across restarts, rotated, replayed from any seq still kept.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "protocol/journal.hpp"
+
+using namespace cardtable::protocol;
+namespace fs = std::filesystem;
+
+namespace {
+fs::path fresh_dir(const char* name) {
+  fs::path p = fs::temp_directory_path() / ("journal-test-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(p);
+  return p;
+}
+WireEvent event(const std::string& message) {
+  WireEvent e;
+  e.type = "board.arrived";
+  e.tournament = "t";
+  e.message = message;
+  return e;
+}
+std::vector<std::uint64_t> replayed(const Journal& j, std::uint64_t since) {
+  std::vector<std::uint64_t> out;
+  j.replay(since, [&](const std::string& line, std::uint64_t seq) {
+    EXPECT_EQ(nlohmann::json::parse(line)["seq"], seq);
+    out.push_back(seq);
+    return true;
+  });
+  return out;
+}
+}  // namespace
+
+TEST(Journal, SeqIsGapFreeAndContinuesAfterARestart) {
+  fs::path dir = fresh_dir("restart");
+  {
+    Journal j(dir, {});
+    for (int i = 0; i < 5; ++i) {
+      WireEvent e = event("x");
+      j.append(e);
+      EXPECT_EQ(e.seq, static_cast<std::uint64_t>(i + 1));
+    }
+  }
+  Journal j(dir, {});
+  EXPECT_EQ(j.last_seq(), 5u);
+  WireEvent e = event("after the restart");
+  j.append(e);
+  EXPECT_EQ(e.seq, 6u);
+  EXPECT_EQ(replayed(j, 1), (std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(replayed(j, 4), (std::vector<std::uint64_t>{4, 5, 6}));
+  fs::remove_all(dir);
+}
+
+TEST(Journal, RotatesBySizeAndKeepsALimitedNumberOfFiles) {
+  fs::path dir = fresh_dir("rotate");
+  Journal j(dir, {2000, 3});  // tiny files: a few events each
+  for (int i = 0; i < 200; ++i) {
+    WireEvent e = event(std::string(100, 'x'));
+    j.append(e);
+  }
+  std::size_t files = 0;
+  for (const auto& f : fs::directory_iterator(dir)) files += f.path().extension() == ".jsonl" ? 1U : 0U;
+  EXPECT_LE(files, 4u);  // the limit, plus the file just opened
+  std::uint64_t first = j.first_seq();
+  EXPECT_GT(first, 1u);
+  auto all = replayed(j, 1);  // from the oldest still kept
+  ASSERT_FALSE(all.empty());
+  EXPECT_EQ(all.front(), first);
+  EXPECT_EQ(all.back(), 200u);
+  for (std::size_t i = 1; i < all.size(); ++i) EXPECT_EQ(all[i], all[i - 1] + 1);
+  fs::remove_all(dir);
+}
+
+TEST(Journal, ALineCutShortByACrashIsSkipped) {
+  fs::path dir = fresh_dir("crash");
+  {
+    Journal j(dir, {});
+    for (int i = 0; i < 3; ++i) {
+      WireEvent e = event("x");
+      j.append(e);
+    }
+  }
+  for (const auto& f : fs::directory_iterator(dir)) std::ofstream(f.path(), std::ios::app) << "{\"seq\":4,\"cla";  // no newline
+  Journal j(dir, {});
+  EXPECT_EQ(j.last_seq(), 3u);  // the cut line does not count: its number is given again, no gap
+  WireEvent e = event("y");
+  j.append(e);
+  EXPECT_EQ(e.seq, 4u);
+  EXPECT_EQ(replayed(j, 1), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  fs::remove_all(dir);
+}
+
+TEST(WireEvent, UnsetFieldsAreLeftOutNeverNull) {
+  WireEvent e = event("m");
+  auto j = to_json(e);
+  EXPECT_FALSE(j.contains("board"));
+  EXPECT_FALSE(j.contains("laws"));
+  EXPECT_FALSE(j.contains("seq"));
+  EXPECT_EQ(j["class"], "board");
+  EXPECT_EQ(e.topic(), "board/t///board.arrived");
+  std::string error;
+  auto back = from_json(j, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(back->message, "m");
+  EXPECT_FALSE(from_json(nlohmann::json::array(), &error));
+}
