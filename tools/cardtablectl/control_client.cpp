@@ -10,6 +10,8 @@
 #include <csignal>
 #include <iostream>
 
+#include "bridge/board_record.hpp"
+#include "hand_diagram.hpp"
 #include "protocol/curve_keys.hpp"
 #include "records_command.hpp"
 
@@ -46,8 +48,26 @@ std::string endpoint_address(std::string e) {
   return e;
 }
 
+// A live.deal as the hand diagram people know.
+std::string deal_diagram(const json& e) {
+  if (!e.contains("evidence")) return {};
+  const json& ev = e["evidence"];
+  auto deal = bridge::Deal::parse_pbn(ev.value("deal", ""));
+  if (!deal) return {};
+  bridge::BoardRecord r;
+  r.deal = deal;
+  r.board = e.value("board", 0);
+  r.event = e.value("event", "");
+  r.session = e.value("session", "");
+  r.dealer = bridge::parse_seat(ev.value("dealer", ""));
+  r.vulnerability = bridge::parse_vulnerability(ev.value("vulnerable", ""));
+  return hand_diagram(r);
+}
+
 // One line for people: time, severity (alerts in red on a terminal), board, message.
 std::string human(const json& e, bool colour) {
+  if (e.value("type", "") == "live.deal")
+    if (std::string d = deal_diagram(e); !d.empty()) return d;
   std::string sev = e.value("severity", "info");
   std::string line;
   if (e.contains("seq")) line += "#" + std::to_string(e["seq"].get<std::uint64_t>()) + " ";
