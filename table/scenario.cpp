@@ -436,6 +436,11 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
         fail("set " + w[1] + ": '" + w[2] + "' is not a number");
         continue;
       }
+      // Every setting is a count, a fraction or milliseconds: 0 to a day. (The fuzzer found 6e69.)
+      if (!std::isfinite(v) || v < 0 || v > 86400000) {
+        fail("set " + w[1] + ": " + w[2] + " is out of range (0 to 86400000)");
+        continue;
+      }
       auto ms = static_cast<Millis>(v);
       TableConfig& c = scenario_.config;
       if (w[1] == "stable_reads") c.stable_reads = static_cast<int>(v);

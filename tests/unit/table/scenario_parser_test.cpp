@@ -25,6 +25,15 @@ TEST(ScenarioFormat, ErrorsNameTheLineAndWhatWasExpected) {
   EXPECT_NE(e[4].message.find("needs a board"), std::string::npos);
 }
 
+TEST(ScenarioFormat, SettingsOutOfRangeAreErrorsNotUndefinedBehaviour) {
+  // Found by fuzzing: a huge value was converted to an integer type that cannot hold it.
+  for (const char* v : {"6e69", "-1", "nan", "inf"}) {
+    auto e = errors_of(std::string("zones station-scan\nset stable_ms ") + v + "\n");
+    ASSERT_EQ(e.size(), 1u) << v;
+    EXPECT_EQ(e[0].line, 2);
+  }
+}
+
 TEST(ScenarioFormat, ZonesAreRequired) {
   auto e = errors_of("at 1 scan SA\n");
   ASSERT_EQ(e.size(), 1u);
