@@ -42,6 +42,31 @@ void open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
 
 }  // namespace
 
+std::unique_ptr<protocol::Journal> EventLoop::open_journal(const std::string& name) const {
+  try {
+    return std::make_unique<protocol::Journal>(
+        fs::path(options_.state_dir) / name,
+        protocol::Journal::Limits{static_cast<std::uintmax_t>(options_.journal_file_mb) << 20, options_.journal_files});
+  } catch (const std::exception& e) {
+    throw StartupError(e.what());
+  }
+}
+
+nlohmann::json EventLoop::replay_reply(const protocol::Journal& journal, std::uint64_t since) {
+  constexpr std::size_t kLimit = 5000;  // a reply at most; ask again from the last seq + 1
+  nlohmann::json events = nlohmann::json::array();
+  bool more = false;
+  journal.replay(since, [&](const std::string& line, std::uint64_t) {
+    if (events.size() == kLimit) {
+      more = true;
+      return false;
+    }
+    if (auto j = nlohmann::json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
+    return true;
+  });
+  return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", journal.last_seq()}};
+}
+
 void EventLoop::setup_curve() {
   std::string error;
   auto keys = protocol::read_key_file(options_.curve_secret, error);
@@ -161,13 +186,8 @@ EventLoop::EventLoop(Options options)
   table_ = std::make_unique<table::Table>(*master_, table_config_);
   simulator_ = std::make_unique<SimulatorDevice>(std::move(*scenario), options_.speed, options_.loop);
 
-  try {
-    journal_ = std::make_unique<protocol::Journal>(fs::path(options_.state_dir) / "journal",
-                                                   protocol::Journal::Limits{static_cast<std::uintmax_t>(options_.journal_file_mb) << 20,
-                                                                             options_.journal_files});
-  } catch (const std::exception& e) {
-    throw StartupError(e.what());
-  }
+  journal_ = open_journal("journal");
+  live_journal_ = open_journal("live");  // live.* have a sequence of their own
   board_first_seq_ = journal_->last_seq() + 1;
 
   // A slow subscriber must neither stop publishing nor grow memory without bound: PUB drops at the
@@ -179,13 +199,6 @@ EventLoop::EventLoop(Options options)
   if (!options_.curve_secret.empty()) setup_curve();
   live_.set(zmq::sockopt::sndhwm, 100000);
   live_.set(zmq::sockopt::linger, 1000);
-  try {
-    live_journal_ = std::make_unique<protocol::Journal>(fs::path(options_.state_dir) / "live",
-                                                        protocol::Journal::Limits{static_cast<std::uintmax_t>(options_.journal_file_mb) << 20,
-                                                                                  options_.journal_files});
-  } catch (const std::exception& e) {
-    throw StartupError(e.what());
-  }
   open_endpoint(live_, options_.live, "live");
   open_endpoint(pub_, options_.publish, "publish");
   open_endpoint(control_, options_.control, "control");
@@ -423,34 +436,13 @@ nlohmann::json EventLoop::handle(const protocol::Request& r) {
         return error_reply("replay: give \"since\", the first seq wanted (a positive integer)");
       since = r.args["since"].get<std::uint64_t>();
     }
-    constexpr std::size_t kLimit = 5000;  // a reply at most; ask again from the last seq + 1
-    nlohmann::json events = nlohmann::json::array();
-    bool more = false;
-    journal_->replay(since, [&](const std::string& line, std::uint64_t) {
-      if (events.size() == kLimit) {
-        more = true;
-        return false;
-      }
-      if (auto j = nlohmann::json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
-      return true;
-    });
-    nlohmann::json reply = {{"events", events}, {"more", more}, {"first_available", journal_->first_seq()}, {"last_seq", journal_->last_seq()}};
+    nlohmann::json reply = replay_reply(*journal_, since);
     if (c == "snapshot") reply["status"] = status();
     return ok_reply(reply);
   }
   if (c == "replay-live") {
     if (!r.args.contains("since") || !r.args["since"].is_number_unsigned()) return error_reply("replay-live: give \"since\"");
-    nlohmann::json events = nlohmann::json::array();
-    bool more = false;
-    live_journal_->replay(r.args["since"].get<std::uint64_t>(), [&](const std::string& line, std::uint64_t) {
-      if (events.size() == 5000) {
-        more = true;
-        return false;
-      }
-      if (auto j = nlohmann::json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
-      return true;
-    });
-    return ok_reply({{"events", events}, {"more", more}, {"last_seq", live_journal_->last_seq()}});
+    return ok_reply(replay_reply(*live_journal_, r.args["since"].get<std::uint64_t>()));
   }
   if (c == "board" || c == "contract") {
     std::string key = c == "board" ? "label" : "contract";

@@ -39,6 +39,8 @@ class EventLoop {
   void handle_control();
   void handle_zap();
   void setup_curve();
+  std::unique_ptr<protocol::Journal> open_journal(const std::string& name) const;
+  static nlohmann::json replay_reply(const protocol::Journal& journal, std::uint64_t since);
   void finish_board(const protocol::WireEvent& returned);
   void release_embargoed();
   void write_broadcast(const std::vector<protocol::WireEvent>& events);
