@@ -1,23 +1,23 @@
 #include "event_json.hpp"
 
+#include "protocol/wire_event.hpp"
+
 namespace cardtable::tools {
 
 nlohmann::json to_json(const table::Event& e) {
-  nlohmann::json j = {{"class", e.event_class()}, {"type", e.type}, {"severity", std::string(table::severity_name(e.severity))},
-                      {"time", static_cast<double>(e.time) / 1000.0}, {"message", e.message}};
-  if (!e.laws.empty()) j["laws"] = e.laws;
-  if (!e.event_name.empty()) j["event"] = e.event_name;
-  if (!e.session.empty()) j["session"] = e.session;
-  if (e.board > 0) j["board"] = e.board;
-  if (!e.seats.empty()) {
-    j["seats"] = nlohmann::json::array();
-    for (auto s : e.seats) j["seats"].push_back(std::string(1, bridge::seat_letter(s)));
-  }
-  if (!e.evidence.empty()) {
-    j["evidence"] = nlohmann::json::object();
-    for (const auto& [k, v] : e.evidence) j["evidence"][k] = v;
-  }
-  return j;
+  protocol::WireEvent w;
+  w.type = e.type;
+  w.severity = std::string(table::severity_name(e.severity));
+  w.laws = e.laws;
+  w.event = e.event_name;
+  w.session = e.session;
+  w.board = e.board;
+  for (auto s : e.seats) w.seats.emplace_back(1, bridge::seat_letter(s));
+  w.evidence = e.evidence;
+  w.message = e.message;
+  w.mono = static_cast<double>(e.time) / 1000.0;
+  w.time = w.mono;  // no wall clock in a simulation
+  return protocol::to_json(w);
 }
 
 }  // namespace cardtable::tools

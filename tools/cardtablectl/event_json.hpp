@@ -1,4 +1,5 @@
-// Events as JSON objects (fields that are unset are left out, never null).
+// The table's events in the wire's JSON form (docs/protocol.md): simulate --json prints exactly what
+// cardtabled would publish, with the simulated clock as both time and mono.
 #pragma once
 
 #include <nlohmann/json.hpp>
