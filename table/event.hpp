@@ -22,8 +22,15 @@ struct Event {
   std::string session;
   int board = 0;                   // 0 while the board is unknown
   std::vector<Seat> seats;
+  // What anyone on the events endpoint may read: which seats, how many cards, which law -- never the
+  // identity of a card of a hand still in play (docs/protocol.md, "Sealed until the embargo").
   std::vector<std::pair<std::string, std::string>> evidence;  // ordered: "expected", "observed", ...
-  std::string message;             // for a director, at a glance
+  std::string message;             // for a director, at a glance, in a director's words
+  // The card-level detail, for directors only (the wire routes it to the director role): the same
+  // evidence with the cards named, and the message with the cards named. Empty when the event names no
+  // card; card_message empty means `message` says it all.
+  std::vector<std::pair<std::string, std::string>> card_evidence;
+  std::string card_message;
   Millis time = 0;
 
   std::string event_class() const { return type.substr(0, type.find('.')); }

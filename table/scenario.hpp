@@ -12,6 +12,7 @@
 #include "bridge/master_record.hpp"
 #include "table/command.hpp"
 #include "table/event.hpp"
+#include "table/input.hpp"
 #include "table/table_config.hpp"
 
 namespace cardtable::table {
@@ -55,12 +56,6 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
 
 // What a table is given, in order, when a scenario runs: the simulated device reads each active zone
 // every read period; commands come at their time; a tick closes every period.
-struct TableInput {
-  enum class Kind : std::uint8_t { Observe, Command, Tick } kind = Kind::Tick;
-  Observation observation;
-  Command command;
-  Millis time = 0;
-};
 std::vector<TableInput> scenario_inputs(const Scenario& scenario);
 // Gives one input to a table.
 void apply(class Table& table, const TableInput& input);
