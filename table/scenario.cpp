@@ -258,7 +258,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     }
     return true;
   }
-  if (verb == "play" && w.size() >= 2 && w[1] == "all") {  // play all as master [board LABEL] [contract TEXT...]
+  if (verb == "play" && w.size() >= 2 && w[1] == "all") {  // play all as master [board LABEL] [turned N] [swap XY] [contract TEXT...]
     const MasterRecord* m = master();
     std::optional<std::uint32_t> board = board_;
     for (std::size_t i = 2; m && i + 1 < w.size(); ++i)
@@ -277,9 +277,24 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
       }
     auto cc = parse_contract_command(text.empty() ? "3NT S" : text);
     if (!cc || cc->passed_out) return fail("play all: '" + text + "' is not a contract to play");
-    auto play = legal_play(m->board(*board).deal, cc->contract);
+    // "turned N": the hands as they are after the board was turned N seats clockwise (Law 87A tests);
+    // "swap NE": North's and East's hands exchanged.
+    Deal deal = m->board(*board).deal;
+    for (std::size_t i = 2; i + 1 < w.size(); ++i) {
+      if (w[i] == "contract") break;
+      if (w[i] == "turned") {
+        if (w[i + 1].size() != 1 || w[i + 1][0] < '1' || w[i + 1][0] > '3') return fail("play all: 'turned' takes 1, 2 or 3 seats");
+        deal = deal.rotated(w[i + 1][0] - '0');
+      } else if (w[i] == "swap") {
+        auto a = w[i + 1].size() == 2 ? parse_seat(w[i + 1].substr(0, 1)) : std::nullopt;
+        auto b = w[i + 1].size() == 2 ? parse_seat(w[i + 1].substr(1, 1)) : std::nullopt;
+        if (!a || !b) return fail("play all: 'swap' takes two seat letters, e.g. 'swap NE'");
+        std::swap(deal.hand(*a), deal.hand(*b));
+      }
+    }
+    auto play = legal_play(deal, cc->contract);
     Seat dummy = partner(cc->contract.declarer);
-    Hand dummy_hand = m->board(*board).deal.hand(dummy);
+    Hand dummy_hand = deal.hand(dummy);
     bool with_dummy = scenario_.config.has(Zone{ZoneKind::Dummy, Seat::North});
     for (std::size_t i = 0; i < play.size(); ++i) {
       Millis at = t + static_cast<Millis>(i / 4) * timing_.trick_ms + static_cast<Millis>(i % 4) * timing_.play_step_ms;

@@ -86,7 +86,11 @@ TEST(Revoke, CertainAtOnceFromTheMasterDealThenEstablishedByPartnersPlayToTheNex
   for (const Event& e : ev)
     if (e.type == "irregularity.revoke") revokes.push_back(&e);
   EXPECT_EQ(*revokes[0]->find("state"), "not established");
-  EXPECT_EQ(*revokes[0]->find("holds"), "S7");
+  EXPECT_EQ(*revokes[0]->find_card("holds"), "S7");
+  // The public message names no card of a hand in play; the director's does.
+  EXPECT_EQ(revokes[0]->message, "Board 1: South revoked in trick 1 (failed to follow suit); not yet established (Laws 61, 62)");
+  EXPECT_EQ(revokes[0]->find("holds"), nullptr);
+  EXPECT_NE(revokes[0]->card_message.find("\u2663" "10"), std::string::npos) << revokes[0]->card_message;
   EXPECT_EQ(*revokes[1]->find("state"), "established");
   EXPECT_EQ(revokes[1]->laws, std::vector<std::string>{"63A"});
   EXPECT_EQ(revokes[1]->time, 31200);  // North, South's partner, played to trick 2
@@ -108,22 +112,53 @@ TEST(Revoke, FromThePlayAloneWhenNoBoardIsKnown) {
   EXPECT_EQ(*test::first(ev, "irregularity.revoke")->find("how"), "from the play");
 }
 
-TEST(CardFromOtherHand, TheBoardWasTurned) {
-  auto ev = run(kStart + kContract + "at 22 trick W S7 S6 SA S3\nend 30\n");
-  EXPECT_EQ(irregularities(ev), Types{"card_from_other_hand"});
-  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("likely"), "the board was turned 1 seat clockwise");
+// Law 87A: the first card from another hand is alerted at once; its cause is named only when several
+// cards support it, as one follow-up on the same alert, never as more alerts.
+std::vector<const Event*> all_of(const std::vector<Event>& ev, const std::string& type) {
+  std::vector<const Event*> out;
+  for (const Event& e : ev)
+    if (e.type == type) out.push_back(&e);
+  return out;
 }
 
-TEST(CardFromOtherHand, AFouledBoard) {
+TEST(CardFromOtherHand, TheBoardWasTurnedNamedOnceSeveralCardsShowIt) {
+  auto ev = run(kStart + kContract + "at 22 trick W S7 S6 SA S3\nend 30\n");
+  auto alerts = all_of(ev, "irregularity.card_from_other_hand");
+  ASSERT_EQ(alerts.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(alerts[0]->severity, Severity::Alert);
+  EXPECT_EQ(*alerts[0]->find("cause"), "not known yet");  // the first card alone proves no cause
+  EXPECT_EQ(alerts[0]->find("card"), nullptr);              // the card itself is for directors only
+  EXPECT_EQ(*alerts[0]->find_card("card"), "S7");
+  EXPECT_EQ(alerts[1]->severity, Severity::Warning);
+  EXPECT_EQ(*alerts[1]->find("cause"), "the board was turned 1 seat clockwise");
+}
+
+TEST(CardFromOtherHand, AFouledBoardNamedWhenNoTurnNorBoardFits) {
   auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 trick W D2 D5 DQ D4\nend 40\n");
   EXPECT_EQ(irregularities(ev), Types{"card_from_other_hand"}) << test::dump(ev);
-  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("likely"), "a fouled board: cards were exchanged between hands");
+  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("cause"), "a fouled board: cards were exchanged between hands");
 }
 
 TEST(CardFromOtherHand, AWrongBoardOfTheSession) {
   auto ev = run(kStart + kContract + "at 22 trick W CK CA S2 C3\nend 30\n");
-  EXPECT_EQ(irregularities(ev), Types{"card_from_other_hand"}) << test::dump(ev);
-  EXPECT_EQ(*test::first(ev, "irregularity.card_from_other_hand")->find("likely"), "a wrong board: the cards fit Spring Pairs / 1, board 2");
+  auto alerts = all_of(ev, "irregularity.card_from_other_hand");
+  ASSERT_EQ(alerts.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(*alerts[1]->find("cause"), "a wrong board: the cards fit Spring Pairs / 1, board 2");
+}
+
+TEST(CardFromOtherHand, ATurnedBoardPlayedOutGivesOneAlertNotARevokePerTrick) {
+  // Law 87A: the whole board played from hands turned 1 seat: one alert and its cause, then the table
+  // follows the hands as they are (no revoke from the master's hands, no more cards from other hands).
+  auto ev = run(kStart + "at 20 contract 3NT S\nat 22 play all as master turned 1 contract 3NT S\nend 100\n");
+  EXPECT_EQ(irregularities(ev), (Types{"card_from_other_hand", "card_from_other_hand"})) << test::dump(ev);
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.card"; }), 52);
+}
+
+TEST(CardFromOtherHand, AWrongBoardPlayedOutGivesOneAlert) {
+  auto ev = run(kStart + "at 20 contract 3NT S\nat 22 play all as master board 1/2 contract 3NT S\nend 100\n");
+  // Dummy, faced before North's first card, already shows the cause: it is named in the one alert.
+  EXPECT_EQ(irregularities(ev), (Types{"card_from_other_hand"})) << test::dump(ev);
+  EXPECT_EQ(*all_of(ev, "irregularity.card_from_other_hand")[0]->find("kind"), "wrong board");
 }
 
 TEST(DummyExchange, DeclarersHandFacedAsDummy) {
@@ -134,12 +169,17 @@ TEST(DummyExchange, DeclarersHandFacedAsDummy) {
 
 TEST(BoardReturned, HandsInTheWrongPocketsBeforeTheBoardTravels) {
   auto ev = run("zones playing-table\nat 0 board Spring Pairs/1/1\nat 0 pocket N as master\nat 0 pocket E as master\n"
-                "at 0 pocket S as master\nat 0 pocket W as master\nat 3 pocket N empty\n"
+                "at 0 pocket S as master\nat 0 pocket W as master\nat 3 pocket N empty\nat 3 pocket E empty\n"
                 "at 30 pocket N as master E\nat 30 pocket E as master N\nend 35\n");
-  const Event* e = test::first(ev, "board.returned");
+  // Law 7: an irregularity like any other, in a director's words, the card list for directors only.
+  EXPECT_EQ(test::first(ev, "board.returned")->severity, Severity::Info);
+  const Event* e = test::first(ev, "irregularity.fouled_board");
   ASSERT_NE(e, nullptr) << test::dump(ev);
   EXPECT_EQ(e->severity, Severity::Alert);
-  EXPECT_NE(e->find("misplaced"), nullptr);
+  EXPECT_EQ(e->laws, (std::vector<std::string>{"7", "87A"}));
+  EXPECT_EQ(e->message, "Board 1 went back fouled: North's and East's hands are swapped \u2014 correct it before it travels (Laws 7, 87A)");
+  EXPECT_EQ(*e->find("misplaced"), "26");
+  EXPECT_NE(e->find_card("misplaced"), nullptr);
 }
 
 TEST(WrongCount, AfterPlayOneHandPlayedACardFewer) {
