@@ -42,6 +42,11 @@ std::string map_words(const SeatMap& map) {
   return out;
 }
 
+std::string map_as(const SeatMap& map) {
+  if (auto r = rotation_of(map)) return "as turned " + std::to_string(*r) + (*r == 1 ? " seat" : " seats") + " clockwise";
+  return "with " + map_words(map);
+}
+
 std::string misplaced_list(const std::vector<Misplaced>& cards) {
   std::string out;
   for (const Misplaced& m : cards)
@@ -52,8 +57,8 @@ std::string misplaced_list(const std::vector<Misplaced>& cards) {
 std::string misplaced_display(const std::vector<Misplaced>& cards, std::size_t shown) {
   std::string out;
   for (std::size_t i = 0; i < cards.size() && i < shown; ++i)
-    out += (i ? ", " : "") + cards[i].card.display() + " in " + std::string(seat_name(cards[i].found_in)) + " (belongs to " +
-           std::string(seat_name(cards[i].belongs_to)) + ")";
+    out += (i ? ", " : "") + cards[i].card.display() + " in " + std::string(seat_name(cards[i].found_in)) + "'s pocket, not " +
+           std::string(seat_name(cards[i].belongs_to)) + "'s";
   if (cards.size() > shown) out += " and " + std::to_string(cards.size() - shown) + " more";
   return out;
 }

@@ -19,6 +19,9 @@ const std::array<bridge::SeatMap, 24>& all_seat_maps();
 // "North's and East's hands are swapped", "North holds East's hand, East South's and South North's".
 std::string map_words(const bridge::SeatMap& map);
 
+// "as turned 1 seat clockwise", "with North's and East's hands swapped": the deal a map makes.
+std::string map_as(const bridge::SeatMap& map);
+
 // A card found in a seat that the reference deal gives to another.
 struct Misplaced {
   bridge::Card card;
@@ -27,7 +30,7 @@ struct Misplaced {
 };
 // "SQ:E->N SJ:E->N" (expected E, found N): the machines' list, for the director-only evidence.
 std::string misplaced_list(const std::vector<Misplaced>& cards);
-// "♠Q in North (belongs to East), ..." at most `shown`, then "and N more".
+// "♠Q in North's pocket, not East's, ..." at most `shown`, then "and N more".
 std::string misplaced_display(const std::vector<Misplaced>& cards, std::size_t shown = 4);
 // The seats concerned, in the order first met.
 std::vector<bridge::Seat> misplaced_seats(const std::vector<Misplaced>& cards);

@@ -246,10 +246,16 @@ bool Table::check_two_zones(const Observation& o) {
       }
       if (dummy_ && player == *dummy_) continue;
     }
-    std::string cards;
-    both.for_each_descending([&](Card c) { cards += (cards.empty() ? "" : " ") + c.str(); });
-    Event e = make("reading.uncertain", Severity::Warning, {}, cards + " read in " + o.zone.str() + " and " + z.str() + " at once");
-    e.evidence = {{"cards", cards}, {"zones", o.zone.str() + " " + z.str()}, {"cause", "card in two zones"}};
+    std::string cards, shown;
+    both.for_each_descending([&](Card c) {
+      cards += (cards.empty() ? "" : " ") + c.str();
+      shown += (shown.empty() ? "" : " ") + c.display();
+    });
+    std::string n = both.size() == 1 ? "A card is" : std::to_string(both.size()) + " cards are";
+    Event e = make("reading.uncertain", Severity::Warning, {}, n + " read in " + o.zone.str() + " and " + z.str() + " at once");
+    e.evidence = {{"count", std::to_string(both.size())}, {"zones", o.zone.str() + " " + z.str()}, {"cause", "card in two zones"}};
+    e.card_evidence = {{"cards", cards}};
+    e.card_message = shown + " read in " + o.zone.str() + " and " + z.str() + " at once";
     emit(std::move(e));
     conflict = true;
   }
@@ -280,7 +286,7 @@ void Table::station_evaluate(Millis t) {
     session_ = master_->board(*board_).session;
   }
   for (Event& e : r.events) {
-    if (e.board == 0 && r.board) {
+    if (e.board == 0 && r.board && !info_) {
       const MasterBoard& b = master_->board(*r.board);
       e.board = b.board;
       e.event_name = master_->session(b.session).event;
@@ -522,7 +528,7 @@ bool Table::lead_withdrawn(Seat s, Millis t) {
   bool alerted = lead_alerted_ && *lead_alerted_ == ti;
   lead_alerted_.reset();
   bool defender = !declarer() || (offender != *declarer() && offender != partner(*declarer()));
-  std::string trick_word = ti == 0 ? "the opening lead" : "the lead to trick " + std::to_string(ti + 1);
+  std::string trick_word = ti == 0 ? "opening lead" : "lead to trick " + std::to_string(ti + 1);
   if (alerted || (ti == 0 && !contract_)) {
     // Known out of turn: one follow-up on the same alert. Not known before (no contract): the
     // withdrawal itself says the lead was out of turn, and this is the alert.
@@ -612,9 +618,11 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
       }
     }
     if (tricks_.size() >= 13) {
-      Event e = make("reading.uncertain", Severity::Warning, {}, "A card after thirteen tricks: " + c.str() + " from " + seat_word(s));
+      Event e = make("reading.uncertain", Severity::Warning, {}, "A card after thirteen tricks, from " + seat_word(s));
       e.seats = {s};
-      e.evidence = {{"card", c.str()}, {"cause", "more than 13 tricks"}};
+      e.evidence = {{"cause", "more than 13 tricks"}};
+      e.card_evidence = {{"card", c.str()}};
+      e.card_message = c.display() + " from " + seat_word(s) + " after thirteen tricks";
       emit(std::move(e));
       return;
     }
