@@ -571,6 +571,7 @@ std::vector<std::pair<Seat, Card>> legal_play(const Deal& deal, const Contract& 
     return Card(s, static_cast<Rank>(std::countr_zero(b)));
   };
   for (int trick = 0; trick < 13; ++trick) {
+    if (faults.accepted_lead_at_trick && *faults.accepted_lead_at_trick == trick + 1) leader = left_hand_opponent(leader);
     std::array<std::optional<Card>, 4> cards{};
     Hand& lh = hands[static_cast<std::size_t>(index(leader))];
     Suit longest = Suit::Clubs;

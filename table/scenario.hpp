@@ -69,6 +69,7 @@ std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRe
 struct PlayFaults {
   std::optional<bridge::Seat> opening_leader;
   std::optional<int> revoke_at_trick;  // 1..13
+  std::optional<int> accepted_lead_at_trick;  // 2..13: the winner's left-hand opponent leads, and play goes on from him
 };
 std::vector<std::pair<bridge::Seat, bridge::Card>> legal_play(const bridge::Deal& deal, const bridge::Contract& contract,
                                                                const PlayFaults& faults = {});

@@ -739,8 +739,13 @@ void Table::check_ownership(Seat s, Card c, Millis t) {
   ownership_reported_ = true;
   // The cause, when the cards played already show it; else "not known yet" and a follow-up once known.
   std::optional<Cause> cause = likely_cause();
-  Event e = make("irregularity.card_from_other_hand", Severity::Alert, {"87A"},
-                 board_text() + ": " + seat_word(s) + " played a card that the master record gives to " + seat_word(*owner) + "; " +
+  // After a reported dummy exchange, a defender's card from another hand says the board is disturbed
+  // beyond it (the board turned two seats looks like an exchange at first): a follow-up on that alert.
+  bool after_exchange = cause_ == "dummy exchanged";
+  cause_.clear();
+  Event e = make("irregularity.card_from_other_hand", after_exchange ? Severity::Warning : Severity::Alert, {"87A"},
+                 board_text() + ": " + (after_exchange ? "besides the dummy exchange reported, " : "") + seat_word(s) +
+                     " played a card that the master record gives to " + seat_word(*owner) + "; " +
                      (cause ? "most likely " + cause->words : "the cause is not known yet") + " (Law 87A)");
   e.seats = {s, *owner};
   e.evidence = {{"played_by", std::string(1, seat_letter(s))}, {"belongs_to", std::string(1, seat_letter(*owner))},
@@ -772,7 +777,8 @@ std::optional<Table::Cause> Table::likely_cause() const {
     for (Seat x : kAllSeats)
       for (const Card& y : played_[static_cast<std::size_t>(index(x))])
         if (!d.hand(x).contains(y)) return false;
-    return !dummy_seat || (dummy_cards - d.hand(*dummy_seat)).empty();
+    // Dummy's cards: a few astray (up to 3) do not rule a cause out; the cards played must all fit.
+    return !dummy_seat || (dummy_cards - d.hand(*dummy_seat)).size() <= 3;
   };
   std::size_t support = foreign_.size() + (dummy_seat && !(dummy_cards - info_->deal.hand(*dummy_seat)).empty() ? 1 : 0);
   std::array<std::vector<Cause>, 3> fit;
@@ -840,9 +846,11 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
     if (c.suit() != led.suit()) {
       auto& mark = shown_out_[si][static_cast<std::size_t>(index(led.suit()))];
       if (mark == 0) mark = static_cast<int>(ti) + 1;
-      // From the hands as held: certain as soon as the card is faced. While cards from other hands have
-      // no known cause the hands are in doubt, and only the play itself can show a revoke.
-      if (held_ && held_->holder(c) == s) {
+      // From the hands as held: certain as soon as the card is faced -- as long as every card played
+      // came from the hand the master record (or a reported dummy exchange) gives it. Once a card has
+      // come from another hand, the hands are in doubt (cards astray may not have been played yet) and
+      // only the play itself proves a revoke: one disturbed board, one alert.
+      if (held_ && foreign_.empty() && held_->holder(c) == s) {
         Hand rest = remaining(s);
         if (rest.length(led.suit()) > 0 && !already(s, ti)) {
           Card held{};
@@ -903,7 +911,7 @@ void Table::on_dummy(const Observation& o) {
   // turned board), and is then no dummy exchange. Until a cause is known, dummy waits.
   if (ownership_reported_ && cause_.empty()) {
     find_cause();
-    if (cause_.empty()) return;
+    if (cause_.empty() || dummy_checked_) return;  // (publishing the cause looked at dummy already)
   }
   // Whose hand is faced? The seat that holds most of these cards in the deal as held.
   std::array<int, 4> votes{};
@@ -927,6 +935,29 @@ void Table::dummy_known(Seat d, Millis t) {
     // dummy whose cards go to its play area, and it holds the hand it faced (43A2a): one cause, one
     // alert, and no card from another hand for the cards the exchange explains.
     dummy_ = partner(decl);
+    // Cards from other hands already alerted: the faced dummy is the same disturbed board, no new alert.
+    if (ownership_reported_) return;
+    if (d != decl && info_) {
+      // A defender's hand faced as dummy is no exchange of declarer's and dummy's hands: the hands are
+      // not where the master record puts them (a turned board, hands in the wrong pockets, another
+      // board). Law 87A, one alert, its cause once the cards show it.
+      ownership_reported_ = true;
+      held_.reset();
+      std::optional<Cause> cause = likely_cause();
+      Event e = make("irregularity.card_from_other_hand", Severity::Alert, {"87A"},
+                     board_text() + ": the hand faced as dummy by " + seat_word(partner(decl)) + " is " + seat_word(d) +
+                         "'s in the master record; " + (cause ? "most likely " + cause->words : "the cause is not known yet") + " (Law 87A)");
+      e.seats = {partner(decl), d};
+      e.evidence = {{"played_by", std::string(1, seat_letter(partner(decl)))}, {"belongs_to", std::string(1, seat_letter(d))},
+                    {"cause", cause ? cause->words : "not known yet"}, {"seen", "dummy"}};
+      if (cause) {
+        e.evidence.emplace_back("kind", cause->kind);
+        cause_ = cause->words;
+        held_ = cause->held;
+      }
+      emit(std::move(e));
+      return;
+    }
     if (info_ && cause_.empty() && foreign_.empty()) {
       SeatMap m = kIdentitySeats;
       std::swap(m[static_cast<std::size_t>(index(partner(decl)))], m[static_cast<std::size_t>(index(d))]);
