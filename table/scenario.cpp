@@ -350,6 +350,20 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     auto z = zone_arg(1);
     return z && read(t, *z, {});
   }
+  if (verb == "reload") {  // reload [master PATH...]
+    ScenarioStep s;
+    s.kind = ScenarioStep::Kind::Reload;
+    s.time = t;
+    s.line = line_;
+    if (w.size() >= 2 && w[1] != "master") return fail("reload: expected nothing, or 'master PATH'");
+    if (w.size() == 2) return fail("reload master: expected a file or folder");
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      std::filesystem::path p(w[i]);
+      s.masters.push_back(p.is_absolute() ? p : folder_ / p);
+    }
+    scenario_.steps.push_back(s);
+    return true;
+  }
   if (verb == "silent") {
     auto z = zone_arg(1);
     if (!z) return false;
@@ -512,6 +526,7 @@ std::vector<TableInput> scenario_inputs(const Scenario& sc) {
   for (Millis t = 0; t <= end; t += sc.read_period) {
     for (; next < sc.steps.size() && sc.steps[next].time <= t; ++next) {
       const ScenarioStep& s = sc.steps[next];
+      if (s.kind == ScenarioStep::Kind::Reload) continue;
       if (s.kind == ScenarioStep::Kind::Command) {
         TableInput in;
         in.kind = TableInput::Kind::Command;
@@ -550,10 +565,19 @@ void apply(Table& table, const TableInput& in) {
   }
 }
 
-std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) {
+std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master, const MasterLoader& reload) {
   Table table(master, sc.config);
   std::vector<Event> out = table.take_events();
+  std::vector<const ScenarioStep*> reloads;
+  for (const ScenarioStep& s : sc.steps)
+    if (s.kind == ScenarioStep::Kind::Reload) reloads.push_back(&s);
+  std::size_t r = 0;
   for (const TableInput& in : scenario_inputs(sc)) {
+    // A reload comes before the inputs of its moment, as a SIGHUP between two reads would.
+    for (; r < reloads.size() && reloads[r]->time <= in.time; ++r) {
+      table.tick(reloads[r]->time);
+      table.reload_master(reload ? reload(reloads[r]->masters.empty() ? sc.masters : reloads[r]->masters) : master);
+    }
     apply(table, in);
     for (Event& e : table.take_events()) out.push_back(std::move(e));
   }

@@ -34,6 +34,7 @@ void Table::reload_master(const MasterRecord& master) {
     board_.reset();
     return;
   }
+  bool lost_before = !info_->entry;  // a reload before this one already said the deal is gone
   // The same deal as dealt, preferably under the same name.
   std::optional<std::uint32_t> found;
   for (const DealMatch& m : master_->lookup(info_->deal)) {
@@ -62,6 +63,7 @@ void Table::reload_master(const MasterRecord& master) {
     return;
   }
   // The deal is gone: say so once; the board goes on, checked against the deal it had.
+  if (lost_before) return;
   Event e = make("reading.uncertain", Severity::Warning, {},
                  board_text() + ": its deal is not in the reloaded master record; the board goes on, checked against the deal it had");
   e.evidence = {{"cause", "board not in the reloaded record"}, {"board", info_->description}};

@@ -2,9 +2,11 @@
 //   N A54.QJ85.AT75.63  E QJT83.K3.93.J854  S 72.A9742.Q84.T72  W K96.T6.KJ62.AKQ9
 #include <gtest/gtest.h>
 
+#include "table/table.hpp"
 #include "table_test_support.hpp"
 
 using namespace cardtable::table;
+namespace bridge = cardtable::bridge;
 using test::irregularities;
 using test::run;
 using Types = std::vector<std::string>;
@@ -192,4 +194,77 @@ TEST(SlowBoard, OnceWhenTheBoardPassesItsAllowance) {
   auto ev = run("set board_allowance_ms 60000\n" + kStart + "end 200\n");
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "timing.slow_board"; }), 1);
   EXPECT_EQ(test::first(ev, "timing.slow_board")->time, 63300);
+}
+
+// Issue 7, item 5: SIGHUP or load-record in the middle of a board carries the table's state over.
+TEST(Reload, MidBoardTheBoardKeepsItsCardsTricksAndTimes) {
+  auto plain = run(kStart + kContract + "at 22 play all as master contract 4H S\nat 90 pockets full\nend 95\n");
+  auto reloaded = run(kStart + kContract + "at 22 play all as master contract 4H S\nat 43 reload\nat 90 pockets full\nend 95\n");
+  EXPECT_EQ(test::dump(reloaded), test::dump(plain));
+  EXPECT_TRUE(irregularities(reloaded).empty());
+}
+
+TEST(Reload, ARecordWithoutTheDealIsSaidOnceAndTheBoardGoesOn) {
+  Table table(test::master(), TableConfig::playing_table());
+  Command board{Command::Kind::Board, "Spring Pairs/1/1", Seat::North, 0};
+  table.command(board);
+  table.command(Command{Command::Kind::Contract, "4H S", Seat::North, 1000});
+  auto play = [&](Seat s, const char* card, Millis t) {
+    for (Millis at = t; at < t + 500; at += 100) table.observe(Observation{Zone{ZoneKind::Play, s}, bridge::Hand::from_bits(std::uint64_t{1} << bridge::Card::parse(card)->id()), 0, true, 1.0, "t", at});
+  };
+  play(Seat::West, "SK", 2000);
+  bridge::MasterRecord other;  // an empty record: the deal is gone
+  table.reload_master(other);
+  table.reload_master(other);
+  auto ev = table.take_events();
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.find("cause") && *e.find("cause") == "board not in the reloaded record"; }), 1)
+      << test::dump(ev);
+  EXPECT_EQ(table.board(), std::nullopt);  // no entry in the new record ...
+  play(Seat::North, "S4", 3000);           // ... but the board goes on under its number
+  ev = table.take_events();
+  ASSERT_FALSE(ev.empty());
+  EXPECT_EQ(ev.back().board, 1) << test::dump(ev);
+}
+
+// Issue 7, item 2: a lead out of turn that is not accepted leaves no false revoke behind.
+TEST(LeadOutOfTurn, Law54And50WithdrawnByADefenderThePenaltyCardPlayedLaterIsAnOrdinaryPlay) {
+  auto ev = run(kStart + kContract + "at 22 play E SQ\nat 23 play E -\nat 24 trick W SK SA SQ S2\nat 30 trick N D5 D3 D4 DK\nend 40\n");
+  EXPECT_EQ(irregularities(ev), (Types{"lead_out_of_turn", "lead_out_of_turn"})) << test::dump(ev);
+  const Event& followup = *std::find_if(ev.rbegin(), ev.rend(), [](const Event& e) { return e.type == "irregularity.lead_out_of_turn"; });
+  EXPECT_EQ(*followup.find("state"), "withdrawn");
+  EXPECT_EQ(followup.severity, Severity::Warning);  // a follow-up on the same alert, not a new one
+  EXPECT_EQ(*followup.find_card("withdrawn"), "E:SQ");
+  const Event* trick = test::first(ev, "play.trick");
+  ASSERT_NE(trick, nullptr);
+  EXPECT_EQ(*trick->find("leader"), "W");
+}
+
+TEST(LeadOutOfTurn, Law24WithdrawnByThePresumptiveDummy) {
+  auto ev = run(kStart + kContract + "at 22 play N HQ\nat 23 play N -\nat 24 trick W SK S4 S3 S2\nat 28.5 dummy as master N\nend 35\n");
+  EXPECT_EQ(irregularities(ev), (Types{"lead_out_of_turn", "lead_out_of_turn"})) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "irregularity.lead_out_of_turn")->laws, std::vector<std::string>{"24"});
+}
+
+TEST(LeadOutOfTurn, Law56WithdrawnAtTrickTwo) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 play E SQ\nat 31 play E -\nat 32 trick W S9 S5 SQ S7\nend 40\n");
+  EXPECT_EQ(irregularities(ev), (Types{"lead_out_of_turn", "lead_out_of_turn"})) << test::dump(ev);
+}
+
+TEST(LeadOutOfTurn, Law54AAcceptedTheTrickGoesOnFromTheOffender) {
+  auto ev = run(kStart + kContract + "at 22 trick E SQ S2 S6 S4\nat 22.5 dummy as master N\nat 30 trick E D9 D4 DK DA\nat 38 trick N D5 D3 D8 D2\nend 46\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+}
+
+TEST(LeadOutOfTurn, AReaderLosingTheLeadForAMomentIsNoWithdrawal) {
+  // West leads correctly; the reader loses West's card for a moment while North follows: no alert.
+  auto ev = run(kStart + kContract + "at 22 play W SK\nat 22.5 play W -\nat 23 play W SK\nat 23.5 play N S4\nat 24 play E S3\nat 25 play S S2\n"
+                "at 26 clear play:W\nat 26 clear play:N\nat 26 clear play:E\nat 26 clear play:S\nend 30\n");
+  EXPECT_TRUE(irregularities(ev).empty()) << test::dump(ev);
+}
+
+// Issue 7, item 3: after a dummy exchange is reported, the table follows the hands as they are.
+TEST(DummyExchange, Law43A2aThenAWholeBoardNoOtherAlert) {
+  auto ev = run(kStart + kContract + "at 22 play all as master swap NS contract 4H S\nat 90 pockets full\nend 95\n");
+  EXPECT_EQ(irregularities(ev), Types{"dummy_exchange"}) << test::dump(ev);
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "reading.uncertain"; }), 0);
 }
