@@ -47,7 +47,8 @@ std::vector<std::pair<Card, std::pair<Seat, Seat>>> misplaced(const std::array<P
 }  // namespace
 
 BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRecord& master,
-                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time) {
+                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time,
+                       const PreviousBoard* previous) {
   BoardCheck out;
   out.board = expected;
   std::string where = "Board";
@@ -286,6 +287,15 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     out.events.push_back(std::move(e));
     return out;
   }
+  // Dealt from the previous board's cards as they were quitted, without a shuffle.
+  if (previous)
+    if (auto how = UnshuffledDeals::match_previous(read, *previous)) {
+      Event e = make("irregularity.unshuffled_deal", Severity::Alert, {"6D2"}, time,
+                     board_text(expected) + ": the deal could only come from " + *how + " \u2014 not shuffled after that board (Law 6D2)");
+      e.evidence = {{"how", *how}, {"previous", previous->name}};
+      out.events.push_back(std::move(e));
+      return out;
+    }
 
   if (auto n = nearest()) {
     report_nearest(*n);

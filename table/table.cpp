@@ -282,7 +282,7 @@ void Table::station_start_board(Millis t) {
 
 void Table::station_evaluate(Millis t) {
   if (!station_has_cards()) return;
-  BoardCheck r = check_board(pockets_, *master_, board_, session_, t);
+  BoardCheck r = check_board(pockets_, *master_, board_, session_, t, previous_ ? &*previous_ : nullptr);
   if (r.board && !board_) {
     board_ = r.board;
     session_ = master_->board(*board_).session;
@@ -1078,6 +1078,20 @@ void Table::board_returned(Millis t) {
       e.card_message = board_text() + ": " + misplaced_display(wrong);
       emit(std::move(e));
     }
+  }
+  // Law 6D2: the next deal must not come from these cards as they lie: remember how they were quitted.
+  previous_.reset();
+  if (tricks_.size() == 13 && std::all_of(tricks_.begin(), tricks_.end(), [](const Trick& x) { return x.count == 4; })) {
+    PreviousBoard prev;
+    prev.name = info_ ? info_->description : std::string("the previous board");
+    for (const Trick& x : tricks_)
+      for (int k = 0; k < 4; ++k) {
+        Seat s = rotate(x.leader, k);
+        Card c = *x.cards[static_cast<std::size_t>(index(s))];
+        prev.tricks.push_back(c);
+        prev.quitted[static_cast<std::size_t>(index(s))].push_back(c);
+      }
+    previous_ = std::move(prev);
   }
   Event e = make("board.returned", Severity::Info, {"7"}, board_text() + " is back in its pockets after " + seconds(t - board_start_));
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};

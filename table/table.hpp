@@ -154,6 +154,7 @@ class Table {
   std::string cause_;                             // the cause published for cards from another hand
   std::vector<std::pair<Seat, bridge::Card>> foreign_;  // cards played that the master gives to another seat
   std::array<bool, 4> taken_back_{};              // the seat's card of the open trick left its play area
+  std::optional<PreviousBoard> previous_;          // the last board played out here (Law 6D2, quitted cards)
   std::optional<std::size_t> lead_alerted_;       // the trick (index) whose lead out of turn was reported
   bool ownership_reported_ = false;
   bool inference_failed_ = false;
