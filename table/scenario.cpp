@@ -512,14 +512,36 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
   return Parser(folder, load_master, errors).parse(text);
 }
 
-std::vector<TableInput> scenario_inputs(const Scenario& sc) {
-  std::vector<TableInput> out;
-  struct Live {
-    bool active = false;
-    Observation obs;
-  };
+namespace {
+struct Live {
+  bool active = false;
+  Observation obs;
+};
+
+std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset);
+}  // namespace
+
+std::vector<TableInput> scenario_inputs(const Scenario& sc) { return inputs_from(sc, {}, {}, 0); }
+
+std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, bool first_pass) {
   std::array<Live, kZoneCount> zones{};
-  std::vector<Zone> order;  // zones in the order they first read: deterministic
+  std::vector<Zone> order;
+  if (!first_pass) {
+    // What the scenario leaves on the table at its end reads on at the start of the next pass.
+    for (const ScenarioStep& s : sc.steps) {
+      if (s.kind != ScenarioStep::Kind::Read && s.kind != ScenarioStep::Kind::Silent) continue;
+      Live& z = zones[static_cast<std::size_t>(s.zone.index())];
+      if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
+      z.active = s.kind == ScenarioStep::Kind::Read;
+      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", 0};
+    }
+  }
+  return inputs_from(sc, zones, order, offset);
+}
+
+namespace {
+std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset) {
+  std::vector<TableInput> out;
   Millis last = sc.steps.empty() ? 0 : sc.steps.back().time;
   Millis end = sc.end >= 0 ? sc.end : last + 10000;
   std::size_t next = 0;
@@ -531,7 +553,8 @@ std::vector<TableInput> scenario_inputs(const Scenario& sc) {
         TableInput in;
         in.kind = TableInput::Kind::Command;
         in.command = s.command;
-        in.time = s.time;
+        in.command.time += offset;
+        in.time = s.time + offset;
         out.push_back(std::move(in));
         continue;
       }
@@ -546,16 +569,17 @@ std::vector<TableInput> scenario_inputs(const Scenario& sc) {
       TableInput in;
       in.kind = TableInput::Kind::Observe;
       in.observation = z.obs;
-      in.observation.time = t;
-      in.time = t;
+      in.observation.time = t + offset;
+      in.time = t + offset;
       out.push_back(std::move(in));
     }
     TableInput tick;
-    tick.time = t;
+    tick.time = t + offset;
     out.push_back(std::move(tick));
   }
   return out;
 }
+}  // namespace
 
 void apply(Table& table, const TableInput& in) {
   switch (in.kind) {

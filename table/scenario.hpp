@@ -60,6 +60,12 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
 // every read period; commands come at their time; a tick closes every period. (Reload steps are not
 // inputs: a record is reloaded by the daemon, not by a device; run_scenario does it.)
 std::vector<TableInput> scenario_inputs(const Scenario& scenario);
+// One pass of a scenario played in a loop (the simulator's --loop), its times shifted by `offset` (the
+// table's clock never goes back). After the first pass, every zone the scenario leaves reading at its end
+// goes on reading from the start of the pass until the scenario changes it: the cards are still on the
+// table, and a scenario restarting is not a reader going silent (no reading.uncertain/reading.resumed
+// pair at each pass).
+std::vector<TableInput> scenario_pass_inputs(const Scenario& scenario, Millis offset, bool first_pass);
 // Gives one input to a table.
 void apply(class Table& table, const TableInput& input);
 
