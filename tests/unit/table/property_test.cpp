@@ -153,6 +153,38 @@ TEST(Property, StationCleanBoardsAndEachFault) {
     }
     // The board turned 1-3 seats.
     expect(tallies["board turned"], run_on(station(b, d.rotated(1 + static_cast<int>(pick(3))).hands())), {"board_rotated"}, what + " turned");
+    // The board turned 1-3 seats and k = 1..3 cards astray (Law 87A, issue 7): the turn named and the
+    // few cards against the turned deal, never a mismatch of the whole deal. One card moved: the pockets
+    // of 12 and 14 too; cards exchanged: 13 each.
+    {
+      int turn = 1 + static_cast<int>(pick(3));
+      auto h = d.rotated(turn).hands();
+      int k = 1 + static_cast<int>(pick(3));
+      bool moved = pick(2) == 0;
+      auto nth = [&](std::size_t s, std::uint32_t m) {
+        Card out{};
+        h[s].for_each_descending([&](Card x) { if (m-- == 0) out = x; });
+        return out;
+      };
+      std::size_t from = pick(4), to = (from + 1 + pick(3)) % 4;
+      for (int j = 0; j < (moved ? 1 : k); ++j) {
+        Card a = nth(from, pick(static_cast<std::uint32_t>(h[from].size())));
+        h[from].remove(a);
+        h[to].add(a);
+        if (!moved) {
+          Card z = nth(to, pick(static_cast<std::uint32_t>(h[to].size())));
+          while (z == a) z = nth(to, pick(static_cast<std::uint32_t>(h[to].size())));
+          h[to].remove(z);
+          h[from].add(z);
+        }
+      }
+      std::vector<std::string> want = moved ? std::vector<std::string>{"wrong_count", "board_rotated", "deal_mismatch"}
+                                            : std::vector<std::string>{"board_rotated", "deal_mismatch"};
+      auto ev = run_on(station(b, h));
+      // Two exchanges can undo each other: then only the turn is left.
+      if (!moved && count(ev, "irregularity.deal_mismatch") == 0) want = {"board_rotated"};
+      expect(tallies["turned, cards astray"], ev, want, what + " turned " + std::to_string(turn) + (moved ? " one card moved" : " cards exchanged"));
+    }
     // The deal of a board of another session.
     {
       std::uint32_t other = pick(n);
