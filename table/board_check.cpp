@@ -307,7 +307,8 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
   }
   Event e = make("irregularity.deal_mismatch", Severity::Alert, {"6", "87A"}, time,
                  "The deal read is in no board of the master record (Laws 6, 87A)");
-  e.evidence = {{"observed", read.pbn()}};
+  e.evidence = {{"observed", "52 cards, 13 each"}};
+  e.card_evidence = {{"observed", read.pbn()}};
   out.events.push_back(std::move(e));
   return out;
 }
