@@ -1,6 +1,5 @@
 // The table's figures: observations processed per second and the latency of one observation (median,
-// p99) on one core, over whole played boards and board checks; and the unshuffled-deal test's false
-// positives on ten million random deals.
+// p99) on one core, over whole played boards and board checks. (The unshuffled-deal test: unshuffled_bench.)
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -103,23 +102,7 @@ void BM_TableThroughput(benchmark::State& state) {
 }
 BENCHMARK(BM_TableThroughput)->Unit(benchmark::kMillisecond);
 
-void BM_UnshuffledFalsePositives(benchmark::State& state) {
-  const UnshuffledDeals& u = unshuffled_deals();
-  std::uint64_t seed = 0xC0FFEE;
-  std::int64_t deals = 0, hits = 0;
-  for (auto _ : state) {
-    for (int i = 0; i < state.range(0); ++i) {
-      Deal d = random_deal(seed);
-      hits += u.match(d) ? 1 : 0;
-    }
-    deals += state.range(0);
-  }
-  state.counters["deals"] = static_cast<double>(deals);
-  state.counters["false_positives"] = static_cast<double>(hits);
-  state.counters["recognised_deals"] = static_cast<double>(u.size());
-  state.counters["deals/s"] = benchmark::Counter(static_cast<double>(deals), benchmark::Counter::kIsRate);
-}
-BENCHMARK(BM_UnshuffledFalsePositives)->Arg(10'000'000)->Iterations(1)->Unit(benchmark::kMillisecond);
+// The unshuffled-deal test (Law 6D2) is measured in bench/unshuffled_bench.cpp.
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "table/hand_moves.hpp"
 #include "table/unshuffled.hpp"
 
 namespace cardtable::table {
@@ -43,17 +44,11 @@ std::vector<std::pair<Card, std::pair<Seat, Seat>>> misplaced(const std::array<P
   return out;
 }
 
-int agreement(const std::array<PocketRead, 4>& pockets, const Deal& master) {
-  int n = 0;
-  for (Seat s : kAllSeats)
-    for (const Card& c : pockets[static_cast<std::size_t>(index(s))].cards) n += master.hand(s).contains(c) ? 1 : 0;
-  return n;
-}
-
 }  // namespace
 
 BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRecord& master,
-                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time) {
+                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time,
+                       const PreviousBoard* previous) {
   BoardCheck out;
   out.board = expected;
   std::string where = "Board";
@@ -108,9 +103,11 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
         places += (places.empty() ? "" : " and ") + seat_word(s);
       }
     std::string times = where_seen.size() == 2 ? "twice" : std::to_string(where_seen.size()) + " times";
-    e.evidence = {{"card", c.str()}, {"observed", std::to_string(where_seen.size()) + " times"}, {"pockets", places}};
-    e.message = board_text(expected) + ": " + c.display() + " was read " + times +
-                (e.seats.size() == 1 ? " in " + places + "'s pocket" : " (" + places + ")") + " — a card that is no part of the deal (Law 13C)";
+    e.evidence = {{"observed", std::to_string(where_seen.size()) + " times"}, {"pockets", places}};
+    e.message = board_text(expected) + ": a card was read " + times +
+                (e.seats.size() == 1 ? " in " + places + "'s pocket" : " (" + places + ")") + " \u2014 a card that is no part of the deal (Law 13C)";
+    e.card_evidence = {{"card", c.str()}};
+    e.card_message = board_text(expected) + ": " + c.display() + " was read " + times;
     out.events.push_back(std::move(e));
   }
 
@@ -132,12 +129,14 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     if (!seen.count(id)) missing.push_back(Card::from_id(id));
   if (!missing.empty()) {
     Event e = make("irregularity.missing_card", Severity::Alert, {"14"}, time, "");
-    e.evidence = {{"missing", card_list(missing)}};
+    e.evidence = {{"missing", std::to_string(missing.size())}};
+    e.card_evidence = {{"missing", card_list(missing)}};
     std::string shown;
     for (std::size_t i = 0; i < missing.size() && i < 6; ++i) shown += (i ? ", " : "") + missing[i].display();
     if (missing.size() > 6) shown += " and " + std::to_string(missing.size() - 6) + " more";
-    e.message = board_text(expected) + ": " + (missing.size() == 1 ? "a card is missing: " : std::to_string(missing.size()) + " cards are missing: ") +
-                shown + (unknown_total ? " (unknown tags were read: perhaps damaged cards)" : "") + " (Law 14)";
+    e.message = board_text(expected) + ": " + (missing.size() == 1 ? "a card is missing" : std::to_string(missing.size()) + " cards are missing") +
+                (unknown_total ? " (unknown tags were read: perhaps damaged cards)" : "") + " (Law 14)";
+    e.card_message = board_text(expected) + ": missing " + shown;
     if (expected)
       for (const Card& c : missing)
         if (auto owner = master.board(*expected).deal.holder(c);
@@ -146,39 +145,81 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     out.events.push_back(std::move(e));
   }
 
-  auto misplaced_event = [&](std::uint32_t reference, const std::string& why) {
-    auto list = misplaced(pockets, master.board(reference).deal);
+  std::array<Hand, 4> pocket_hands{};
+  for (Seat s : kAllSeats) pocket_hands[static_cast<std::size_t>(index(s))] = read.hand(s);
+
+  // The few cards out of place against a reference deal (the master's, or as turned): "3 cards are in
+  // the wrong pockets", the list for directors only.
+  auto misplaced_event = [&](std::uint32_t reference, const SeatMap& map, const std::string& why) {
+    Deal deal = master.board(reference).deal.permuted(map);
+    std::vector<Misplaced> list;
+    for (const auto& [c, seats] : misplaced(pockets, deal)) list.push_back({c, seats.first, seats.second});
     if (list.empty()) return;
     Event e = make("irregularity.deal_mismatch", Severity::Alert, {"6", "87A"}, time, "");
-    std::string ev, shown;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-      const auto& [c, seats] = list[i];
-      ev += (ev.empty() ? "" : " ") + c.str() + ":" + seat_letter(seats.first) + "->" + seat_letter(seats.second);
-      if (i < 4) shown += (i ? ", " : "") + c.display() + " in " + seat_word(seats.second) + " (belongs to " + seat_word(seats.first) + ")";
-      for (Seat s : {seats.first, seats.second})
-        if (std::find(e.seats.begin(), e.seats.end(), s) == e.seats.end()) e.seats.push_back(s);
-    }
-    if (list.size() > 4) shown += " and " + std::to_string(list.size() - 4) + " more";
-    e.evidence = {{"expected", master.describe(reference)}, {"misplaced", ev}};
-    e.message = board_text(reference) + ": " + std::to_string(list.size()) + (list.size() == 1 ? " card differs" : " cards differ") +
-                " from the master record" + why + ": " + shown + " (Laws 6, 87A)";
+    e.seats = misplaced_seats(list);
+    e.evidence = {{"expected", master.describe(reference)}, {"misplaced", std::to_string(list.size())}};
+    if (map != kIdentitySeats) e.evidence.emplace_back("against", describe(map));
+    e.card_evidence = {{"misplaced", misplaced_list(list)}};
+    std::string n = list.size() == 1 ? "1 card is in the wrong pocket" : std::to_string(list.size()) + " cards are in the wrong pockets";
+    e.message = board_text(reference) + ": " + n + (map == kIdentitySeats ? "" : " of the deal " + map_as(map)) + why + " (Laws 6, 87A)";
+    e.card_message = board_text(reference) + ": " + misplaced_display(list);
     out.events.push_back(std::move(e));
+  };
+
+  // The nearest master board under every turn and permutation of the pockets: the board named, or a
+  // board of the session, with most cards in place (40 or more), the board named winning ties.
+  struct Nearest {
+    std::uint32_t entry = 0;
+    NearestMap at;
+  };
+  auto nearest = [&]() -> std::optional<Nearest> {
+    std::optional<Nearest> best;
+    auto consider = [&](std::uint32_t i) {
+      NearestMap m = nearest_map(pocket_hands, master.board(i).deal);
+      if (m.in_place >= 40 && (!best || m.in_place > best->at.in_place)) best = Nearest{i, m};
+    };
+    if (expected) consider(*expected);
+    for (std::uint32_t i = 0; i < master.size(); ++i)
+      if ((!expected || i != *expected) && ((session && master.board(i).session == *session) || (!session && master.size() <= 4096))) consider(i);
+    return best;
+  };
+
+  // Against the nearest board: the board named, turned or with hands in the wrong pockets, or another
+  // board -- named as such -- and the few cards astray against it.
+  auto report_nearest = [&](const Nearest& n) {
+    out.board = n.entry;
+    bool other = expected && n.entry != *expected;
+    if (other) {
+      bool same_session = session && master.board(n.entry).session == *session;
+      Event e = make(same_session ? "irregularity.wrong_board" : "irregularity.foreign_session", Severity::Alert,
+                     same_session ? std::vector<std::string>{"87A"} : std::vector<std::string>{"6D2"}, time, "");
+      DealMatch m{n.entry, n.at.map};
+      e.evidence = {{"expected", master.describe(*expected)}, {"found", master.describe(n.entry)}, {"how", m.describe()},
+                    {"in_place", std::to_string(n.at.in_place)}};
+      e.message = board_text(expected) + " holds the deal of " + master.describe(n.entry) + (m.exact() ? "" : " (" + map_words(n.at.map) + ")") +
+                  ", with cards astray" + (same_session ? " \u2014 a wrong board of this session (Law 87A)" : " \u2014 a deal from another session (Law 6D2)");
+      out.events.push_back(std::move(e));
+    } else if (n.at.map != kIdentitySeats) {
+      Event e = make("irregularity.board_rotated", Severity::Alert, {"87A"}, time, "");
+      DealMatch m{n.entry, n.at.map};
+      e.evidence = {{"board", master.describe(n.entry)}, {"how", m.describe()}, {"pockets", describe(n.at.map)},
+                    {"in_place", std::to_string(n.at.in_place)}};
+      e.message = board_text(n.entry) + ": " + map_words(n.at.map) + ", and some cards are astray (Law 87A)";
+      for (Seat s : kAllSeats)
+        if (n.at.map[static_cast<std::size_t>(index(s))] != s) e.seats.push_back(s);
+      out.events.push_back(std::move(e));
+    }
+    misplaced_event(n.entry, n.at.map, expected || other || n.at.map != kIdentitySeats ? "" : " (the nearest board)");
   };
 
   // Only a clean reading — 13 cards a pocket, each card once, none unknown, none missing — is a deal.
   bool clean = wrong.empty() && missing.empty() && unknown_total == 0 &&
                std::all_of(seen.begin(), seen.end(), [](const auto& s) { return s.second.size() == 1; });
   if (!clean || !read.valid()) {
-    // Not a deal: say where the cards that are there should be, against the board named or the nearest one.
-    std::optional<std::uint32_t> reference = expected;
-    if (!reference && session) {
-      int best = 40;  // at least 40 of the cards where the master has them, or no guess at all
-      for (std::uint32_t i = 0; i < master.size(); ++i)
-        if (master.board(i).session == *session)
-          if (int a = agreement(pockets, master.board(i).deal); a > best) { best = a; reference = i; }
-      out.board = reference;
-    }
-    if (reference) misplaced_event(*reference, expected ? "" : " (the nearest board)");
+    // Not a deal: say where the cards that are there should be, against the nearest board under every
+    // turn and permutation (the board named when nothing is nearer).
+    if (auto n = nearest()) report_nearest(*n);
+    else if (expected) misplaced_event(*expected, kIdentitySeats, "");
     return out;
   }
 
@@ -246,14 +287,28 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     out.events.push_back(std::move(e));
     return out;
   }
+  // Dealt from the previous board's cards as they were quitted, without a shuffle.
+  if (previous)
+    if (auto how = UnshuffledDeals::match_previous(read, *previous)) {
+      Event e = make("irregularity.unshuffled_deal", Severity::Alert, {"6D2"}, time,
+                     board_text(expected) + ": the deal could only come from " + *how + " \u2014 not shuffled after that board (Law 6D2)");
+      e.evidence = {{"how", *how}, {"previous", previous->name}};
+      out.events.push_back(std::move(e));
+      return out;
+    }
 
+  if (auto n = nearest()) {
+    report_nearest(*n);
+    return out;
+  }
   if (expected) {
-    misplaced_event(*expected, "");
+    misplaced_event(*expected, kIdentitySeats, "");
     return out;
   }
   Event e = make("irregularity.deal_mismatch", Severity::Alert, {"6", "87A"}, time,
                  "The deal read is in no board of the master record (Laws 6, 87A)");
-  e.evidence = {{"observed", read.pbn()}};
+  e.evidence = {{"observed", "52 cards, 13 each"}};
+  e.card_evidence = {{"observed", read.pbn()}};
   out.events.push_back(std::move(e));
   return out;
 }

@@ -8,6 +8,7 @@
 
 #include "bridge/master_record.hpp"
 #include "table/event.hpp"
+#include "table/unshuffled.hpp"
 
 namespace cardtable::table {
 
@@ -24,7 +25,10 @@ struct BoardCheck {
 
 // `expected`: the board the operator said this is (a label), if any. `session`: the session being
 // checked, to tell a wrong board of the same session (87A) from one of another session (6D2).
+// `previous`: the board last played at this table, if the table saw it played (Law 6D2: a deal dealt
+// from its quitted cards without a shuffle).
 BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const bridge::MasterRecord& master,
-                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time);
+                       std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time,
+                       const PreviousBoard* previous = nullptr);
 
 }  // namespace cardtable::table

@@ -19,6 +19,12 @@ const std::string* Event::find(std::string_view key) const {
   return nullptr;
 }
 
+const std::string* Event::find_card(std::string_view key) const {
+  for (const auto& [k, v] : card_evidence)
+    if (k == key) return &v;
+  return nullptr;
+}
+
 std::string Event::str() const {
   char t[32];
   std::snprintf(t, sizeof t, "%lld.%03lld", static_cast<long long>(time / 1000), static_cast<long long>(time % 1000));
@@ -39,6 +45,17 @@ std::string Event::str() const {
     out += "}";
   }
   out += " " + message;
+  // The director-only detail, so that a golden file shows what each audience gets.
+  if (!card_evidence.empty() || !card_message.empty()) {
+    out += " | card:";
+    if (!card_evidence.empty()) {
+      out += " {";
+      for (std::size_t i = 0; i < card_evidence.size(); ++i)
+        out += (i ? "; " : "") + card_evidence[i].first + "=" + card_evidence[i].second;
+      out += "}";
+    }
+    if (!card_message.empty()) out += " " + card_message;
+  }
   return out;
 }
 

@@ -35,7 +35,9 @@ struct Event {
 
   std::string event_class() const { return type.substr(0, type.find('.')); }
   const std::string* find(std::string_view key) const;
-  // One line, stable for golden files: "12.500 alert irregularity.wrong_count [13A] board 7 W,N {...} message".
+  const std::string* find_card(std::string_view key) const;  // in card_evidence
+  // One line, stable for golden files: "12.500 alert irregularity.wrong_count [13A] board 7 W,N {...} message",
+  // then " | card: {card evidence} card message" when the event has director-only detail.
   std::string str() const;
 };
 

@@ -258,7 +258,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     }
     return true;
   }
-  if (verb == "play" && w.size() >= 2 && w[1] == "all") {  // play all as master [board LABEL] [contract TEXT...]
+  if (verb == "play" && w.size() >= 2 && w[1] == "all") {  // play all as master [board LABEL] [turned N] [swap XY] [contract TEXT...]
     const MasterRecord* m = master();
     std::optional<std::uint32_t> board = board_;
     for (std::size_t i = 2; m && i + 1 < w.size(); ++i)
@@ -277,9 +277,24 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
       }
     auto cc = parse_contract_command(text.empty() ? "3NT S" : text);
     if (!cc || cc->passed_out) return fail("play all: '" + text + "' is not a contract to play");
-    auto play = legal_play(m->board(*board).deal, cc->contract);
+    // "turned N": the hands as they are after the board was turned N seats clockwise (Law 87A tests);
+    // "swap NE": North's and East's hands exchanged.
+    Deal deal = m->board(*board).deal;
+    for (std::size_t i = 2; i + 1 < w.size(); ++i) {
+      if (w[i] == "contract") break;
+      if (w[i] == "turned") {
+        if (w[i + 1].size() != 1 || w[i + 1][0] < '1' || w[i + 1][0] > '3') return fail("play all: 'turned' takes 1, 2 or 3 seats");
+        deal = deal.rotated(w[i + 1][0] - '0');
+      } else if (w[i] == "swap") {
+        auto a = w[i + 1].size() == 2 ? parse_seat(w[i + 1].substr(0, 1)) : std::nullopt;
+        auto b = w[i + 1].size() == 2 ? parse_seat(w[i + 1].substr(1, 1)) : std::nullopt;
+        if (!a || !b) return fail("play all: 'swap' takes two seat letters, e.g. 'swap NE'");
+        std::swap(deal.hand(*a), deal.hand(*b));
+      }
+    }
+    auto play = legal_play(deal, cc->contract);
     Seat dummy = partner(cc->contract.declarer);
-    Hand dummy_hand = m->board(*board).deal.hand(dummy);
+    Hand dummy_hand = deal.hand(dummy);
     bool with_dummy = scenario_.config.has(Zone{ZoneKind::Dummy, Seat::North});
     for (std::size_t i = 0; i < play.size(); ++i) {
       Millis at = t + static_cast<Millis>(i / 4) * timing_.trick_ms + static_cast<Millis>(i % 4) * timing_.play_step_ms;
@@ -334,6 +349,20 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
   if (verb == "clear") {
     auto z = zone_arg(1);
     return z && read(t, *z, {});
+  }
+  if (verb == "reload") {  // reload [master PATH...]
+    ScenarioStep s;
+    s.kind = ScenarioStep::Kind::Reload;
+    s.time = t;
+    s.line = line_;
+    if (w.size() >= 2 && w[1] != "master") return fail("reload: expected nothing, or 'master PATH'");
+    if (w.size() == 2) return fail("reload master: expected a file or folder");
+    for (std::size_t i = 2; i < w.size(); ++i) {
+      std::filesystem::path p(w[i]);
+      s.masters.push_back(p.is_absolute() ? p : folder_ / p);
+    }
+    scenario_.steps.push_back(s);
+    return true;
   }
   if (verb == "silent") {
     auto z = zone_arg(1);
@@ -483,25 +512,49 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
   return Parser(folder, load_master, errors).parse(text);
 }
 
-std::vector<TableInput> scenario_inputs(const Scenario& sc) {
-  std::vector<TableInput> out;
-  struct Live {
-    bool active = false;
-    Observation obs;
-  };
+namespace {
+struct Live {
+  bool active = false;
+  Observation obs;
+};
+
+std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset);
+}  // namespace
+
+std::vector<TableInput> scenario_inputs(const Scenario& sc) { return inputs_from(sc, {}, {}, 0); }
+
+std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, bool first_pass) {
   std::array<Live, kZoneCount> zones{};
-  std::vector<Zone> order;  // zones in the order they first read: deterministic
+  std::vector<Zone> order;
+  if (!first_pass) {
+    // What the scenario leaves on the table at its end reads on at the start of the next pass.
+    for (const ScenarioStep& s : sc.steps) {
+      if (s.kind != ScenarioStep::Kind::Read && s.kind != ScenarioStep::Kind::Silent) continue;
+      Live& z = zones[static_cast<std::size_t>(s.zone.index())];
+      if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
+      z.active = s.kind == ScenarioStep::Kind::Read;
+      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", 0};
+    }
+  }
+  return inputs_from(sc, zones, order, offset);
+}
+
+namespace {
+std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset) {
+  std::vector<TableInput> out;
   Millis last = sc.steps.empty() ? 0 : sc.steps.back().time;
   Millis end = sc.end >= 0 ? sc.end : last + 10000;
   std::size_t next = 0;
   for (Millis t = 0; t <= end; t += sc.read_period) {
     for (; next < sc.steps.size() && sc.steps[next].time <= t; ++next) {
       const ScenarioStep& s = sc.steps[next];
+      if (s.kind == ScenarioStep::Kind::Reload) continue;
       if (s.kind == ScenarioStep::Kind::Command) {
         TableInput in;
         in.kind = TableInput::Kind::Command;
         in.command = s.command;
-        in.time = s.time;
+        in.command.time += offset;
+        in.time = s.time + offset;
         out.push_back(std::move(in));
         continue;
       }
@@ -516,16 +569,17 @@ std::vector<TableInput> scenario_inputs(const Scenario& sc) {
       TableInput in;
       in.kind = TableInput::Kind::Observe;
       in.observation = z.obs;
-      in.observation.time = t;
-      in.time = t;
+      in.observation.time = t + offset;
+      in.time = t + offset;
       out.push_back(std::move(in));
     }
     TableInput tick;
-    tick.time = t;
+    tick.time = t + offset;
     out.push_back(std::move(tick));
   }
   return out;
 }
+}  // namespace
 
 void apply(Table& table, const TableInput& in) {
   switch (in.kind) {
@@ -535,10 +589,19 @@ void apply(Table& table, const TableInput& in) {
   }
 }
 
-std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master) {
+std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master, const MasterLoader& reload) {
   Table table(master, sc.config);
   std::vector<Event> out = table.take_events();
+  std::vector<const ScenarioStep*> reloads;
+  for (const ScenarioStep& s : sc.steps)
+    if (s.kind == ScenarioStep::Kind::Reload) reloads.push_back(&s);
+  std::size_t r = 0;
   for (const TableInput& in : scenario_inputs(sc)) {
+    // A reload comes before the inputs of its moment, as a SIGHUP between two reads would.
+    for (; r < reloads.size() && reloads[r]->time <= in.time; ++r) {
+      table.tick(reloads[r]->time);
+      table.reload_master(reload ? reload(reloads[r]->masters.empty() ? sc.masters : reloads[r]->masters) : master);
+    }
     apply(table, in);
     for (Event& e : table.take_events()) out.push_back(std::move(e));
   }
@@ -556,6 +619,7 @@ std::vector<std::pair<Seat, Card>> legal_play(const Deal& deal, const Contract& 
     return Card(s, static_cast<Rank>(std::countr_zero(b)));
   };
   for (int trick = 0; trick < 13; ++trick) {
+    if (faults.accepted_lead_at_trick && *faults.accepted_lead_at_trick == trick + 1) leader = left_hand_opponent(leader);
     std::array<std::optional<Card>, 4> cards{};
     Hand& lh = hands[static_cast<std::size_t>(index(leader))];
     Suit longest = Suit::Clubs;

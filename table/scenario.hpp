@@ -23,6 +23,7 @@ struct ScenarioStep {
     Read,     // from now on the zone reads `cards` (+ unknown tags, at a confidence)
     Silent,   // the zone's device stops reading
     Command,  // a command to the table
+    Reload,   // the master record is reloaded (SIGHUP, load-record): `masters`, or the scenario's own
   } kind = Kind::Read;
   Millis time = 0;
   Zone zone;
@@ -31,6 +32,7 @@ struct ScenarioStep {
   double confidence = 1.0;
   bool complete = true;
   Command command;
+  std::vector<std::filesystem::path> masters;  // Reload: the files to load instead (empty: the same)
   int line = 0;  // where the script said it
 };
 
@@ -55,13 +57,23 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
                                        std::vector<ScenarioError>& errors);
 
 // What a table is given, in order, when a scenario runs: the simulated device reads each active zone
-// every read period; commands come at their time; a tick closes every period.
+// every read period; commands come at their time; a tick closes every period. (Reload steps are not
+// inputs: a record is reloaded by the daemon, not by a device; run_scenario does it.)
 std::vector<TableInput> scenario_inputs(const Scenario& scenario);
+// One pass of a scenario played in a loop (the simulator's --loop), its times shifted by `offset` (the
+// table's clock never goes back). After the first pass, every zone the scenario leaves reading at its end
+// goes on reading from the start of the pass until the scenario changes it: the cards are still on the
+// table, and a scenario restarting is not a reader going silent (no reading.uncertain/reading.resumed
+// pair at each pass).
+std::vector<TableInput> scenario_pass_inputs(const Scenario& scenario, Millis offset, bool first_pass);
 // Gives one input to a table.
 void apply(class Table& table, const TableInput& input);
 
-// Runs a scenario against a fresh table and returns every event it published.
-std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRecord& master);
+// Runs a scenario against a fresh table and returns every event it published. A `reload` step gives the
+// table the record `reload` returns for the step's files (the scenario's own when the step names none);
+// without `reload`, the same record is given again. What `reload` returns must outlive the call.
+using MasterLoader = std::function<const bridge::MasterRecord&(const std::vector<std::filesystem::path>&)>;
+std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRecord& master, const MasterLoader& reload = {});
 
 // A play of a whole deal for a contract: (seat, card) in the order played, 52 cards. Simple rules: lead
 // the top of the longest suit, follow low, ruff low, else discard low. Faults for tests: the opening lead
@@ -69,6 +81,7 @@ std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRe
 struct PlayFaults {
   std::optional<bridge::Seat> opening_leader;
   std::optional<int> revoke_at_trick;  // 1..13
+  std::optional<int> accepted_lead_at_trick;  // 2..13: the winner's left-hand opponent leads, and play goes on from him
 };
 std::vector<std::pair<bridge::Seat, bridge::Card>> legal_play(const bridge::Deal& deal, const bridge::Contract& contract,
                                                                const PlayFaults& faults = {});

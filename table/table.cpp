@@ -1,5 +1,7 @@
 #include "table/table.hpp"
 
+#include "table/hand_moves.hpp"
+
 #include <algorithm>
 #include <map>
 
@@ -13,8 +15,59 @@ bool trump_known(const std::optional<ContractCommand>& c) { return c && !c->pass
 std::string seconds(Millis ms) { return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s"; }
 }  // namespace
 
-Table::Table(const MasterRecord& master, TableConfig config) : master_(master), config_(std::move(config)) {
+Table::Table(const MasterRecord& master, TableConfig config) : master_(&master), config_(std::move(config)) {
   emit_capabilities();
+}
+
+void Table::reload_master(const MasterRecord& master) {
+  master_ = &master;
+  // Session and board are indexes into the old record: find them again by name and by deal.
+  std::optional<std::uint32_t> session;
+  if (info_) {
+    for (std::uint32_t i = 0; i < master_->session_count(); ++i)
+      if (master_->session(i).event == info_->event_name && master_->session(i).session == info_->session) session = i;
+  } else if (session_) {
+    session.reset();  // no board in progress: the next board command or deal says which session
+  }
+  session_ = session;
+  if (!info_) {
+    board_.reset();
+    return;
+  }
+  bool lost_before = !info_->entry;  // a reload before this one already said the deal is gone
+  // The same deal as dealt, preferably under the same name.
+  std::optional<std::uint32_t> found;
+  for (const DealMatch& m : master_->lookup(info_->deal)) {
+    if (!m.exact()) continue;
+    const MasterBoard& b = master_->board(m.entry);
+    bool same_name = b.board == info_->number && master_->session(b.session).event == info_->event_name &&
+                     master_->session(b.session).session == info_->session;
+    if (!found || same_name) found = m.entry;
+    if (same_name) break;
+  }
+  board_ = found;
+  info_->entry = found;
+  if (found) {
+    const MasterBoard& b = master_->board(*found);
+    session_ = b.session;
+    if (b.board != info_->number || master_->session(b.session).event != info_->event_name ||
+        master_->session(b.session).session != info_->session) {
+      info_->number = b.board;
+      info_->event_name = master_->session(b.session).event;
+      info_->session = master_->session(b.session).session;
+      info_->description = master_->describe(*found);
+      Event e = make("board.identified", Severity::Info, {}, "Identified as " + info_->description + " in the reloaded master record (same deal)");
+      e.evidence = {{"board", info_->description}, {"how", "deal found in the reloaded record"}, {"certainty", "certain"}};
+      emit(std::move(e));
+    }
+    return;
+  }
+  // The deal is gone: say so once; the board goes on, checked against the deal it had.
+  if (lost_before) return;
+  Event e = make("reading.uncertain", Severity::Warning, {},
+                 board_text() + ": its deal is not in the reloaded master record; the board goes on, checked against the deal it had");
+  e.evidence = {{"cause", "board not in the reloaded record"}, {"board", info_->description}};
+  emit(std::move(e));
 }
 
 std::vector<Event> Table::take_events() {
@@ -44,17 +97,16 @@ Event Table::make(std::string type, Severity sev, std::vector<std::string> laws,
 }
 
 void Table::emit(Event e) {
-  if (e.board == 0 && board_) {
-    const MasterBoard& b = master_.board(*board_);
-    e.board = b.board;
-    e.event_name = master_.session(b.session).event;
-    e.session = master_.session(b.session).session;
+  if (e.board == 0 && info_) {
+    e.board = info_->number;
+    e.event_name = info_->event_name;
+    e.session = info_->session;
   }
   out_.push_back(std::move(e));
 }
 
 std::string Table::board_text() const {
-  return board_ ? "Board " + std::to_string(master_.board(*board_).board) : std::string("The board");
+  return info_ ? "Board " + std::to_string(info_->number) : std::string("The board");
 }
 
 void Table::emit_capabilities() {
@@ -79,14 +131,19 @@ void Table::emit_capabilities() {
 }
 
 std::optional<std::uint32_t> Table::resolve_label(const std::string& label) const {
-  return resolve_board_label(master_, label, session_);
+  return resolve_board_label(*master_, label, session_);
 }
 
 void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
   board_ = entry;
-  session_ = master_.board(entry).session;
-  Event e = make("board.identified", Severity::Info, {}, "Identified as " + master_.describe(entry) + " (" + how + ")");
-  e.evidence = {{"board", master_.describe(entry)}, {"how", how}, {"certainty", certainty}};
+  const MasterBoard& b = master_->board(entry);
+  session_ = b.session;
+  info_ = BoardInfo{entry, b.board, master_->session(b.session).event, master_->session(b.session).session, master_->describe(entry),
+                    b.dealer, b.deal};
+  if (!cause_.empty() || !foreign_.empty()) held_.reset();
+  else held_ = b.deal;
+  Event e = make("board.identified", Severity::Info, {}, "Identified as " + master_->describe(entry) + " (" + how + ")");
+  e.evidence = {{"board", master_->describe(entry)}, {"how", how}, {"certainty", certainty}};
   emit(std::move(e));
 }
 
@@ -191,10 +248,16 @@ bool Table::check_two_zones(const Observation& o) {
       }
       if (dummy_ && player == *dummy_) continue;
     }
-    std::string cards;
-    both.for_each_descending([&](Card c) { cards += (cards.empty() ? "" : " ") + c.str(); });
-    Event e = make("reading.uncertain", Severity::Warning, {}, cards + " read in " + o.zone.str() + " and " + z.str() + " at once");
-    e.evidence = {{"cards", cards}, {"zones", o.zone.str() + " " + z.str()}, {"cause", "card in two zones"}};
+    std::string cards, shown;
+    both.for_each_descending([&](Card c) {
+      cards += (cards.empty() ? "" : " ") + c.str();
+      shown += (shown.empty() ? "" : " ") + c.display();
+    });
+    std::string n = both.size() == 1 ? "A card is" : std::to_string(both.size()) + " cards are";
+    Event e = make("reading.uncertain", Severity::Warning, {}, n + " read in " + o.zone.str() + " and " + z.str() + " at once");
+    e.evidence = {{"count", std::to_string(both.size())}, {"zones", o.zone.str() + " " + z.str()}, {"cause", "card in two zones"}};
+    e.card_evidence = {{"cards", cards}};
+    e.card_message = shown + " read in " + o.zone.str() + " and " + z.str() + " at once";
     emit(std::move(e));
     conflict = true;
   }
@@ -219,16 +282,25 @@ void Table::station_start_board(Millis t) {
 
 void Table::station_evaluate(Millis t) {
   if (!station_has_cards()) return;
-  BoardCheck r = check_board(pockets_, master_, board_, session_, t);
+  BoardCheck r = check_board(pockets_, *master_, board_, session_, t, previous_ ? &*previous_ : nullptr);
   if (r.board && !board_) {
     board_ = r.board;
-    session_ = master_.board(*board_).session;
+    session_ = master_->board(*board_).session;
   }
-  for (Event& e : r.events) emit(std::move(e));
+  for (Event& e : r.events) {
+    if (e.board == 0 && r.board && !info_) {
+      const MasterBoard& b = master_->board(*r.board);
+      e.board = b.board;
+      e.event_name = master_->session(b.session).event;
+      e.session = master_->session(b.session).session;
+    }
+    emit(std::move(e));
+  }
   pockets_ = {};
   pocket_ = -1;
   pocket_by_command_ = false;
   board_.reset();
+  info_.reset();
 }
 
 void Table::on_scan(const Observation& o) {
@@ -304,15 +376,7 @@ void Table::command(const Command& c) {
       }
       contract_ = cc;
       // A contract given after the opening lead or dummy: check what could not be checked before.
-      if (opening_leader_ && !cc->passed_out && *opening_leader_ != left_hand_opponent(cc->contract.declarer)) {
-        Event e = make("irregularity.lead_out_of_turn", Severity::Alert, {"54"},
-                       board_text() + ": the opening lead was faced by " + seat_word(*opening_leader_) + "; " +
-                           seat_word(left_hand_opponent(cc->contract.declarer)) + " was on lead (Law 54)");
-        e.seats = {*opening_leader_};
-        e.evidence = {{"expected", std::string(1, seat_letter(left_hand_opponent(cc->contract.declarer)))},
-                      {"observed", std::string(1, seat_letter(*opening_leader_))}, {"lead", "opening"}};
-        emit(std::move(e));
-      }
+      if (opening_leader_ && !tricks_.empty()) opening_lead_check(*opening_leader_);
       return;
     }
     case Command::Kind::Pocket:
@@ -343,7 +407,7 @@ std::optional<Suit> Table::trump() const {
 
 
 Hand Table::remaining(Seat s) const {
-  Hand h = master_.board(*board_).deal.hand(s);
+  Hand h = held_->hand(s);
   for (const Card& c : played_[static_cast<std::size_t>(index(s))]) h.remove(c);
   return h;
 }
@@ -374,12 +438,12 @@ void Table::on_pocket(const Observation& o) {
 void Table::start_auction(Seat withdrawn, Millis t) {
   phase_ = Phase::Auction;
   board_start_ = t;
-  std::string dealer = board_ ? seat_word(master_.board(*board_).dealer) : std::string("unknown");
+  std::string dealer = info_ ? seat_word(info_->dealer) : std::string("unknown");
   Event e = make("auction.period_started", Severity::Info, {"17A", "17B"},
                  board_text() + ": the auction period has started (" + side_word(side_of(withdrawn)) + " took their cards out); " +
                      (board_ ? dealer + " deals and calls first" : std::string("the dealer is not known yet")) + " (Law 17)");
   e.seats = {withdrawn};
-  e.evidence = {{"withdrawn", std::string(1, seat_letter(withdrawn))}, {"dealer", board_ ? std::string(1, seat_letter(master_.board(*board_).dealer)) : "unknown"}};
+  e.evidence = {{"withdrawn", std::string(1, seat_letter(withdrawn))}, {"dealer", info_ ? std::string(1, seat_letter(info_->dealer)) : "unknown"}};
   emit(std::move(e));
 }
 
@@ -394,6 +458,9 @@ void Table::on_play(const Observation& o) {
     return;
   }
   if (o.cards.empty()) {
+    // A card of the open trick leaving its play area before the trick is complete: taken back (a lead
+    // out of turn withdrawn, perhaps; the next card says) or a reader's blip.
+    if (faced_[si] && !tricks_.empty() && tricks_.back().count < 4 && tricks_.back().cards[si] == faced_[si]) taken_back_[si] = true;
     faced_[si].reset();  // quitted (turned over) or taken back
     close_trick(o.time);  // a complete trick being quitted is over
     return;
@@ -408,6 +475,80 @@ void Table::on_play(const Observation& o) {
   if (faced_[si] && !tricks_.empty() && tricks_.back().cards[si] == faced_[si] && !tricks_.back().winner) replaces = faced_[si];
   faced_[si] = c;
   card_played(s, c, o.time, replaces);
+}
+
+void Table::opening_lead_check(Seat s) {
+  if (!contract_ || contract_->passed_out || s == left_hand_opponent(contract_->contract.declarer)) return;
+  Seat decl = contract_->contract.declarer;
+  Seat want = left_hand_opponent(decl);
+  // A defender's opening lead out of turn is Law 54's; a card the declaring side faces before the
+  // opening lead (the presumptive dummy or declarer) is an exposed card of Law 24.
+  bool declaring_side = s == decl || s == partner(decl);
+  Event l = make("irregularity.lead_out_of_turn", Severity::Alert, declaring_side ? std::vector<std::string>{"24"} : std::vector<std::string>{"54"},
+                 board_text() + ": the opening lead was faced by " + seat_word(s) + (s == partner(decl) ? ", the presumptive dummy" : s == decl ? ", the presumptive declarer" : "") +
+                     "; " + seat_word(want) + " was on lead" + (declaring_side ? " (Law 24)" : " (Law 54)"));
+  l.seats = {s};
+  l.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))}, {"lead", "opening"}};
+  emit(std::move(l));
+  lead_alerted_ = 0;
+}
+
+bool Table::lead_withdrawn(Seat s, Millis t) {
+  if (tricks_.empty()) return false;
+  Trick& tr = tricks_.back();
+  if (tr.count == 4 || tr.winner || s == tr.leader || tr.cards[static_cast<std::size_t>(index(s))]) return false;
+  // Every card of the open trick has left its play area, the lead among them.
+  for (std::size_t k = 0; k < 4; ++k)
+    if (tr.cards[k] && !taken_back_[k]) return false;
+  // Who should lead? The winner of the last trick, or declarer's left-hand opponent. A card from the
+  // seat that should lead is a lead; when nobody can tell, a card from the leader's left could be a
+  // follow to a card a reader lost for a moment, so only a card from another seat counts as a lead.
+  std::optional<Seat> want;
+  if (tricks_.size() >= 2) want = tricks_[tricks_.size() - 2].winner;
+  else if (contract_ && !contract_->passed_out) want = left_hand_opponent(contract_->contract.declarer);
+  if (want ? (s != *want || tr.leader == *want) : s == left_hand_opponent(tr.leader)) return false;
+
+  // The lead is withdrawn: the trick is rebuilt from the cards actually played. The withdrawn card goes
+  // back to its owner (a penalty card, Law 50, is played later as any other card).
+  std::size_t ti = tricks_.size() - 1;
+  Seat offender = tr.leader;
+  std::string withdrawn;
+  for (Seat x : kAllSeats) {
+    auto xi = static_cast<std::size_t>(index(x));
+    if (!tr.cards[xi]) continue;
+    auto& mine = played_[xi];
+    if (auto it = std::find(mine.rbegin(), mine.rend(), *tr.cards[xi]); it != mine.rend()) mine.erase(std::next(it).base());
+    for (auto& mark : shown_out_[xi])
+      if (mark == static_cast<int>(ti) + 1) mark = 0;
+    withdrawn += (withdrawn.empty() ? "" : " ") + std::string(1, seat_letter(x)) + ":" + tr.cards[xi]->str();
+  }
+  std::erase_if(revokes_, [&](const Revoke& r) { return r.trick == ti; });
+  std::erase_if(foreign_, [&](const auto& f) { return tr.cards[static_cast<std::size_t>(index(f.first))] == f.second; });
+  Card lead = *tr.cards[static_cast<std::size_t>(index(offender))];
+  tricks_.pop_back();
+  taken_back_ = {};
+  bool alerted = lead_alerted_ && *lead_alerted_ == ti;
+  lead_alerted_.reset();
+  bool defender = !declarer() || (offender != *declarer() && offender != partner(*declarer()));
+  std::string trick_word = ti == 0 ? "opening lead" : "lead to trick " + std::to_string(ti + 1);
+  if (alerted || (ti == 0 && !contract_)) {
+    // Known out of turn: one follow-up on the same alert. Not known before (no contract): the
+    // withdrawal itself says the lead was out of turn, and this is the alert.
+    Event e = make("irregularity.lead_out_of_turn", alerted ? Severity::Warning : Severity::Alert,
+                   ti == 0 ? (defender ? std::vector<std::string>{"54", "50"} : std::vector<std::string>{"24"})
+                           : std::vector<std::string>{"53", "56", "50"},
+                   board_text() + ": " + seat_word(offender) + "'s " + trick_word + " out of turn was withdrawn" +
+                       (defender ? " (a penalty card, Law 50)" : "") + "; " + seat_word(s) + " led instead");
+    e.seats = {offender};
+    e.evidence = {{"expected", std::string(1, seat_letter(s))}, {"observed", std::string(1, seat_letter(offender))},
+                  {"lead", ti == 0 ? "opening" : "trick " + std::to_string(ti + 1)}, {"state", "withdrawn"}};
+    e.card_evidence = {{"withdrawn", withdrawn}};
+    e.card_message = board_text() + ": " + seat_word(offender) + " faced " + lead.display() + " and took it back";
+    emit(std::move(e));
+  }
+  (void)t;
+  if (tricks_.empty()) opening_leader_ = s;
+  return true;
 }
 
 void Table::close_trick(Millis t) {
@@ -427,13 +568,21 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
     pe.seats = {s};
     pe.evidence = {{"card", c.str()}, {"trick", std::to_string(tricks_.size())}, {"replaces", replaces->str()}};
     emit(std::move(pe));
-    if (board_) check_ownership(s, c, t);
+    if (info_) check_ownership(s, c, t);
+    find_cause();
     check_revoke(s, c, t);
     return;
   }
   // A card already played by this seat in an earlier trick, seen again: a misread, not a play.
   for (std::size_t i = 0; i + 1 < tricks_.size() || (i < tricks_.size() && tricks_[i].count == 4); ++i)
     if (tricks_[i].cards[si] == c) return;
+  // The same card back in the open trick after a moment out of its play area: still the same play.
+  if (!tricks_.empty() && tricks_.back().count < 4 && tricks_.back().cards[si] == c) {
+    taken_back_[si] = false;
+    return;
+  }
+  bool relead = lead_withdrawn(s, t);
+  if (relead && tricks_.empty()) opening_lead_check(s);
 
   if (phase_ == Phase::Waiting || phase_ == Phase::Auction) {
     if (phase_ == Phase::Waiting) board_start_ = t;
@@ -444,14 +593,7 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
     e.seats = {s};
     e.evidence = {{"opening_leader", std::string(1, seat_letter(s))}};
     emit(std::move(e));
-    if (contract_ && !contract_->passed_out && s != left_hand_opponent(contract_->contract.declarer)) {
-      Seat want = left_hand_opponent(contract_->contract.declarer);
-      Event l = make("irregularity.lead_out_of_turn", Severity::Alert, {"54"},
-                     board_text() + ": the opening lead was faced by " + seat_word(s) + "; " + seat_word(want) + " was on lead (Law 54)");
-      l.seats = {s};
-      l.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))}, {"lead", "opening"}};
-      emit(std::move(l));
-    }
+    opening_lead_check(s);
   }
 
   bool new_trick = tricks_.empty() || tricks_.back().count == 4;
@@ -462,6 +604,7 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
       if (!prev.winner) {
         finish_trick(tricks_.size() - 1, s, true, t);  // no trump known: the next leader won it
       } else if (*prev.winner != s) {
+        lead_alerted_ = tricks_.size();
         Seat want = *prev.winner;
         std::optional<Seat> decl = declarer();
         bool declarer_side = decl && (want == *decl || want == partner(*decl)) && s == partner(want);
@@ -477,27 +620,32 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
       }
     }
     if (tricks_.size() >= 13) {
-      Event e = make("reading.uncertain", Severity::Warning, {}, "A card after thirteen tricks: " + c.str() + " from " + seat_word(s));
+      Event e = make("reading.uncertain", Severity::Warning, {}, "A card after thirteen tricks, from " + seat_word(s));
       e.seats = {s};
-      e.evidence = {{"card", c.str()}, {"cause", "more than 13 tricks"}};
+      e.evidence = {{"cause", "more than 13 tricks"}};
+      e.card_evidence = {{"card", c.str()}};
+      e.card_message = c.display() + " from " + seat_word(s) + " after thirteen tricks";
       emit(std::move(e));
       return;
     }
     tricks_.push_back(Trick{s, {}, 0, std::nullopt});
+    taken_back_ = {};
   }
   Trick& trick = tricks_.back();
   if (trick.cards[si]) card_withdrawn(s, *trick.cards[si], t);
   else ++trick.count;
   trick.cards[si] = c;
   played_[si].push_back(c);
+  taken_back_[si] = false;
 
   Event pe = make("play.card", Severity::Info, {}, seat_word(s) + " plays " + c.display());
   pe.seats = {s};
   pe.evidence = {{"card", c.str()}, {"trick", std::to_string(tricks_.size())}};
   emit(std::move(pe));
 
-  if (!board_) infer_board(t);
-  if (board_) check_ownership(s, c, t);
+  if (!info_) infer_board(t);
+  if (info_) check_ownership(s, c, t);
+  find_cause();
   check_revoke(s, c, t);
   check_established(s, t);
   if (tricks_.size() == 13 && tricks_.back().count == 4) phase_ = Phase::Over;
@@ -511,9 +659,12 @@ void Table::card_withdrawn(Seat s, Card old, Millis t) {
   for (auto it = revokes_.begin(); it != revokes_.end(); ++it) {
     if (it->seat != s || it->trick != trick || it->card != old || it->established) continue;
     Event e = make("irregularity.revoke", Severity::Warning, {"62A"},
-                   board_text() + ": " + seat_word(s) + " took back " + old.display() + " and corrected the revoke before it was established (Law 62)");
+                   board_text() + ": " + seat_word(s) + " corrected the revoke in trick " + std::to_string(trick + 1) +
+                       " before it was established (Law 62)");
     e.seats = {s};
-    e.evidence = {{"card", old.str()}, {"trick", std::to_string(trick + 1)}, {"state", "corrected"}};
+    e.evidence = {{"trick", std::to_string(trick + 1)}, {"state", "corrected"}};
+    e.card_evidence = {{"card", old.str()}};
+    e.card_message = board_text() + ": " + seat_word(s) + " took back " + old.display();
     emit(std::move(e));
     revokes_.erase(it);
     break;
@@ -535,7 +686,7 @@ void Table::finish_trick(std::size_t i, Seat winner, bool inferred, Millis t) {
                      (inferred ? " (from the next lead)" : ""));
   e.seats = {winner};
   e.evidence = {{"trick", std::to_string(i + 1)}, {"cards", cards}, {"leader", std::string(1, seat_letter(trick.leader))},
-                {"winner", std::string(1, seat_letter(winner))}, {"how", inferred ? "next lead" : "trumps and rank"}};
+                {"winner", std::string(1, seat_letter(winner))}, {"how", inferred ? "next lead" : trump() ? "trumps and rank" : "rank"}};
   emit(std::move(e));
 }
 
@@ -543,15 +694,15 @@ void Table::infer_board(Millis t) {
   if (inference_failed_) return;
   std::vector<std::uint32_t> candidates;
   if (session_) {
-    for (std::uint32_t i = 0; i < master_.size(); ++i)
-      if (master_.board(i).session == *session_) candidates.push_back(i);
-  } else if (master_.size() <= config_.infer_limit) {
-    for (std::uint32_t i = 0; i < master_.size(); ++i) candidates.push_back(i);
+    for (std::uint32_t i = 0; i < master_->size(); ++i)
+      if (master_->board(i).session == *session_) candidates.push_back(i);
+  } else if (master_->size() <= config_.infer_limit) {
+    for (std::uint32_t i = 0; i < master_->size(); ++i) candidates.push_back(i);
   }
   if (candidates.empty()) return;
   std::size_t played = 0;
   std::erase_if(candidates, [&](std::uint32_t i) {
-    const Deal& d = master_.board(i).deal;
+    const Deal& d = master_->board(i).deal;
     for (Seat s : kAllSeats)
       for (const Card& c : played_[static_cast<std::size_t>(index(s))])
         if (!d.hand(s).contains(c)) return true;
@@ -574,41 +725,114 @@ void Table::infer_board(Millis t) {
 
 void Table::check_ownership(Seat s, Card c, Millis t) {
   (void)t;
-  const Deal& deal = master_.board(*board_).deal;
-  auto owner = deal.holder(c);
-  if (!owner || *owner == s || ownership_reported_) return;
+  // As the table believes the hands are (the master deal, or as a reported cause makes it): nothing to say.
+  if (held_ && held_->holder(c) == s) return;
+  auto owner = info_->deal.holder(c);
+  if (!owner) return;
+  if (*owner == s) {
+    // The master deal's card, but a published cause said otherwise: the cause is not the whole story.
+    // The hands are in doubt from now on; nothing more is alerted for the same disturbed board.
+    held_.reset();
+    return;
+  }
+  foreign_.emplace_back(s, c);
+  held_.reset();  // the hands are in doubt until the cards played show a cause
+  if (ownership_reported_) return;
   ownership_reported_ = true;
-  // Which cause fits every card played so far: a turned board, another board, or a fouled board?
-  std::string likely = "a fouled board: cards were exchanged between hands";
-  for (int r = 1; r < 4; ++r) {
-    bool fits = true;
+  // The cause, when the cards played already show it; else "not known yet" and a follow-up once known.
+  std::optional<Cause> cause = likely_cause();
+  // After a reported dummy exchange, a defender's card from another hand says the board is disturbed
+  // beyond it (the board turned two seats looks like an exchange at first): a follow-up on that alert.
+  bool after_exchange = cause_ == "dummy exchanged";
+  cause_.clear();
+  Event e = make("irregularity.card_from_other_hand", after_exchange ? Severity::Warning : Severity::Alert, {"87A"},
+                 board_text() + ": " + (after_exchange ? "besides the dummy exchange reported, " : "") + seat_word(s) +
+                     " played a card that the master record gives to " + seat_word(*owner) + "; " +
+                     (cause ? "most likely " + cause->words : "the cause is not known yet") + " (Law 87A)");
+  e.seats = {s, *owner};
+  e.evidence = {{"played_by", std::string(1, seat_letter(s))}, {"belongs_to", std::string(1, seat_letter(*owner))},
+                {"cause", cause ? cause->words : "not known yet"}};
+  if (cause) e.evidence.emplace_back("kind", cause->kind);
+  e.card_evidence = {{"card", c.str()}};
+  e.card_message = board_text() + ": " + seat_word(s) + " played " + c.display() + ", which the master record gives to " + seat_word(*owner);
+  emit(std::move(e));
+  if (cause) {
+    cause_ = cause->words;
+    held_ = cause->held;
+  }
+}
+
+std::optional<Table::Cause> Table::likely_cause() const {
+  // Which causes fit every card played so far, the likelier first: the board turned or hands in the
+  // wrong pockets (a permutation of the master deal), then another board of the session as dealt, then
+  // another board under a permutation. A cause is named when it is the only one of its rank that fits
+  // and several cards from other hands support it (not the first alone); a fouled board (cards exchanged
+  // between hands) when nothing fits.
+  // Dummy's faced cards are evidence too: they are the hand of the seat opposite declarer.
+  Hand dummy_cards;
+  std::optional<Seat> dummy_seat;
+  if (contract_ && !contract_->passed_out) {
+    dummy_seat = partner(contract_->contract.declarer);
+    if (const auto& d = readings_[static_cast<std::size_t>(Zone{ZoneKind::Dummy, Seat::North}.index())].stable()) dummy_cards = d->cards;
+  }
+  auto fits = [&](const Deal& d) {
     for (Seat x : kAllSeats)
       for (const Card& y : played_[static_cast<std::size_t>(index(x))])
-        if (!deal.hand(rotate(x, -r)).contains(y)) fits = false;
-    if (fits) {
-      likely = "the board was turned " + std::to_string(r) + (r == 1 ? " seat" : " seats") + " clockwise";
-      break;
-    }
+        if (!d.hand(x).contains(y)) return false;
+    // Dummy's cards: a few astray (up to 3) do not rule a cause out; the cards played must all fit.
+    return !dummy_seat || (dummy_cards - d.hand(*dummy_seat)).size() <= 3;
+  };
+  std::size_t support = foreign_.size() + (dummy_seat && !(dummy_cards - info_->deal.hand(*dummy_seat)).empty() ? 1 : 0);
+  std::array<std::vector<Cause>, 3> fit;
+  for (const SeatMap& m : all_seat_maps()) {
+    if (m == kIdentitySeats) continue;
+    Deal d = info_->deal.permuted(m);
+    if (fits(d)) fit[0].push_back({map_words(m), d, rotation_of(m) ? "board turned" : "hands in the wrong pockets"});
   }
-  if (likely.starts_with("a fouled")) {
-    for (std::uint32_t i = 0; i < master_.size() && session_; ++i) {
-      if (i == *board_ || master_.board(i).session != *session_) continue;
-      bool fits = true;
-      for (Seat x : kAllSeats)
-        for (const Card& y : played_[static_cast<std::size_t>(index(x))])
-          if (!master_.board(i).deal.hand(x).contains(y)) fits = false;
-      if (fits) {
-        likely = "a wrong board: the cards fit " + master_.describe(i);
-        break;
+  if (board_ && session_) {
+    for (std::uint32_t i = 0; i < master_->size(); ++i) {
+      if (i == *board_ || master_->board(i).session != *session_) continue;
+      for (const SeatMap& m : all_seat_maps()) {
+        Deal d = master_->board(i).deal.permuted(m);
+        if (!fits(d)) continue;
+        fit[m == kIdentitySeats ? 1 : 2].push_back(
+            {"a wrong board: the cards fit " + master_->describe(i) + (m == kIdentitySeats ? "" : " (" + map_words(m) + ")"), d, "wrong board"});
       }
     }
   }
-  Event e = make("irregularity.card_from_other_hand", Severity::Alert, {"87A"},
-                 board_text() + ": " + seat_word(s) + " played " + c.display() + ", which the master record gives to " + seat_word(*owner) +
-                     " \u2014 most likely " + likely + " (Law 87A)");
-  e.seats = {s, *owner};
-  e.evidence = {{"card", c.str()}, {"played_by", std::string(1, seat_letter(s))}, {"belongs_to", std::string(1, seat_letter(*owner))}, {"likely", likely}};
+  if (fit[0].empty() && fit[1].empty() && fit[2].empty())
+    return Cause{"a fouled board: cards were exchanged between hands", std::nullopt, "fouled board"};
+  if (support < 2) return std::nullopt;
+  for (const auto& rank : fit) {
+    if (rank.size() == 1) return rank[0];
+    if (rank.size() > 1) return std::nullopt;  // two causes of the same likelihood: wait for more cards
+  }
+  return std::nullopt;
+}
+
+void Table::find_cause() {
+  if (!ownership_reported_ || !cause_.empty() || !info_) return;
+  if (auto c = likely_cause()) publish_cause(c->words, c->held, c->kind);
+}
+
+void Table::publish_cause(const std::string& cause, std::optional<Deal> held, const std::string& kind) {
+  cause_ = cause;
+  held_ = held;
+  std::size_t played = 0;
+  for (const auto& p : played_) played += p.size();
+  Event e = make("irregularity.card_from_other_hand", Severity::Warning, {"87A"},
+                 board_text() + ": the cards played so far show why cards came from other hands: " + cause + " (Law 87A)");
+  std::string list;
+  for (const auto& [seat, card] : foreign_) {
+    list += (list.empty() ? "" : " ") + std::string(1, seat_letter(seat)) + ":" + card.str();
+    if (std::find(e.seats.begin(), e.seats.end(), seat) == e.seats.end()) e.seats.push_back(seat);
+  }
+  e.evidence = {{"cause", cause}, {"kind", kind}, {"cards_played", std::to_string(played)},
+                {"from_other_hands", std::to_string(foreign_.size())}, {"state", "cause found"}};
+  e.card_evidence = {{"cards", list}};
   emit(std::move(e));
+  // Dummy, faced while the cause was not known, can be looked at now.
+  if (const auto& d = readings_[static_cast<std::size_t>(Zone{ZoneKind::Dummy, Seat::North}.index())].stable(); d && !dummy_checked_) on_dummy(*d);
 }
 
 void Table::check_revoke(Seat s, Card c, Millis t) {
@@ -624,9 +848,11 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
     if (c.suit() != led.suit()) {
       auto& mark = shown_out_[si][static_cast<std::size_t>(index(led.suit()))];
       if (mark == 0) mark = static_cast<int>(ti) + 1;
-      // From the master deal: certain as soon as the card is faced.
-      bool fouled = board_ && master_.board(*board_).deal.holder(c) != s;
-      if (board_ && !fouled) {
+      // From the hands as held: certain as soon as the card is faced -- as long as every card played
+      // came from the hand the master record (or a reported dummy exchange) gives it. Once a card has
+      // come from another hand, the hands are in doubt (cards astray may not have been played yet) and
+      // only the play itself proves a revoke: one disturbed board, one alert.
+      if (held_ && foreign_.empty() && held_->holder(c) == s) {
         Hand rest = remaining(s);
         if (rest.length(led.suit()) > 0 && !already(s, ti)) {
           Card held{};
@@ -635,11 +861,13 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
           });
           revokes_.push_back({s, ti, c, false});
           Event e = make("irregularity.revoke", Severity::Alert, {"61", "62"},
-                         board_text() + ": " + seat_word(s) + " played " + c.display() + " to " + std::string(suit_symbol(led.suit())) +
-                             " led but holds " + held.display() + " \u2014 a revoke, not yet established (Laws 61, 62)");
+                         board_text() + ": " + seat_word(s) + " revoked in trick " + std::to_string(ti + 1) +
+                             " (failed to follow suit); not yet established (Laws 61, 62)");
           e.seats = {s};
-          e.evidence = {{"trick", std::to_string(ti + 1)}, {"led", std::string(1, suit_letter(led.suit()))}, {"card", c.str()},
-                        {"holds", held.str()}, {"state", "not established"}};
+          e.evidence = {{"trick", std::to_string(ti + 1)}, {"state", "not established"}, {"how", "from the hands"}};
+          e.card_evidence = {{"led", std::string(1, suit_letter(led.suit()))}, {"card", c.str()}, {"holds", held.str()}};
+          e.card_message = board_text() + ": " + seat_word(s) + " played " + c.display() + " to " + std::string(suit_symbol(led.suit())) +
+                           " led but holds " + held.display();
           emit(std::move(e));
         }
       }
@@ -651,11 +879,13 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
     std::size_t at = static_cast<std::size_t>(mark - 1);
     revokes_.push_back({s, at, c, true});
     Event e = make("irregularity.revoke", Severity::Alert, {"61", "63A"},
-                   board_text() + ": " + seat_word(s) + " showed out of " + std::string(suit_symbol(c.suit())) + " at trick " +
-                       std::to_string(at + 1) + " and now plays " + c.display() + " \u2014 an established revoke (Laws 61, 63A)");
+                   board_text() + ": " + seat_word(s) + " revoked in trick " + std::to_string(at + 1) + " (failed to follow suit, as trick " +
+                       std::to_string(ti + 1) + " shows); the revoke is established (Laws 61, 63A)");
     e.seats = {s};
-    e.evidence = {{"trick", std::to_string(at + 1)}, {"led", std::string(1, suit_letter(c.suit()))}, {"card", c.str()},
-                  {"state", "established"}, {"how", "from the play"}};
+    e.evidence = {{"trick", std::to_string(at + 1)}, {"state", "established"}, {"how", "from the play"}};
+    e.card_evidence = {{"led", std::string(1, suit_letter(c.suit()))}, {"card", c.str()}};
+    e.card_message = board_text() + ": " + seat_word(s) + " showed out of " + std::string(suit_symbol(c.suit())) + " at trick " +
+                     std::to_string(at + 1) + " and now plays " + c.display();
     emit(std::move(e));
   }
 }
@@ -671,16 +901,23 @@ void Table::check_established(Seat s, Millis t) {
                    board_text() + ": " + seat_word(r.seat) + "'s revoke at trick " + std::to_string(r.trick + 1) +
                        " is established: " + seat_word(s) + " has played to trick " + std::to_string(ti + 1) + " (Law 63A)");
     e.seats = {r.seat};
-    e.evidence = {{"trick", std::to_string(r.trick + 1)}, {"card", r.card.str()}, {"state", "established"}};
+    e.evidence = {{"trick", std::to_string(r.trick + 1)}, {"state", "established"}};
+    e.card_evidence = {{"card", r.card.str()}};
     emit(std::move(e));
   }
 }
 
 void Table::on_dummy(const Observation& o) {
-  if (o.cards.empty() || dummy_checked_ || phase_ != Phase::Play || !board_) return;
-  // Whose hand is faced? The seat that holds most of these cards in the master deal.
+  if (o.cards.empty() || dummy_checked_ || phase_ != Phase::Play || !info_) return;
+  // Cards from other hands with no known cause yet: the faced dummy may be what shows the cause (a
+  // turned board), and is then no dummy exchange. Until a cause is known, dummy waits.
+  if (ownership_reported_ && cause_.empty()) {
+    find_cause();
+    if (cause_.empty() || dummy_checked_) return;  // (publishing the cause looked at dummy already)
+  }
+  // Whose hand is faced? The seat that holds most of these cards in the deal as held.
   std::array<int, 4> votes{};
-  const Deal& deal = master_.board(*board_).deal;
+  const Deal& deal = held_ ? *held_ : info_->deal;
   o.cards.for_each_descending([&](Card c) {
     if (auto h = deal.holder(c)) ++votes[static_cast<std::size_t>(index(*h))];
   });
@@ -696,6 +933,39 @@ void Table::dummy_known(Seat d, Millis t) {
   if (contract_ && !contract_->passed_out) {
     Seat decl = contract_->contract.declarer;
     if (d == partner(decl)) return;
+    // From now on the table follows the hands as they are: the seat opposite declarer is still the
+    // dummy whose cards go to its play area, and it holds the hand it faced (43A2a): one cause, one
+    // alert, and no card from another hand for the cards the exchange explains.
+    dummy_ = partner(decl);
+    // Cards from other hands already alerted: the faced dummy is the same disturbed board, no new alert.
+    if (ownership_reported_) return;
+    if (d != decl && info_) {
+      // A defender's hand faced as dummy is no exchange of declarer's and dummy's hands: the hands are
+      // not where the master record puts them (a turned board, hands in the wrong pockets, another
+      // board). Law 87A, one alert, its cause once the cards show it.
+      ownership_reported_ = true;
+      held_.reset();
+      std::optional<Cause> cause = likely_cause();
+      Event e = make("irregularity.card_from_other_hand", Severity::Alert, {"87A"},
+                     board_text() + ": the hand faced as dummy by " + seat_word(partner(decl)) + " is " + seat_word(d) +
+                         "'s in the master record; " + (cause ? "most likely " + cause->words : "the cause is not known yet") + " (Law 87A)");
+      e.seats = {partner(decl), d};
+      e.evidence = {{"played_by", std::string(1, seat_letter(partner(decl)))}, {"belongs_to", std::string(1, seat_letter(d))},
+                    {"cause", cause ? cause->words : "not known yet"}, {"seen", "dummy"}};
+      if (cause) {
+        e.evidence.emplace_back("kind", cause->kind);
+        cause_ = cause->words;
+        held_ = cause->held;
+      }
+      emit(std::move(e));
+      return;
+    }
+    if (info_ && cause_.empty() && foreign_.empty()) {
+      SeatMap m = kIdentitySeats;
+      std::swap(m[static_cast<std::size_t>(index(partner(decl)))], m[static_cast<std::size_t>(index(d))]);
+      held_ = info_->deal.permuted(m);
+      cause_ = "dummy exchanged";
+    }
     Event e = make("irregularity.dummy_exchange", Severity::Alert, {"43A2a"},
                    board_text() + ": the hand faced as dummy is " + seat_word(d) + "'s, but " + seat_word(partner(decl)) +
                        " is dummy" + (d == decl ? " \u2014 declarer's and dummy's hands are exchanged" : "") + " (Law 43A2a)");
@@ -773,29 +1043,58 @@ void Table::board_returned(Millis t) {
     }
   }
   // Law 7: the board goes back with each hand in its own pocket. Checked where the pockets read cards.
-  std::string wrong;
-  std::vector<Seat> seats;
-  if (board_) {
-    const Deal& deal = master_.board(*board_).deal;
+  if (info_) {
+    std::array<Hand, 4> pockets{};
+    bool read_cards = false;
     for (Seat s : kAllSeats) {
       const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
-      if (!r) continue;
-      r->cards.for_each_descending([&](Card c) {
-        auto owner = deal.holder(c);
-        if (owner && *owner != s) {
-          wrong += (wrong.empty() ? "" : " ") + c.str() + ":" + seat_letter(*owner) + "->" + seat_letter(s);
-          if (std::find(seats.begin(), seats.end(), s) == seats.end()) seats.push_back(s);
-        }
+      if (r) pockets[static_cast<std::size_t>(index(s))] = r->cards;
+      read_cards = read_cards || (r && !r->cards.empty());
+    }
+    std::vector<Misplaced> wrong;
+    for (Seat s : kAllSeats)
+      pockets[static_cast<std::size_t>(index(s))].for_each_descending([&](Card c) {
+        if (auto owner = info_->deal.holder(c); owner && *owner != s) wrong.push_back({c, *owner, s});
       });
+    if (read_cards && !wrong.empty()) {
+      // In a director's words: whole hands in the wrong pockets, or a few cards.
+      NearestMap near = nearest_map(pockets, info_->deal);
+      int read = 0;
+      for (const Hand& h : pockets) read += h.size();
+      bool whole_hands = near.map != kIdentitySeats && near.in_place == read;
+      std::string what = whole_hands ? map_words(near.map)
+                                     : std::to_string(wrong.size()) + (wrong.size() == 1 ? " card is in the wrong pocket" : " cards are in the wrong pockets");
+      // The cause reported during play (a turned board, a wrong board...) explains it: a follow-up, not a new alert.
+      bool as_reported = held_ && !cause_.empty() && std::all_of(kAllSeats, kAllSeats + 4, [&](Seat s) {
+                           return (pockets[static_cast<std::size_t>(index(s))] - held_->hand(s)).empty();
+                         });
+      Event e = make("irregularity.fouled_board", as_reported ? Severity::Warning : Severity::Alert, {"7", "87A"},
+                     board_text() + " went back fouled: " + what + (as_reported ? ", as reported during play" : "") +
+                         " \u2014 correct it before it travels (Laws 7, 87A)");
+      e.seats = misplaced_seats(wrong);
+      e.evidence = {{"misplaced", std::to_string(wrong.size())}, {"how", whole_hands ? describe(near.map) : "cards"}};
+      if (as_reported) e.evidence.emplace_back("cause", cause_);
+      e.card_evidence = {{"misplaced", misplaced_list(wrong)}};
+      e.card_message = board_text() + ": " + misplaced_display(wrong);
+      emit(std::move(e));
     }
   }
-  Event e = make("board.returned", wrong.empty() ? Severity::Info : Severity::Alert, {"7"},
-                 board_text() + (wrong.empty() ? " is back in its pockets" : " went back with cards in the wrong pockets: " + wrong +
-                                                                                " \u2014 correct it before it travels (Law 7)") +
-                     " after " + seconds(t - board_start_));
-  e.seats = seats;
+  // Law 6D2: the next deal must not come from these cards as they lie: remember how they were quitted.
+  previous_.reset();
+  if (tricks_.size() == 13 && std::all_of(tricks_.begin(), tricks_.end(), [](const Trick& x) { return x.count == 4; })) {
+    PreviousBoard prev;
+    prev.name = info_ ? info_->description : std::string("the previous board");
+    for (const Trick& x : tricks_)
+      for (int k = 0; k < 4; ++k) {
+        Seat s = rotate(x.leader, k);
+        Card c = *x.cards[static_cast<std::size_t>(index(s))];
+        prev.tricks.push_back(c);
+        prev.quitted[static_cast<std::size_t>(index(s))].push_back(c);
+      }
+    previous_ = std::move(prev);
+  }
+  Event e = make("board.returned", Severity::Info, {"7"}, board_text() + " is back in its pockets after " + seconds(t - board_start_));
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
-  if (!wrong.empty()) e.evidence.emplace_back("misplaced", wrong);
   emit(std::move(e));
   reset_board();
 }
@@ -817,6 +1116,12 @@ void Table::reset_board() {
   slow_reported_ = false;
   arrived_ = {};
   board_arrived_ = false;
+  info_.reset();
+  held_.reset();
+  cause_.clear();
+  foreign_.clear();
+  taken_back_ = {};
+  lead_alerted_.reset();
 }
 
 }  // namespace cardtable::table

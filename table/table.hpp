@@ -19,8 +19,13 @@ namespace cardtable::table {
 
 class Table {
  public:
-  // The master record must outlive the table.
+  // The master record must outlive the table (or be replaced with reload_master before it goes).
   Table(const bridge::MasterRecord& master, TableConfig config);
+
+  // A new master record (SIGHUP, load-record) in the middle of a board: the board in progress keeps its
+  // cards, tricks, contract and times. It is re-identified in the new record when its deal is still
+  // there; otherwise the table says so once and goes on checking the board against the deal it had.
+  void reload_master(const bridge::MasterRecord& master);
 
   void observe(const Observation& o);
   void command(const Command& c);
@@ -40,6 +45,15 @@ class Table {
     std::array<std::optional<bridge::Card>, 4> cards{};
     int count = 0;
     std::optional<Seat> winner;
+  };
+  // The board being played or checked, copied out of the master record so that a reload cannot pull it
+  // from under the table.
+  struct BoardInfo {
+    std::optional<std::uint32_t> entry;  // in the current master record; empty after a reload lost it
+    int number = 0;
+    std::string event_name, session, description;
+    Seat dealer = Seat::North;
+    bridge::Deal deal;
   };
   struct Revoke {
     Seat seat;
@@ -76,6 +90,16 @@ class Table {
   void card_withdrawn(Seat seat, bridge::Card card, Millis t);
   void finish_trick(std::size_t index, Seat winner, bool inferred, Millis t);
   void check_ownership(Seat seat, bridge::Card card, Millis t);
+  struct Cause {
+    std::string words;                // "the board was turned 1 seat clockwise"
+    std::optional<bridge::Deal> held; // the hands as the cause makes them (none for a fouled board)
+    std::string kind;                 // "board turned", "hands in the wrong pockets", "wrong board", "fouled board"
+  };
+  std::optional<Cause> likely_cause() const;  // what the cards played so far show, if anything yet
+  void find_cause();                       // publishes the cause of cards from another hand once known
+  void publish_cause(const std::string& cause, std::optional<bridge::Deal> held, const std::string& kind);
+  bool lead_withdrawn(Seat seat, Millis t);
+  void opening_lead_check(Seat leader);    // Laws 54 and 24: the opening lead from the wrong seat  // a lead taken back and another seat leading instead
   void check_revoke(Seat seat, bridge::Card card, Millis t);
   void check_established(Seat seat, Millis t);
   void infer_board(Millis t);
@@ -84,9 +108,9 @@ class Table {
   void reset_board();
   std::optional<Seat> declarer() const;
   std::optional<bridge::Suit> trump() const;
-  bridge::Hand remaining(Seat s) const;  // the master hand less the cards played (board known)
+  bridge::Hand remaining(Seat s) const;  // the hand held (held_ known) less the cards played
 
-  const bridge::MasterRecord& master_;
+  const bridge::MasterRecord* master_;
   TableConfig config_;
   std::vector<Event> out_;
   std::array<StableReading, kZoneCount> readings_{};
@@ -95,7 +119,8 @@ class Table {
   Millis now_ = 0;
 
   // The board.
-  std::optional<std::uint32_t> board_;
+  std::optional<std::uint32_t> board_;    // the entry in the master record
+  std::optional<BoardInfo> info_;          // the board, as long as it is being played or checked
   std::optional<std::uint32_t> session_;  // the session being played or checked
 
   // Station.
@@ -121,6 +146,16 @@ class Table {
   std::array<std::optional<bridge::Card>, 4> faced_{};  // the card each play area shows
   std::vector<Revoke> revokes_;
   std::array<std::array<int, 4>, 4> shown_out_{};  // [seat][suit]: trick+1 where the seat showed out, 0 if never
+  // Who holds which cards, as far as the table knows: the master deal, or the master deal as a reported
+  // cause (a turned board, a wrong board, an exchanged dummy) makes it; empty while the cards are in
+  // doubt (a card from another hand, cause not known): checks that need the hands wait, so one cause
+  // gives one alert and not a revoke for every card of a disturbed board.
+  std::optional<bridge::Deal> held_;
+  std::string cause_;                             // the cause published for cards from another hand
+  std::vector<std::pair<Seat, bridge::Card>> foreign_;  // cards played that the master gives to another seat
+  std::array<bool, 4> taken_back_{};              // the seat's card of the open trick left its play area
+  std::optional<PreviousBoard> previous_;          // the last board played out here (Law 6D2, quitted cards)
+  std::optional<std::size_t> lead_alerted_;       // the trick (index) whose lead out of turn was reported
   bool ownership_reported_ = false;
   bool inference_failed_ = false;
 };

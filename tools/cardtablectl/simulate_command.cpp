@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -74,7 +75,15 @@ int run_simulate(const std::vector<std::string>& args) {
     return kExitProblems;
   }
   if (!loaded) load(scenario->masters);
-  for (const table::Event& e : table::run_scenario(*scenario, master)) {
+  // A 'reload' step loads the record again (or another one), as SIGHUP does; each stays alive to the end.
+  std::deque<bridge::MasterRecord> reloaded;
+  auto reload = [&](const std::vector<fs::path>& paths) -> const bridge::MasterRecord& {
+    bridge::MasterRecord& r = reloaded.emplace_back();
+    for (const auto& d : r.load(from_command_line.empty() ? paths : from_command_line))
+      if (d.is_error()) std::cerr << d.str() << '\n';
+    return r;
+  };
+  for (const table::Event& e : table::run_scenario(*scenario, master, reload)) {
     if (vm.count("json")) std::cout << to_json(e).dump() << '\n';
     else std::cout << e.str() << '\n';
   }

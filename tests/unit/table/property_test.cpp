@@ -49,12 +49,29 @@ std::string station(std::uint32_t board, const std::array<Hand, 4>& pockets, con
   return s + "end 4\n";
 }
 
-std::string play_script(std::uint32_t board, const Contract& c, const PlayFaults& f) {
+// A lead out of turn faced and withdrawn before the right leader leads: at trick `trick` (1..13), by
+// the seat `offset` seats after the right leader, the card that seat plays to the trick anyway.
+struct Withdrawn {
+  int trick = 1;
+  int offset = 1;
+};
+
+// The play of a board: the hands as `held` (the master deal unless a fault moved cards), faults of play.
+std::string play_script(std::uint32_t board, const Contract& c, const PlayFaults& f, std::optional<Deal> held = std::nullopt,
+                        std::optional<Withdrawn> withdrawn = std::nullopt) {
   std::string s = "zones playing-table\nat 0 board " + label(board) + "\nat 0 pockets full\nat 2 pocket N empty\nat 2 pocket S empty\n"
                   "at 3 pocket E empty\nat 3 pocket W empty\nat 5 contract " + c.str() + " " + seat_letter(c.declarer) + "\n";
-  auto play = legal_play(big_master().board(board).deal, c, f);
+  const Deal deal = held.value_or(big_master().board(board).deal);
+  auto play = legal_play(deal, c, f);
   Seat dummy = partner(c.declarer);
-  Hand dummy_hand = big_master().board(board).deal.hand(dummy);
+  Hand dummy_hand = deal.hand(dummy);
+  if (withdrawn) {
+    std::size_t lead = static_cast<std::size_t>(withdrawn->trick - 1) * 4;
+    const auto& [x, card] = play[lead + static_cast<std::size_t>(withdrawn->offset)];
+    double t = 6 + static_cast<double>(withdrawn->trick - 1) * 3.0;
+    s += "at " + std::to_string(t - 0.8) + " play " + seat_letter(x) + " " + card.str() + "\n";
+    s += "at " + std::to_string(t - 0.4) + " play " + seat_letter(x) + " -\n";
+  }
   for (std::size_t i = 0; i < play.size(); ++i) {
     double t = 6 + static_cast<double>(i / 4) * 3.0 + static_cast<double>(i % 4) * 0.5;
     s += "at " + std::to_string(t) + " play " + seat_letter(play[i].first) + " " + play[i].second.str() + "\n";
@@ -83,7 +100,8 @@ void expect(Tally& tally, const std::vector<Event>& ev, const std::vector<std::s
   auto got = test::irregularities(ev);
   // Beyond the irregularities, the session must have happened: a station board gets its verdict, a
   // played board all its cards and tricks (a script that silently did nothing must not pass).
-  bool happened = complete_play ? count(ev, "play.card") == 52 && count(ev, "play.trick") == 13 && count(ev, "board.returned") == 1
+  // (A withdrawn lead is one play.card more: the card faced out of turn.)
+  bool happened = complete_play ? count(ev, "play.card") >= 52 && count(ev, "play.trick") == 13 && count(ev, "board.returned") == 1
                                 : count(ev, "board.identified") >= 1;
   if (want.empty() && !complete_play && ev.size() > 0 && count(ev, "board.arrived") == 1)
     happened = happened && (count(ev, "board.verified") == 1);
@@ -135,6 +153,38 @@ TEST(Property, StationCleanBoardsAndEachFault) {
     }
     // The board turned 1-3 seats.
     expect(tallies["board turned"], run_on(station(b, d.rotated(1 + static_cast<int>(pick(3))).hands())), {"board_rotated"}, what + " turned");
+    // The board turned 1-3 seats and k = 1..3 cards astray (Law 87A, issue 7): the turn named and the
+    // few cards against the turned deal, never a mismatch of the whole deal. One card moved: the pockets
+    // of 12 and 14 too; cards exchanged: 13 each.
+    {
+      int turn = 1 + static_cast<int>(pick(3));
+      auto h = d.rotated(turn).hands();
+      int k = 1 + static_cast<int>(pick(3));
+      bool moved = pick(2) == 0;
+      auto nth = [&](std::size_t s, std::uint32_t m) {
+        Card out{};
+        h[s].for_each_descending([&](Card x) { if (m-- == 0) out = x; });
+        return out;
+      };
+      std::size_t from = pick(4), to = (from + 1 + pick(3)) % 4;
+      for (int j = 0; j < (moved ? 1 : k); ++j) {
+        Card a = nth(from, pick(static_cast<std::uint32_t>(h[from].size())));
+        h[from].remove(a);
+        h[to].add(a);
+        if (!moved) {
+          Card z = nth(to, pick(static_cast<std::uint32_t>(h[to].size())));
+          while (z == a) z = nth(to, pick(static_cast<std::uint32_t>(h[to].size())));
+          h[to].remove(z);
+          h[from].add(z);
+        }
+      }
+      std::vector<std::string> want = moved ? std::vector<std::string>{"wrong_count", "board_rotated", "deal_mismatch"}
+                                            : std::vector<std::string>{"board_rotated", "deal_mismatch"};
+      auto ev = run_on(station(b, h));
+      // Two exchanges can undo each other: then only the turn is left.
+      if (!moved && count(ev, "irregularity.deal_mismatch") == 0) want = {"board_rotated"};
+      expect(tallies["turned, cards astray"], ev, want, what + " turned " + std::to_string(turn) + (moved ? " one card moved" : " cards exchanged"));
+    }
     // The deal of a board of another session.
     {
       std::uint32_t other = pick(n);
@@ -205,6 +255,77 @@ TEST(Property, PlayCleanBoardsAndEachFault) {
     if (play == clean) continue;  // nobody could revoke at that trick
     expect(tallies["revoke"], run_on(play_script(b, c, revoke)), {"revoke", "revoke"}, what + " revoke");
   }
+  for (const auto& [name, t] : tallies) report(("play, " + name).c_str(), t);
+}
+
+// Issue 7: leads out of turn withdrawn and accepted, dummy exchanges, turned boards with cards astray --
+// each run gives exactly its irregularities and no other (no false revoke, one alert per cause).
+TEST(Property, PlayWithdrawnAndAcceptedLeadsExchangedDummiesTurnedBoards) {
+  std::mt19937_64 rng(2026);
+  auto pick = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+  std::map<std::string, Tally> tallies;
+  const std::uint32_t n = static_cast<std::uint32_t>(big_master().size());
+  for (int i = 0; i < 300; ++i) {
+    std::uint32_t b = pick(n);
+    Contract c;
+    c.level = 1 + static_cast<int>(pick(7));
+    c.strain = static_cast<Strain>(pick(5));
+    c.declarer = static_cast<Seat>(pick(4));
+    const Deal& deal = big_master().board(b).deal;
+    std::string what = label(b) + " " + c.str() + " " + seat_letter(c.declarer);
+    // A lead out of turn (any other seat, any trick) withdrawn, and the right leader leads: the alert and
+    // its follow-up, no revoke.
+    Withdrawn w{1 + static_cast<int>(pick(13)), 1 + static_cast<int>(pick(3))};
+    expect(tallies["lead out of turn withdrawn"], run_on(play_script(b, c, {}, std::nullopt, w)), {"lead_out_of_turn", "lead_out_of_turn"},
+           what + " withdrawn at trick " + std::to_string(w.trick) + " offset " + std::to_string(w.offset), true);
+    // A lead out of turn at a later trick, accepted: play goes on from the offender, one alert.
+    PlayFaults accepted;
+    accepted.accepted_lead_at_trick = 2 + static_cast<int>(pick(12));
+    expect(tallies["lead out of turn accepted"], run_on(play_script(b, c, accepted)), {"lead_out_of_turn"},
+           what + " accepted at trick " + std::to_string(*accepted.accepted_lead_at_trick), true);
+    // Declarer's and dummy's hands exchanged, the whole board played: one alert.
+    {
+      Deal d = deal;
+      std::swap(d.hand(c.declarer), d.hand(partner(c.declarer)));
+      expect(tallies["dummy exchange"], run_on(play_script(b, c, {}, d)), {"dummy_exchange"}, what + " dummy exchange", true);
+    }
+    // The board turned 1-3 seats, and k <= 3 cards exchanged between random hands: one alert (and at
+    // most its one follow-up naming the cause), never a revoke.
+    {
+      int turn = 1 + static_cast<int>(pick(3));
+      int k = static_cast<int>(pick(4));
+      Deal d = deal.rotated(turn);
+      for (int j = 0; j < k; ++j) {
+        Seat a = static_cast<Seat>(pick(4)), z = rotate(a, 1 + static_cast<int>(pick(3)));
+        auto nth = [&](Seat s, std::uint32_t m) {
+          Card out{};
+          d.hand(s).for_each_descending([&](Card x) { if (m-- == 0) out = x; });
+          return out;
+        };
+        Card ca = nth(a, pick(13)), cz = nth(z, pick(13));
+        d.hand(a).remove(ca);
+        d.hand(z).remove(cz);
+        d.hand(a).add(cz);
+        d.hand(z).add(ca);
+      }
+      auto ev = run_on(play_script(b, c, {}, d));
+      // One alert in all (cards from another hand; or a dummy exchange when the board turned two seats
+      // shows first as one), and at most two follow-ups: the cause, and the cause revised by cards astray.
+      long alerts = std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.event_class() == "irregularity" && e.severity == Severity::Alert; });
+      auto got = test::irregularities(ev);
+      bool one_cause = std::all_of(got.begin(), got.end(), [](const std::string& g) { return g == "card_from_other_hand" || g == "dummy_exchange"; });
+      expect(tallies["turned board, cards astray"], ev, alerts == 1 && one_cause && got.size() <= 3 ? got : std::vector<std::string>{"one alert, its cause"},
+             what + " turned " + std::to_string(turn) + " with " + std::to_string(k) + " cards astray", true);
+    }
+  }
+  for (const auto& [name, t] : tallies) report(("play, " + name).c_str(), t);
+}
+
+TEST(Property, PlayDeviceSilentMidBoard) {
+  std::mt19937_64 rng(11);
+  auto pick = [&](std::uint32_t n) { return static_cast<std::uint32_t>(rng() % n); };
+  std::map<std::string, Tally> tallies;
+  const std::uint32_t n = static_cast<std::uint32_t>(big_master().size());
   // A device going silent in the middle of a board: uncertainty only.
   for (int i = 0; i < 100; ++i) {
     std::uint32_t b = pick(n);

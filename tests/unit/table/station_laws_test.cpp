@@ -32,13 +32,13 @@ TEST(WrongCount, FourteenWestTwelveNorthBeforeAnyCall) {
   EXPECT_EQ(e->message, "Board 3: West holds 14 cards, North 12 \u2014 no call made yet (Law 13A)");
   EXPECT_EQ(e->laws, std::vector<std::string>{"13A"});
   EXPECT_EQ(*e->find("observed"), "W=14 N=12");
-  EXPECT_EQ(*test::first(ev, "irregularity.deal_mismatch")->find("misplaced"), "SQ:N->W");
+  EXPECT_EQ(*test::first(ev, "irregularity.deal_mismatch")->find_card("misplaced"), "SQ:N->W");
 }
 
 TEST(MissingCard, TheAceOfSpadesIsNowhere) {
   auto ev = run(hands(kBoard3, "", "", "", "-SA"));
   EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "missing_card"})) << test::dump(ev);
-  EXPECT_EQ(*test::first(ev, "irregularity.missing_card")->find("missing"), "SA");
+  EXPECT_EQ(*test::first(ev, "irregularity.missing_card")->find_card("missing"), "SA");
   EXPECT_EQ(test::first(ev, "irregularity.missing_card")->seats, std::vector<Seat>{Seat::West});
 }
 
@@ -46,13 +46,13 @@ TEST(SurplusCard, TheSameCardInTwoPockets) {
   // A second ace of hearts (from another pack) in South's pocket, in place of the queen of hearts.
   auto ev = run(hands(kBoard3, "", "", "-HQ +HA", ""));
   EXPECT_EQ(irregularities(ev), (Types{"surplus_card", "missing_card"})) << test::dump(ev);
-  EXPECT_EQ(*test::first(ev, "irregularity.surplus_card")->find("card"), "HA");
+  EXPECT_EQ(*test::first(ev, "irregularity.surplus_card")->find_card("card"), "HA");
 }
 
 TEST(DealMismatch, TwoCardsExchangedBetweenEastAndSouthAreListed) {
   auto ev = run(hands(kBoard3, "", "-HA +DJ", "-DJ +HA", ""));
   EXPECT_EQ(irregularities(ev), Types{"deal_mismatch"}) << test::dump(ev);
-  EXPECT_EQ(*test::first(ev, "irregularity.deal_mismatch")->find("misplaced"), "HA:E->S DJ:S->E");
+  EXPECT_EQ(*test::first(ev, "irregularity.deal_mismatch")->find_card("misplaced"), "HA:E->S DJ:S->E");
 }
 
 TEST(BoardRotated, TurnedOneSeatClockwise) {
