@@ -47,7 +47,8 @@ Parsed<Frame> parse_frame(std::span<const std::uint8_t> b) {
   if (b.size() < total) return Parsed<Frame>::fail(FrameError::Short, "frame " + sizes(total, b.size()));
   if (b.size() > total) return Parsed<Frame>::fail(FrameError::Garbage, std::to_string(b.size() - total) + " bytes after the CRC");
   std::uint16_t want = crc16(b.first(total - kCrcSize));
-  if (le16(b, total - kCrcSize) != want) return Parsed<Frame>::fail(FrameError::Crc, "CRC mismatch");
+  if (std::uint16_t got = le16(b, total - kCrcSize); got != want)
+    return Parsed<Frame>::fail(FrameError::Crc, "frame says " + std::to_string(got) + ", bytes give " + std::to_string(want));
   f.payload.assign(b.begin() + kHeaderSize, b.begin() + static_cast<std::ptrdiff_t>(total - kCrcSize));
   return Parsed<Frame>::ok(std::move(f));
 }

@@ -44,7 +44,8 @@ nlohmann::json Device::status() const {
   for (const auto& [antenna, zone] : config_.antennas) zones_json.push_back({{"antenna", antenna}, {"zone", zone.str()}});
   nlohmann::json j = {{"name", name()}, {"driver", driver()}, {"present", present()}, {"zones", zones_json},
                       {"counters", counters_.json()}};
-  for (auto& [key, value] : health().items()) j[key] = value;
+  const nlohmann::json h = health();  // named: items() of a temporary would dangle in the loop
+  for (auto& [key, value] : h.items()) j[key] = value;
   return j;
 }
 
