@@ -43,6 +43,16 @@ struct DeviceEvent {
 };
 const char* to_string(DeviceEvent::Kind kind);
 
+// The tags an antenna heard in one poll, before decks turn them into cards: what `cardtablectl enroll`
+// learns a pack from, and what names an unenrolled tag in the daemon's evidence.
+struct TagReport {
+  std::string device;
+  int antenna = 0;             // logical
+  Zone zone;
+  std::vector<std::string> uids;  // hex, as in deck files
+  Millis time = 0;
+};
+
 // Where a device's readings and events go. Called from the device's own threads: implementations are
 // thread-safe and never block for long (the daemon's is an eventfd-backed queue).
 class DeviceSink {
@@ -50,6 +60,8 @@ class DeviceSink {
   virtual ~DeviceSink() = default;
   virtual void push(table::TableInput input) = 0;
   virtual void device_event(DeviceEvent event) = 0;
+  // Raw tags, from RFID readers only; most sinks ignore them.
+  virtual void heard(const TagReport& report) { (void)report; }
 };
 
 // Counters every device keeps; `status` shows them. Garbage never stops a device: it is counted here,

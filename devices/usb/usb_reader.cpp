@@ -321,6 +321,9 @@ void UsbReader::publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard
         log(LogLevel::Warning, name(), "antenna " + std::to_string(antenna) + " (" + zone.str() + "): tag " + s.uid.str() + " is in no enrolled deck");
     }
     sink_->push(std::move(in));
+    TagReport report{name(), antenna, zone, {}, now};
+    for (const Sighting& s : a->tags) report.uids.push_back(s.uid.str());
+    sink_->heard(report);
   }
 }
 
