@@ -10,8 +10,9 @@ int resolve_crosstalk(std::vector<AntennaTags>& antennas, int margin) {
   for (std::size_t a = 0; a < antennas.size(); ++a)
     for (const Sighting& s : antennas[a].tags) seen[s.uid].emplace_back(a, s.strength);
   int shared = 0;
-  for (auto& [uid, where] : seen) {
+  for (auto& [seen_uid, where] : seen) {
     if (where.size() < 2) continue;
+    const Uid uid = seen_uid;  // a copy: lambdas may not capture structured bindings before C++20's fix in clang 16
     ++shared;
     std::sort(where.begin(), where.end(), [](auto& x, auto& y) { return x.second > y.second; });
     bool all_known = std::all_of(where.begin(), where.end(), [](auto& w) { return w.second > 0; });
@@ -22,7 +23,6 @@ int resolve_crosstalk(std::vector<AntennaTags>& antennas, int margin) {
       std::erase_if(at.tags, [&](const Sighting& s) { return s.uid == uid; });
       if (!clear_winner) at.uncertain = true;
     }
-    if (!clear_winner) antennas[where[0].first].uncertain = true;
   }
   return shared;
 }

@@ -84,20 +84,21 @@ void SimulatorDevice::run(DeviceSink& sink) {
   present_ = true;
   event(sink, DeviceEvent::Kind::Added, "simulated table, " + std::to_string(script_.size()) + " inputs");
   FaultInjector faults(faults_);
-  // The last reading of each zone: carried into the next pass until that pass reads the zone itself.
+  // The zones read in the previous pass (their last reading), for the start of the next one.
   std::array<std::optional<table::Observation>, table::kZoneCount> last{};
   table::Millis offset = 0;  // each pass continues the table's clock
   const auto start = clock::now();
+  const table::Millis base = daemon_clock_ ? clock_() : 0;
   bool unplugged = false;
   do {
     std::array<bool, table::kZoneCount> read_this_pass{};
     for (const table::TableInput& step : script_) {
       table::TableInput in = step;
       const table::Millis script_time = in.time;
-      in.time += offset;
-      in.observation.time += offset;
-      in.command.time += offset;
-      auto due = start + std::chrono::microseconds(static_cast<long long>(static_cast<double>(in.time) * 1000.0 / speed_));
+      auto due = start + std::chrono::microseconds(static_cast<long long>(static_cast<double>(in.time + offset) * 1000.0 / speed_));
+      in.time += offset + base;
+      in.observation.time += offset + base;
+      in.command.time += offset + base;
       if (!sleep_until(due)) return;
       bool now_unplugged = faults.unplugged_at(script_time);
       if (now_unplugged != unplugged) {
@@ -106,16 +107,20 @@ void SimulatorDevice::run(DeviceSink& sink) {
         event(sink, unplugged ? DeviceEvent::Kind::Lost : DeviceEvent::Kind::Added, unplugged ? "simulated unplug" : "simulated re-plug");
       }
       if (in.kind == table::TableInput::Kind::Tick && offset > 0 && !unplugged) {
-        // A looped pass: zones the new pass has not read yet keep their last reading (a reset table, not a
-        // silent reader), so no reading.uncertain/resumed pair marks each restart.
+        // A looped pass: the table is reset between passes, so a zone the new pass has not read yet reads
+        // empty (nothing on it), never silent: no reading.uncertain/resumed pair marks each restart.
         for (std::size_t z = 0; z < last.size(); ++z) {
           if (read_this_pass[z] || !last[z]) continue;
-          table::TableInput carried;
-          carried.kind = table::TableInput::Kind::Observe;
-          carried.observation = *last[z];
-          carried.observation.time = in.time;
-          carried.time = in.time;
-          sink.push(std::move(carried));
+          table::TableInput cleared;
+          cleared.kind = table::TableInput::Kind::Observe;
+          cleared.observation = *last[z];
+          cleared.observation.cards = {};
+          cleared.observation.unknown = 0;
+          cleared.observation.confidence = 1.0;
+          cleared.observation.complete = true;
+          cleared.observation.time = in.time;
+          cleared.time = in.time;
+          sink.push(std::move(cleared));
         }
       }
       if (in.kind == table::TableInput::Kind::Observe) {
@@ -202,7 +207,18 @@ std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceE
     int i = 0;
     for (const Zone& z : SimulatorDevice::script_zones(*script)) c.antennas[i++] = z;
   }
-  return std::make_unique<SimulatorDevice>(std::move(c), std::move(*script), speed, loop, faults, env.clock);
+  std::string clock = config.option("clock").value_or("script");
+  if (clock != "script" && clock != "daemon") {
+    error = config.name + ": clock is script or daemon";
+    return nullptr;
+  }
+  if (clock == "daemon" && speed != 1.0) {
+    error = config.name + ": clock=daemon needs speed 1 (the daemon's clock runs at real time)";
+    return nullptr;
+  }
+  auto sim = std::make_unique<SimulatorDevice>(std::move(c), std::move(*script), speed, loop, faults, env.clock);
+  sim->set_daemon_clock(clock == "daemon");
+  return sim;
 }
 
 }  // namespace cardtable::devices

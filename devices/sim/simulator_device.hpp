@@ -5,8 +5,11 @@
 // Options:
 //   script=PATH     the scenario to play (required)
 //   speed=1         1 real time, 10 ten times faster
-//   loop=no         yes: start again after the end; the zones keep their last reading until the next
-//                   pass reads them, so a restart never looks like a silent reader
+//   loop=no         yes: start again after the end; a zone reads empty until the next pass reads it (a
+//                   table cleared between boards), so a restart never looks like a silent reader
+//   clock=script    script: the inputs carry the scenario's own times (from 0; any speed); daemon: they
+//                   carry the daemon's clock (the scenario's time plus the moment it started), so that the
+//                   sim runs beside real readers and the daemon's timer (speed 1 only)
 //   seed=1          the fault generator's seed (the same seed, the same faults)
 //   drop=0          probability that a reading is dropped (a missed poll)
 //   misread=0       probability that a reading names another card (one poll; stability absorbs it)
@@ -55,6 +58,7 @@ class SimulatorDevice : public Device {
   bool present() const override { return present_; }
   nlohmann::json health() const override;
   bool finished() const { return finished_; }
+  void set_daemon_clock(bool on) { daemon_clock_ = on; }
 
   // The zones a script reads, in the order it first reads them.
   static std::vector<Zone> script_zones(const std::vector<table::TableInput>& script);
@@ -69,6 +73,7 @@ class SimulatorDevice : public Device {
   bool loop_;
   SimFaults faults_;
   Clock clock_;
+  bool daemon_clock_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;
   bool stopping_ = false;

@@ -16,7 +16,7 @@ void board_frames(std::span<const std::uint8_t> in) {
   if (frame) {
     // A well-formed frame: its payload through every payload parser, as a confused host would.
     (void)board::parse_board_info(frame.value->payload);
-    for (std::size_t antennas : {1, 4, 16}) {
+    for (std::size_t antennas : {std::size_t{1}, std::size_t{4}, std::size_t{16}}) {
       auto scan = board::parse_scan(frame.value->payload, antennas);
       if (scan) (void)board::encode_scan(*scan.value);
     }

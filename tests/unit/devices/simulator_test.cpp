@@ -56,22 +56,29 @@ TEST(Simulator, PlaysTheScriptThroughTheSinkAndSaysItWasAdded) {
   EXPECT_EQ(sink.events()[0].kind, DeviceEvent::Kind::Added);
 }
 
-TEST(Simulator, ALoopedPassKeepsTheLastReadingOfAZoneUntilTheNewPassReadsIt) {
+TEST(Simulator, ALoopedPassReadsAZoneEmptyUntilTheNewPassReadsIt) {
   SimulatorDevice sim(sim_config(), late_zone_script(), 100.0, true, {}, steady_millis);
   test::RecordingSink sink;
   std::string error;
   ASSERT_TRUE(sim.start(sink, error));
   ASSERT_TRUE(sink.wait([&](auto& in, auto&) { return !in.empty() && in.back().time > 3000; }));
   sim.stop();
-  // From the first reading on, play:N never goes more than one period without a reading.
+  // From the first reading on, play:N never goes more than one period without a reading; in the second
+  // pass it reads empty until the pass reads the ace again.
   table::Millis last = -1;
+  bool empty_seen = false;
   for (const TableInput& in : sink.inputs()) {
     if (in.kind != TableInput::Kind::Observe) continue;
+    if (in.time > 1000 && in.time < 1600) {
+      EXPECT_TRUE(in.observation.cards.empty()) << in.time;
+      empty_seen = true;
+    }
     if (last >= 0) {
       EXPECT_LE(in.time - last, 200) << "a gap at " << in.time;
     }
     last = in.time;
   }
+  EXPECT_TRUE(empty_seen);
 }
 
 TEST(Simulator, SimulatedUnplugIsLostThenAddedAndSilentBetween) {
