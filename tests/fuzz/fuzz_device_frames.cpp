@@ -11,7 +11,7 @@
 using namespace cardtable::devices;
 
 namespace {
-void board_frames(std::span<const std::uint8_t> in) {
+[[maybe_unused]] void board_frames(std::span<const std::uint8_t> in) {
   auto frame = board::parse_frame(in);
   if (frame) {
     // A well-formed frame: its payload through every payload parser, as a confused host would.
@@ -30,7 +30,7 @@ void board_frames(std::span<const std::uint8_t> in) {
   }
 }
 
-void ccid_frames(std::span<const std::uint8_t> in) {
+[[maybe_unused]] void ccid_frames(std::span<const std::uint8_t> in) {
   if (in.empty()) return;
   auto reply = ccid::parse_reply(in.subspan(1), in[0]);
   std::span<const std::uint8_t> data = reply ? std::span<const std::uint8_t>(reply.value->data) : in;
