@@ -136,8 +136,14 @@ TEST_F(DaemonWithReaders, UnpluggedBoardMakesItsZonesUnknownNeverAnIrregularityA
   ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.lost") == 1 && count(ev, "reading.uncertain", "device lost") == 4; })) << log();
   for (const auto& e : events_) EXPECT_NE(e["class"], "irregularity") << e.dump();
 
+  auto replugged = std::chrono::steady_clock::now();
   plug(5);  // plugged back: a new address on the same port
   ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.added") == 2; })) << log();
+  // Figures for docs/benchmarks.md, recorded, never asserted (the replay polling adds up to 100 ms).
+  RecordProperty("replug_to_added_ms", static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - replugged).count()));
+  std::ifstream st("/proc/" + std::to_string(pid_) + "/status");
+  for (std::string line; std::getline(st, line);)
+    if (line.starts_with("VmRSS:")) RecordProperty("daemon_rss_kb", std::stoi(line.substr(6)));
   s = status();
   ASSERT_TRUE(s);
   EXPECT_EQ((*s)["devices"][0]["present"], true);
