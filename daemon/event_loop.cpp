@@ -2,6 +2,7 @@
 
 #include <signal.h>
 #include <systemd/sd-daemon.h>
+#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,8 @@
 #include <sstream>
 
 #include "daemon/log.hpp"
+#include "devices/deck.hpp"
+#include "devices/sim/simulator_device.hpp"
 #include "daemon/wire_conversion.hpp"
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
@@ -86,33 +89,57 @@ EventLoop::EventLoop(Options options)
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
 
-  // The simulated table's scenario: its zones unless --zone says otherwise.
-  std::ifstream in(options_.simulate);
-  if (!in) throw StartupError("--simulate " + options_.simulate + ": cannot read the scenario");
-  std::stringstream text;
-  text << in.rdbuf();
-  std::vector<table::ScenarioError> errors;
-  auto scenario = table::parse_scenario(text.str(), fs::path(options_.simulate).parent_path(),
-                                        [this](const auto&) -> const bridge::MasterRecord& { return *master_; }, errors);
-  if (!scenario) {
-    std::string all;
-    for (const auto& e : errors) all += "\n  " + options_.simulate + ":" + std::to_string(e.line) + ": " + e.message;
-    throw StartupError("the scenario has errors:" + all);
-  }
-  table_config_ = scenario->config;
-  if (!options_.zones.empty()) {
-    table_config_.zones.clear();
-    for (const std::string& z : options_.zones) {
-      auto eq = z.find('=');
-      auto zone = table::Zone::parse(z.substr(0, eq));
-      if (!zone || eq == std::string::npos) throw StartupError("--zone " + z + ": expected ZONE=DEVICE, e.g. play:N=sim");
-      std::string device = z.substr(eq + 1);
-      if (device != "sim") throw StartupError("--zone " + z + ": no device '" + device + "' (this build has: sim)");
-      table_config_.zones.push_back(*zone);
+  // The simulated table's scenario (--simulate): the device "sim" plays it; its settings are the table's.
+  std::vector<devices::DeviceConfig> preset;
+  std::optional<table::Scenario> scenario;
+  if (!options_.simulate.empty()) {
+    std::ifstream in(options_.simulate);
+    if (!in) throw StartupError("--simulate " + options_.simulate + ": cannot read the scenario");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::vector<table::ScenarioError> errors;
+    scenario = table::parse_scenario(text.str(), fs::path(options_.simulate).parent_path(),
+                                     [this](const auto&) -> const bridge::MasterRecord& { return *master_; }, errors);
+    if (!scenario) {
+      std::string all;
+      for (const auto& e : errors) all += "\n  " + options_.simulate + ":" + std::to_string(e.line) + ": " + e.message;
+      throw StartupError("the scenario has errors:" + all);
     }
+    table_config_ = scenario->config;
+    scenario_inputs_ = table::scenario_inputs(*scenario);
+    real_clock_ = options_.speed == 1.0;
+    devices::DeviceConfig sim{"sim", "sim", {}, {{"script", options_.simulate}, {"loop", options_.loop ? "yes" : "no"},
+                                                 {"clock", real_clock_ ? "daemon" : "script"}}};
+    std::ostringstream speed;
+    speed << options_.speed;
+    sim.options["speed"] = speed.str();
+    preset.push_back(std::move(sim));
   }
+  // devices/ does not include the scenario parser: the sim gets the scenario parsed here.
+  devices::set_script_loader([this](const std::string&, std::string&) -> std::optional<std::vector<table::TableInput>> { return scenario_inputs_; });
+  std::vector<devices::DeviceConfig> configs;
+  try {
+    configs = parse_device_options(std::move(preset), options_.devices, options_.zones);
+  } catch (const std::invalid_argument& e) {
+    throw StartupError(e.what());
+  }
+  // The sim serves the scenario's zones unless a --zone names it.
+  if (scenario && configs.front().antennas.empty()) {
+    int i = 0;
+    for (const table::Zone& z : scenario->config.zones) configs.front().antennas[i++] = z;
+  }
+  devices::DeviceEnvironment env;
+  env.clock = [this] { return clock_ms(); };
+  env.quirks_path = options_.quirks;
+  try {
+    devices_.create(configs, env);
+  } catch (const std::runtime_error& e) {
+    throw StartupError(e.what());
+  }
+  load_decks();
+  // The table watches the zones some device serves (none: a station waiting for its readers).
+  table_config_.zones = devices_.zones();
   table_ = std::make_unique<table::Table>(*master_, table_config_);
-  simulator_ = std::make_unique<SimulatorDevice>(std::move(*scenario), options_.speed, options_.loop);
 
   try {
     publisher_ = std::make_unique<Publisher>(context_, publisher_config(options_));
@@ -144,7 +171,43 @@ EventLoop::EventLoop(Options options)
 }
 
 EventLoop::~EventLoop() {
-  if (simulator_) simulator_->stop();
+  devices_.stop();
+  if (timer_fd_ >= 0) close(timer_fd_);
+}
+
+table::Millis EventLoop::clock_ms() const {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_).count();
+}
+
+void EventLoop::load_decks() {
+  if (options_.decks.empty()) return;
+  std::vector<devices::DeckProblem> problems;
+  auto decks = std::make_shared<devices::DeckLibrary>(devices::DeckLibrary::load_folder(options_.decks, problems));
+  for (const auto& p : problems) log(p.str());
+  log("decks: " + std::to_string(decks->decks().size()) + " packs from " + options_.decks);
+  devices_.set_decks(std::move(decks));
+}
+
+// device.added / device.lost / device.error on the wire. A lost device's zones are unknown, never an
+// irregularity: each gets reading.uncertain with cause "device lost" (the table's own "silent" report for
+// those zones is then left out, see drain_table); the table resumes them when the device reads again.
+void EventLoop::on_device_event(const devices::DeviceEvent& d) {
+  const std::string kind = devices::to_string(d.kind);
+  std::string zones;
+  for (const table::Zone& z : d.zones) zones += (zones.empty() ? "" : ",") + z.str();
+  const devices::Device* device = devices_.find(d.device);
+  auto e = daemon_event("device." + kind, d.kind == devices::DeviceEvent::Kind::Added ? "info" : "warning",
+                        "Device " + d.device + " " + kind + (d.reason.empty() ? "" : ": " + d.reason), options_, wall(), mono());
+  e.evidence = {{"device", d.device}, {"driver", device ? device->driver() : std::string()}, {"zones", zones}, {"reason", d.reason}};
+  publish(e);
+  log(e.message);
+  if (d.kind != devices::DeviceEvent::Kind::Lost) return;
+  for (const table::Zone& z : d.zones) {
+    auto u = daemon_event("reading.uncertain", "warning", "The reading of " + z.str() + " is unknown: its device " + d.device + " is lost",
+                          options_, wall(), mono());
+    u.evidence = {{"zone", z.str()}, {"cause", "device lost"}, {"source", d.device}};
+    publish(u);
+  }
 }
 
 void EventLoop::setup_curve() {
@@ -205,6 +268,14 @@ std::vector<std::string> EventLoop::drain_table() {
   std::vector<std::string> types;
   for (const table::Event& e : table_->take_events()) {
     types.push_back(e.type);
+    if (e.type == "reading.uncertain") {  // already said, with its real cause, when the device was lost
+      std::string zone, cause;
+      for (const auto& [k, v] : e.evidence) {
+        if (k == "zone") zone = v;
+        if (k == "cause") cause = v;
+      }
+      if (auto z = table::Zone::parse(zone); z && cause == "silent" && devices_.lost(*z)) continue;
+    }
     recorder_.on_event(e);
     protocol::WireEvent w = to_wire(e, options_, wall());
     // The cards played are hand contents: live.*, held until the board is finished here, for broadcasters.
@@ -282,8 +353,15 @@ json EventLoop::status() const {
             {"security", zap_ ? "curve" : "plaintext (loopback/ipc)"}, {"refused_clients", zap_ ? zap_->refused() : 0},
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
             {"analyzer", double_dummy_.program() ? double_dummy_.program()->string() : std::string()},
-            {"simulator", {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop},
-                           {"finished", simulator_->finished()}}}};
+            {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"}};
+  json zones = json::object();
+  for (const json& d : s["devices"])
+    for (const json& z : d["zones"]) zones[z["zone"].get<std::string>()] = d["name"].get<std::string>() + "/antenna" + std::to_string(z["antenna"].get<int>());
+  s["zones"] = zones;
+  if (const devices::Device* sim = devices_.find("sim")) {
+    json h = sim->health();
+    s["simulator"] = {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop}, {"finished", h["finished"]}};
+  }
   if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
   return s;
 }
@@ -380,7 +458,20 @@ void EventLoop::heartbeat() {
 }
 
 int EventLoop::run() {
-  simulator_->start(queue_);
+  try {
+    devices_.start();
+  } catch (const std::runtime_error& e) {
+    log(std::string("cannot start a device: ") + e.what());
+    return 2;
+  }
+  // The table's clock: a tick every 100 ms, so silence, the pocket gap and slow boards fire while every
+  // zone is quiet. A scenario sped up (--speed) brings its own ticks instead: the timer is then not armed.
+  timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+  itimerspec every{{0, 100'000'000}, {0, 100'000'000}};
+  if (timer_fd_ < 0 || (real_clock_ && timerfd_settime(timer_fd_, 0, &every, nullptr) != 0)) {
+    log(std::string("timerfd: ") + strerror(errno));
+    return 2;
+  }
   std::uint64_t watchdog_usec = 0;
   bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
   sd_notifyf(0, "READY=1\nSTATUS=table %s/%s/%s: %zu boards, publishing on %s", options_.tournament.c_str(), options_.section.c_str(),
@@ -389,15 +480,25 @@ int EventLoop::run() {
   auto last_watchdog = std::chrono::steady_clock::now();
   while (true) {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
-                               {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, zap_ ? 4 : 3, std::chrono::milliseconds(200));
-    if (zap_ && (items[3].revents & ZMQ_POLLIN)) {
+                               {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {nullptr, devices_.events_fd(), ZMQ_POLLIN, 0},
+                               {nullptr, timer_fd_, ZMQ_POLLIN, 0},
+                               {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
+    zmq::poll(items, zap_ ? 6 : 5, std::chrono::milliseconds(200));
+    if (items[3].revents & ZMQ_POLLIN)
+      for (const devices::DeviceEvent& e : devices_.take_events()) on_device_event(e);
+    if (items[4].revents & ZMQ_POLLIN) {
+      std::uint64_t expirations = 0;
+      (void)!read(timer_fd_, &expirations, sizeof expirations);
+      apply(table::TableInput{table::TableInput::Kind::Tick, {}, {}, clock_ms()});
+    }
+    if (zap_ && (items[5].revents & ZMQ_POLLIN)) {
       zap_->handle();
       for (const std::string& why : zap_->take_refusals()) log(why);
     }
     if (items[2].revents & ZMQ_POLLIN) {
       for (int sig : signals_.take()) {
         if (sig == SIGHUP) {
+          load_decks();
           try {
             reload(options_.masters);
           } catch (const std::exception& e) {
@@ -407,7 +508,7 @@ int EventLoop::run() {
         }
         log(std::string("stopping on ") + strsignal(sig));
         sd_notify(0, "STOPPING=1");
-        simulator_->stop();
+        devices_.stop();
         publisher_->flush();
         return 0;
       }

@@ -20,7 +20,7 @@
 #include "daemon/options.hpp"
 #include "daemon/publisher.hpp"
 #include "daemon/signal_set.hpp"
-#include "daemon/simulator_device.hpp"
+#include "daemon/device_manager.hpp"
 #include "protocol/broadcast_writer.hpp"
 #include "protocol/requests.hpp"
 #include "protocol/zap_authenticator.hpp"
@@ -52,6 +52,9 @@ class EventLoop {
   void release_embargoed();
   void reload(const std::vector<std::string>& paths);
   void heartbeat();
+  void on_device_event(const devices::DeviceEvent& e);
+  void load_decks();
+  table::Millis clock_ms() const;  // the one clock: ms since start, monotonic
   nlohmann::json status() const;
   double wall() const;
   double mono() const;
@@ -77,7 +80,10 @@ class EventLoop {
   table::TableConfig table_config_;
   std::unique_ptr<table::Table> table_;
   DeviceQueue queue_;
-  std::unique_ptr<SimulatorDevice> simulator_;
+  DeviceManager devices_{queue_};
+  std::vector<table::TableInput> scenario_inputs_;  // what the device "sim" plays (--simulate)
+  bool real_clock_ = true;  // the daemon's timer ticks the table (false: a sped-up scenario's own clock)
+  int timer_fd_ = -1;
   zmq::context_t context_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;  // with CURVE only
   std::unique_ptr<Publisher> publisher_;

@@ -23,7 +23,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("simulate", po::value(&o.simulate), "a scenario file (docs/scenarios.md): the simulated table replays it")
       ("speed", po::value(&o.speed)->default_value(o.speed), "simulation speed: 1 is real time, 10 ten times faster")
       ("loop", po::bool_switch(&o.loop), "replay the scenario again and again")
-      ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE: which device serves a zone (pocket:N, play:W, dummy, scan, hand:E); default: the scenario's zones, served by sim");
+      ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board; docs/hardware.md)")
+      ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE[/antennaN]: which device (and antenna) serves a zone (pocket:N, play:W, dummy, scan, hand:E), e.g. play:N=board0/antenna2; default: the scenario's zones, served by sim")
+      ("decks", po::value(&o.decks), "folder of deck files (UID -> card, docs/hardware.md), loaded at start and on SIGHUP")
+      ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk)");
   po::options_description wire("Endpoints and state");
   wire.add_options()
       ("publish", po::value(&publish)->default_value("bind:tcp://127.0.0.1:5551"), "the PUB endpoint for events: [bind:|connect:]tcp://HOST:PORT or ipc://PATH")
@@ -80,8 +83,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
     return r;
   };
   if (o.masters.empty()) return fail("give the master record with --master PATH");
-  if (o.simulate.empty()) return fail("give a device: --simulate SCENARIO (the only device of this build)");
   if (o.speed <= 0) return fail("--speed must be above 0");
+  if (o.speed != 1.0 && !o.devices.empty())
+    return fail("--speed other than 1 runs the scenario's own clock; devices (--device) need the daemon's real clock");
   if (o.embargo < 0) return fail("--embargo must be 0 or more seconds");
   for (auto [name, text, into] : {std::tuple{"--publish", &publish, &o.publish}, {"--control", &control, &o.control}, {"--live", &live, &o.live}}) {
     std::string error;

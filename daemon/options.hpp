@@ -14,10 +14,13 @@ using protocol::Endpoint;  // protocol/endpoint.hpp: the same rules as the hub's
 struct Options {
   std::string tournament = "default", section = "A", table = "1";
   std::vector<std::string> masters;
-  std::string simulate;            // a scenario file: the simulated table serves every zone it reads
+  std::string simulate;            // a scenario file: the device "sim" replays it
   double speed = 1.0;
   bool loop = false;
-  std::vector<std::string> zones;  // "ZONE=DEVICE"; default: the scenario's zones, served by "sim"
+  std::vector<std::string> devices;  // "NAME=DRIVER[:KEY=VALUE,...]" (daemon/device_manager.hpp)
+  std::vector<std::string> zones;    // "ZONE=DEVICE[/antennaN]"; default: the scenario's zones, served by "sim"
+  std::string decks;                 // folder of deck files (UID -> card), loaded at start and on SIGHUP
+  std::string quirks;                // the reader quirk file; empty: the installed one
   Endpoint publish{true, "tcp://127.0.0.1:5551"};
   Endpoint control{true, "tcp://127.0.0.1:5552"};
   Endpoint live{true, "tcp://127.0.0.1:5553"};  // live.* (hand contents) for broadcasters, after the embargo

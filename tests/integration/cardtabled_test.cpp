@@ -148,7 +148,7 @@ TEST_F(Daemon, TheGoldenEventStreamOfAScenarioArrivesOverTheWire) {
   std::vector<json> all = replay_all();
   std::vector<std::string> types, want, live_want;
   for (const auto& e : all)
-    if (e["class"] != "daemon" && e["class"] != "record") types.push_back(e["type"]);
+    if (e["class"] != "daemon" && e["class"] != "record" && e["class"] != "device") types.push_back(e["type"]);
   for (const auto& t : golden_types("play-revoke-established.scn")) {
     if (t.starts_with("play.")) live_want.push_back("live." + t.substr(5));
     else want.push_back(t);
@@ -433,7 +433,9 @@ TEST_F(Daemon, ASlowSubscriberNeitherStopsPublishingNorGrowsTheDaemon) {
   slow.connect(pub);
   fast.set(zmq::sockopt::subscribe, "");
   fast.connect(pub);
-  start("play-clean-board.scn", 100, {"--loop"});
+  // 400 times real time: a looped pass (4 journalled events, now that a restart no longer reads as silent
+  // zones) every quarter second.
+  start("play-clean-board.scn", 400, {"--loop"});
   std::set<std::uint64_t> seen;
   long rss_kb = 0;
   auto end = std::chrono::steady_clock::now() + 6s;
@@ -452,7 +454,7 @@ TEST_F(Daemon, ASlowSubscriberNeitherStopsPublishingNorGrowsTheDaemon) {
   auto reply = request({{"command", "status"}});
   ASSERT_TRUE(reply);
   std::uint64_t last = (*reply)["status"]["last_seq"].get<std::uint64_t>();
-  EXPECT_GT(last, 50u);
+  EXPECT_GT(last, 12u);  // several passes: far more than the slow subscriber's high-water mark of 5
   // The fast subscriber got every event from its first one on, although the slow one read nothing.
   ASSERT_FALSE(seen.empty());
   EXPECT_EQ(seen.size(), *seen.rbegin() - *seen.begin() + 1);

@@ -286,6 +286,15 @@ int run_control(const std::string& command, const std::vector<std::string>& args
               << s.value("phase", "") << ", last seq " << s.value("last_seq", 0) << ", " << s.value("master_boards", 0) << " boards in the master record";
     if (s.contains("board")) std::cout << ", " << s["board"].value("name", "");
     std::cout << '\n';
+    // One line per device: present or not, the zones it serves (antenna → zone), its error counters.
+    for (const json& d : s.value("devices", json::array())) {
+      std::cout << "  " << d.value("name", "") << " (" << d.value("driver", "") << "): " << (d.value("present", false) ? "present" : "absent");
+      for (const json& z : d.value("zones", json::array())) std::cout << ", antenna" << z.value("antenna", 0) << " " << z.value("zone", "");
+      const json c = d.value("counters", json::object());
+      std::cout << "; frames " << c.value("frames", 0) << ", garbage " << c.value("garbage", 0) << ", short " << c.value("short_frames", 0)
+                << ", crc " << c.value("crc_errors", 0) << ", out of sequence " << c.value("out_of_sequence", 0) << ", timeouts "
+                << c.value("timeouts", 0) << ", resets " << c.value("resets", 0) << '\n';
+    }
   } else {
     std::cout << "ok\n";
   }

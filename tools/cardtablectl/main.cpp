@@ -5,6 +5,7 @@
 
 #include "records_command.hpp"
 #include "control_client.hpp"
+#include "enroll_command.hpp"
 #include "simulate_command.hpp"
 
 namespace {
@@ -18,6 +19,7 @@ constexpr const char* kUsage =
     "  status, snapshot, replay --since N, ack SEQ, board LABEL, contract \"4HX S\"\n"
     "            ask a running cardtabled through its control endpoint\n"
     "  keygen    write a CURVE keypair (NAME.key, NAME.pub)\n"
+    "  enroll    learn a pack of RFID cards at the scan reader and write its deck file\n"
     "\n"
     "cardtablectl <command> --help tells more. Exit status: 0 all well, 1 problems found, 2 wrong usage.\n";
 }
@@ -39,6 +41,7 @@ int main(int argc, char** argv) {
   if (args[0] == "records") return cardtable::tools::run_records({args.begin() + 1, args.end()});
   if (args[0] == "simulate") return cardtable::tools::run_simulate({args.begin() + 1, args.end()});
   if (args[0] == "watch") return cardtable::tools::run_watch({args.begin() + 1, args.end()});
+  if (args[0] == "enroll") return cardtable::tools::run_enroll({args.begin() + 1, args.end()});
   if (args[0] == "keygen") return cardtable::tools::run_keygen({args.begin() + 1, args.end()});
   for (const char* c : {"status", "snapshot", "replay", "ack", "board", "contract"})
     if (args[0] == c) return cardtable::tools::run_control(args[0], {args.begin() + 1, args.end()});

@@ -1,0 +1,28 @@
+#include "devices/observe.hpp"
+
+namespace cardtable::devices {
+
+table::Observation observe(const Zone& zone, const AntennaTags& heard, const DeckLibrary* decks, const std::string& source,
+                           Millis time, DeviceCounters& counters) {
+  table::Observation o;
+  o.zone = zone;
+  o.source = source;
+  o.time = time;
+  for (const Sighting& s : heard.tags) {
+    auto match = decks ? decks->find(s.uid) : std::nullopt;
+    if (match) {
+      o.cards.add(match->card);
+    } else {
+      ++o.unknown;
+      ++counters.unknown_tags;
+    }
+  }
+  if (heard.uncertain) {
+    o.confidence = 0.0;
+    o.complete = false;
+  }
+  ++counters.observations;
+  return o;
+}
+
+}  // namespace cardtable::devices

@@ -1,0 +1,16 @@
+// Turning what an antenna heard into what the table reads: one Observation per served zone per poll.
+#pragma once
+
+#include "devices/crosstalk.hpp"
+#include "devices/deck.hpp"
+#include "devices/device.hpp"
+
+namespace cardtable::devices {
+
+// Tags that a deck knows become cards; the others are counted as unknown (and in counters.unknown_tags).
+// An uncertain antenna (collision, field error, unresolved cross-talk) reads with confidence 0 and
+// incomplete, which the table takes for noise rather than a change.
+table::Observation observe(const Zone& zone, const AntennaTags& heard, const DeckLibrary* decks, const std::string& source,
+                           Millis time, DeviceCounters& counters);
+
+}  // namespace cardtable::devices

@@ -1,0 +1,159 @@
+#include "devices/quirks.hpp"
+
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace cardtable::devices {
+
+int ReaderQuirk::logical_antenna(int physical) const {
+  if (physical >= 0 && static_cast<std::size_t>(physical) < antenna_order.size()) return antenna_order[static_cast<std::size_t>(physical)];
+  return physical;
+}
+
+namespace {
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+std::optional<int> to_int(std::string_view s, int base = 10) {
+  int v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (ec != std::errc{} || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  while (true) {
+    std::size_t at = s.find(sep);
+    out.push_back(trim(s.substr(0, at)));
+    if (at == std::string_view::npos) return out;
+    s = s.substr(at + 1);
+  }
+}
+}  // namespace
+
+QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& problems) {
+  QuirkTable t;
+  int line_no = 0;
+  ReaderQuirk* cur = nullptr;
+  while (!text.empty()) {
+    std::size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+    ++line_no;
+    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
+    line = trim(line);
+    if (line.empty()) continue;
+    auto problem = [&](std::string m) { problems.push_back({line_no, std::move(m)}); };
+    if (line.front() == '[') {
+      if (line.back() != ']' || line.size() < 3) {
+        problem("a section is `[model]`");
+        cur = nullptr;
+        continue;
+      }
+      t.quirks_.push_back(ReaderQuirk{});
+      cur = &t.quirks_.back();
+      cur->model = std::string(trim(line.substr(1, line.size() - 2)));
+      continue;
+    }
+    std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) {
+      problem("expected `key = value`");
+      continue;
+    }
+    if (!cur) {
+      problem("a key before any [model] section");
+      continue;
+    }
+    std::string_view key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+    auto number = [&](int& field, int lo, int hi) {
+      auto v = to_int(value);
+      if (!v || *v < lo || *v > hi) problem(std::string(key) + " must be a number from " + std::to_string(lo) + " to " + std::to_string(hi));
+      else field = *v;
+    };
+    if (key == "usb") {
+      auto parts = split(value, ':');
+      auto vid = parts.size() == 2 ? to_int(parts[0], 16) : std::nullopt;
+      auto pid = parts.size() == 2 ? to_int(parts[1], 16) : std::nullopt;
+      if (!vid || !pid || *vid > 0xFFFF || *pid > 0xFFFF || *vid < 0 || *pid < 0) problem("usb = VID:PID in hex, e.g. 072f:2200");
+      else cur->vid = static_cast<std::uint16_t>(*vid), cur->pid = static_cast<std::uint16_t>(*pid);
+    } else if (key == "protocol") {
+      if (value != "pn53x-ccid" && value != "cardtable-board") problem("protocol is pn53x-ccid or cardtable-board");
+      else cur->protocol = std::string(value);
+    } else if (key == "antennas") {
+      number(cur->antennas, 1, 16);
+    } else if (key == "antenna_order") {
+      cur->antenna_order.clear();
+      for (auto p : split(value, ',')) {
+        auto v = to_int(p);
+        if (!v || *v < 0 || *v > 15) {
+          problem("antenna_order lists logical antennas 0..15, e.g. 2,0,1,3");
+          cur->antenna_order.clear();
+          break;
+        }
+        cur->antenna_order.push_back(*v);
+      }
+    } else if (key == "poll_ms") {
+      number(cur->poll_ms, 10, 10000);
+    } else if (key == "timeout_ms") {
+      number(cur->timeout_ms, 10, 10000);
+    } else if (key == "retries") {
+      number(cur->retries, 1, 100);
+    } else if (key == "crosstalk_margin") {
+      number(cur->crosstalk_margin, 0, 255);
+    } else if (key == "bugs") {
+      for (auto b : split(value, ','))
+        if (!b.empty()) cur->bugs.insert(std::string(b));
+    } else {
+      problem("unknown key '" + std::string(key) + "'");
+    }
+  }
+  for (const ReaderQuirk& q : t.quirks_) {
+    if (q.protocol.empty()) problems.push_back({0, "[" + q.model + "] has no protocol"});
+    if (!q.antenna_order.empty() && q.antenna_order.size() != static_cast<std::size_t>(q.antennas))
+      problems.push_back({0, "[" + q.model + "] antenna_order lists " + std::to_string(q.antenna_order.size()) + " antennas, antennas = " + std::to_string(q.antennas)});
+  }
+  return t;
+}
+
+QuirkTable QuirkTable::load(const std::string& path, std::vector<QuirkProblem>& problems) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    problems.push_back({0, "cannot open the quirk file " + path});
+    return {};
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse(ss.str(), problems);
+}
+
+std::string QuirkTable::default_path() {
+#ifdef CARDTABLE_QUIRKS_FILE
+  return CARDTABLE_QUIRKS_FILE;
+#else
+  return "/usr/share/cardtable/readers.quirk";
+#endif
+}
+
+const ReaderQuirk* QuirkTable::by_usb(std::uint16_t vid, std::uint16_t pid) const {
+  for (const ReaderQuirk& q : quirks_)
+    if (q.vid == vid && q.pid == pid) return &q;
+  return nullptr;
+}
+
+const ReaderQuirk* QuirkTable::by_model(std::string_view model) const {
+  for (const ReaderQuirk& q : quirks_)
+    if (q.model == model) return &q;
+  return nullptr;
+}
+
+std::vector<const ReaderQuirk*> QuirkTable::by_protocol(std::string_view protocol) const {
+  std::vector<const ReaderQuirk*> out;
+  for (const ReaderQuirk& q : quirks_)
+    if (q.protocol == protocol) out.push_back(&q);
+  return out;
+}
+
+}  // namespace cardtable::devices

@@ -1,0 +1,224 @@
+#include "devices/sim/simulator_device.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+
+namespace cardtable::devices {
+
+std::optional<table::TableInput> FaultInjector::apply(table::TableInput in) {
+  if (in.kind != table::TableInput::Kind::Observe) return in;
+  if (unplugged_at(in.time)) return std::nullopt;
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  if (faults_.drop > 0 && u(rng_) < faults_.drop) return std::nullopt;
+  if (faults_.flicker > 0 && u(rng_) < faults_.flicker) {
+    in.observation.cards = {};
+    in.observation.unknown = 0;
+    return in;
+  }
+  if (faults_.misread > 0 && in.observation.cards.size() == 1 && u(rng_) < faults_.misread) {
+    std::uniform_int_distribution<int> card(0, bridge::kCards - 1);
+    in.observation.cards = {};
+    in.observation.cards.add(bridge::Card::from_id(card(rng_)));
+  }
+  return in;
+}
+
+bool FaultInjector::unplugged_at(Millis t) const {
+  return faults_.unplug && t >= faults_.unplug->first && t < faults_.unplug->first + faults_.unplug->second;
+}
+
+SimulatorDevice::SimulatorDevice(DeviceConfig config, std::vector<table::TableInput> script, double speed, bool loop, SimFaults faults,
+                                 Clock clock)
+    : Device(std::move(config)), script_(std::move(script)), speed_(speed), loop_(loop), faults_(faults), clock_(std::move(clock)) {}
+
+SimulatorDevice::~SimulatorDevice() { stop(); }
+
+std::vector<Zone> SimulatorDevice::script_zones(const std::vector<table::TableInput>& script) {
+  std::vector<Zone> out;
+  for (const auto& in : script)
+    if (in.kind == table::TableInput::Kind::Observe && std::find(out.begin(), out.end(), in.observation.zone) == out.end())
+      out.push_back(in.observation.zone);
+  return out;
+}
+
+bool SimulatorDevice::start(DeviceSink& sink, std::string&) {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = false;
+  }
+  thread_ = std::thread([this, &sink] { run(sink); });
+  return true;
+}
+
+void SimulatorDevice::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+nlohmann::json SimulatorDevice::health() const {
+  return {{"speed", speed_}, {"loop", loop_}, {"passes", passes_.load()}, {"finished", finished_.load()}};
+}
+
+bool SimulatorDevice::sleep_until(std::chrono::steady_clock::time_point due) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_until(lock, due, [&] { return stopping_; });
+}
+
+void SimulatorDevice::event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason) {
+  DeviceEvent e;
+  e.kind = kind;
+  e.device = name();
+  e.zones = zones();
+  e.reason = std::move(reason);
+  e.time = clock_();
+  sink.device_event(std::move(e));
+}
+
+void SimulatorDevice::run(DeviceSink& sink) {
+  using clock = std::chrono::steady_clock;
+  present_ = true;
+  event(sink, DeviceEvent::Kind::Added, "simulated table, " + std::to_string(script_.size()) + " inputs");
+  FaultInjector faults(faults_);
+  // The zones read in the previous pass (their last reading), for the start of the next one.
+  std::array<std::optional<table::Observation>, table::kZoneCount> last{};
+  table::Millis offset = 0;  // each pass continues the table's clock
+  const auto start = clock::now();
+  const table::Millis base = daemon_clock_ ? clock_() : 0;
+  bool unplugged = false;
+  do {
+    std::array<bool, table::kZoneCount> read_this_pass{};
+    for (const table::TableInput& step : script_) {
+      table::TableInput in = step;
+      const table::Millis script_time = in.time;
+      auto due = start + std::chrono::microseconds(static_cast<long long>(static_cast<double>(in.time + offset) * 1000.0 / speed_));
+      in.time += offset + base;
+      in.observation.time += offset + base;
+      in.command.time += offset + base;
+      if (!sleep_until(due)) return;
+      bool now_unplugged = faults.unplugged_at(script_time);
+      if (now_unplugged != unplugged) {
+        unplugged = now_unplugged;
+        present_ = !unplugged;
+        event(sink, unplugged ? DeviceEvent::Kind::Lost : DeviceEvent::Kind::Added, unplugged ? "simulated unplug" : "simulated re-plug");
+      }
+      if (in.kind == table::TableInput::Kind::Tick && offset > 0 && !unplugged) {
+        // A looped pass: the table is reset between passes, so a zone the new pass has not read yet reads
+        // empty (nothing on it), never silent: no reading.uncertain/resumed pair marks each restart.
+        for (std::size_t z = 0; z < last.size(); ++z) {
+          if (read_this_pass[z] || !last[z]) continue;
+          table::TableInput cleared;
+          cleared.kind = table::TableInput::Kind::Observe;
+          cleared.observation = *last[z];
+          cleared.observation.cards = {};
+          cleared.observation.unknown = 0;
+          cleared.observation.confidence = 1.0;
+          cleared.observation.complete = true;
+          cleared.observation.time = in.time;
+          cleared.time = in.time;
+          sink.push(std::move(cleared));
+        }
+      }
+      if (in.kind == table::TableInput::Kind::Observe) {
+        auto z = static_cast<std::size_t>(in.observation.zone.index());
+        read_this_pass[z] = true;
+        last[z] = in.observation;
+      }
+      if (auto faulty = faults.apply(std::move(in))) {
+        if (faulty->kind == table::TableInput::Kind::Observe) ++counters_.observations;
+        sink.push(std::move(*faulty));
+      }
+    }
+    offset += script_.empty() ? 1000 : script_.back().time + 100;
+    ++passes_;
+  } while (loop_);
+  finished_ = true;
+}
+
+namespace {
+ScriptLoader& loader() {
+  static ScriptLoader l;
+  return l;
+}
+bool parse_double(const std::string& s, double& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stod(s, &used);
+    return used == s.size();
+  } catch (...) {
+    return false;
+  }
+}
+}  // namespace
+
+void set_script_loader(ScriptLoader l) { loader() = std::move(l); }
+
+std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
+  auto path = config.option("script");
+  if (!path) {
+    error = config.name + ": the sim driver needs script=PATH";
+    return nullptr;
+  }
+  if (!loader()) {
+    error = config.name + ": no script loader in this program";
+    return nullptr;
+  }
+  std::string why;
+  auto script = loader()(*path, why);
+  if (!script) {
+    error = config.name + ": " + why;
+    return nullptr;
+  }
+  double speed = 1.0;
+  if (auto s = config.option("speed"); s && (!parse_double(*s, speed) || speed < 0.01 || speed > 10000)) {
+    error = config.name + ": speed must be 0.01..10000";
+    return nullptr;
+  }
+  bool loop = config.option("loop").value_or("no") == "yes";
+  SimFaults faults;
+  for (auto [key, field] : {std::pair{"drop", &faults.drop}, std::pair{"misread", &faults.misread}, std::pair{"flicker", &faults.flicker}}) {
+    if (auto v = config.option(key); v && (!parse_double(*v, *field) || *field < 0 || *field > 1)) {
+      error = config.name + ": " + key + " is a probability, 0..1";
+      return nullptr;
+    }
+  }
+  if (auto v = config.option("seed")) faults.seed = static_cast<std::uint32_t>(std::strtoul(v->c_str(), nullptr, 10));
+  if (auto v = config.option("unplug")) {
+    std::size_t plus = v->find('+');
+    long long at = 0, len = 0;
+    bool ok = plus != std::string::npos;
+    if (ok) {
+      auto r1 = std::from_chars(v->data(), v->data() + plus, at);
+      auto r2 = std::from_chars(v->data() + plus + 1, v->data() + v->size(), len);
+      ok = r1.ec == std::errc{} && r1.ptr == v->data() + plus && r2.ec == std::errc{} && r2.ptr == v->data() + v->size() && at >= 0 && len > 0;
+    }
+    if (!ok) {
+      error = config.name + ": unplug=AT+FOR in ms, e.g. 12000+3000";
+      return nullptr;
+    }
+    faults.unplug = std::pair{static_cast<Millis>(at), static_cast<Millis>(len)};
+  }
+  DeviceConfig c = config;
+  if (c.antennas.empty()) {
+    int i = 0;
+    for (const Zone& z : SimulatorDevice::script_zones(*script)) c.antennas[i++] = z;
+  }
+  std::string clock = config.option("clock").value_or("script");
+  if (clock != "script" && clock != "daemon") {
+    error = config.name + ": clock is script or daemon";
+    return nullptr;
+  }
+  if (clock == "daemon" && speed != 1.0) {
+    error = config.name + ": clock=daemon needs speed 1 (the daemon's clock runs at real time)";
+    return nullptr;
+  }
+  auto sim = std::make_unique<SimulatorDevice>(std::move(c), std::move(*script), speed, loop, faults, env.clock);
+  sim->set_daemon_clock(clock == "daemon");
+  return sim;
+}
+
+}  // namespace cardtable::devices

@@ -1,0 +1,330 @@
+#include "devices/usb/usb_reader.hpp"
+
+#include <charconv>
+
+#include "devices/log.hpp"
+#include "devices/observe.hpp"
+
+namespace cardtable::devices {
+
+int UsbLink::send(std::span<const std::uint8_t> bytes) {
+  int done = 0;
+  int rc = libusb_bulk_transfer(handle_, ep_out_, const_cast<std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()), &done,
+                                static_cast<unsigned>(timeout_ms_));
+  if (rc == 0 && done != static_cast<int>(bytes.size())) return LIBUSB_ERROR_IO;
+  return rc;
+}
+
+int UsbLink::receive(std::vector<std::uint8_t>& bytes, std::size_t max) {
+  bytes.assign(max, 0);
+  int done = 0;
+  int rc = libusb_bulk_transfer(handle_, ep_in_, bytes.data(), static_cast<int>(max), &done, static_cast<unsigned>(timeout_ms_));
+  bytes.resize(rc == 0 ? static_cast<std::size_t>(done) : 0);
+  return rc;
+}
+
+Outcome Outcome::from_usb(int rc, const std::string& what) {
+  if (rc == 0) return ok();
+  std::string r = what + ": " + usb_error(rc);
+  return rc == LIBUSB_ERROR_NO_DEVICE ? gone(std::move(r)) : failed(std::move(r));
+}
+
+UsbReader::UsbReader(DeviceConfig config, const DeviceEnvironment& env, std::string protocol)
+    : Device(std::move(config)), protocol_(std::move(protocol)), env_(env), decks_(env.decks) {
+  std::vector<QuirkProblem> problems;
+  quirks_ = QuirkTable::load(env.quirks_path.empty() ? QuirkTable::default_path() : env.quirks_path, problems);
+  for (const QuirkProblem& p : problems)
+    log(LogLevel::Warning, name(), "quirk file line " + std::to_string(p.line) + ": " + p.message);
+}
+
+UsbReader::~UsbReader() { stop(); }
+
+bool UsbReader::start(DeviceSink& sink, std::string& error) {
+  if (quirks_.by_protocol(protocol_).empty()) {
+    error = name() + ": the quirk file names no reader model of protocol " + protocol_;
+    return false;
+  }
+  if (auto model = config().option("model"); model && !quirks_.by_model(*model)) {
+    error = name() + ": model '" + *model + "' is not in the quirk file";
+    return false;
+  }
+  if (auto p = config().option("poll_ms")) {
+    int v = 0;
+    auto [end, ec] = std::from_chars(p->data(), p->data() + p->size(), v);
+    if (ec != std::errc{} || end != p->data() + p->size() || v < 10 || v > 10000) {
+      error = name() + ": poll_ms must be 10..10000";
+      return false;
+    }
+    poll_ms_ = v;
+  }
+  sink_ = &sink;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = false;
+  }
+  std::string bus_error;
+  bus_ = UsbBus::shared(bus_error);
+  if (!bus_) {
+    error = name() + ": " + bus_error;
+    return false;
+  }
+  bus_->add_listener(this);
+  return true;
+}
+
+void UsbReader::stop() {
+  if (bus_) bus_->remove_listener(this);
+  detach();
+  bus_.reset();
+}
+
+void UsbReader::detach() {
+  std::thread t;
+  libusb_device* dev = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+    t = std::move(thread_);
+    dev = attached_;
+    attached_ = nullptr;
+  }
+  wake_.notify_all();
+  if (t.joinable()) t.join();
+  if (dev) libusb_unref_device(dev);
+}
+
+nlohmann::json UsbReader::health() const {
+  std::lock_guard lock(mutex_);
+  nlohmann::json j = {{"protocol", protocol_}};
+  if (!model_.empty()) j["model"] = model_;
+  if (!port_.empty()) j["port"] = port_;
+  if (!firmware_.empty()) j["firmware"] = firmware_;
+  if (poll_ms_ > 0) j["poll_ms"] = poll_ms_;
+  if (!last_error_.empty()) j["last_error"] = last_error_;
+  return j;
+}
+
+void UsbReader::set_decks(std::shared_ptr<const DeckLibrary> decks) {
+  std::lock_guard lock(mutex_);
+  decks_ = std::move(decks);
+  unknown_logged_.clear();
+}
+
+void UsbReader::dropped(FrameError e, const std::string& what, const std::string& detail) {
+  count(counters_, e);
+  log(LogLevel::Warning, name(), what + ": " + to_string(e) + ": " + detail + "; frame dropped");
+}
+
+bool UsbReader::offer(libusb_device* device) {
+  libusb_device_descriptor desc{};
+  if (libusb_get_device_descriptor(device, &desc) != 0) return false;
+  const ReaderQuirk* q = quirks_.by_usb(desc.idVendor, desc.idProduct);
+  if (!q || q->protocol != protocol_) return false;
+  if (auto model = config().option("model"); model && *model != q->model) return false;
+  std::string port = UsbBus::port_path(device);
+  if (auto want = config().option("port"); want && *want != port) return false;
+  std::lock_guard lock(mutex_);
+  if (attached_ || thread_.joinable()) return false;  // this reader already has its hardware
+  attached_ = libusb_ref_device(device);
+  stopping_ = false;
+  port_ = port;
+  model_ = q->model;
+  if (poll_ms_ == 0 || !config().option("poll_ms")) poll_ms_ = q->poll_ms;
+  thread_ = std::thread([this, device, quirk = *q] { run(device, quirk); });
+  return true;
+}
+
+void UsbReader::left(libusb_device* device) {
+  {
+    std::lock_guard lock(mutex_);
+    if (device != attached_) return;
+  }
+  detach();  // the thread sees NO_DEVICE or the stop flag and ends
+  mark_lost("unplugged");
+}
+
+void UsbReader::report(DeviceEvent::Kind kind, std::string reason) {
+  if (!sink_) return;
+  DeviceEvent e;
+  e.kind = kind;
+  e.device = name();
+  e.zones = zones();
+  e.reason = std::move(reason);
+  e.time = env_.clock();
+  sink_->device_event(std::move(e));
+}
+
+void UsbReader::mark_lost(const std::string& reason) {
+  present_ = false;
+  if (reported_lost_.exchange(true)) return;  // once per loss, whoever notices first
+  log(LogLevel::Warning, name(), "lost: " + reason);
+  report(DeviceEvent::Kind::Lost, reason);
+}
+
+bool UsbReader::wait_for(int ms) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_for(lock, std::chrono::milliseconds(ms), [&] { return stopping_; });
+}
+
+Outcome UsbReader::open_and_handshake(libusb_device* device, const ReaderQuirk& quirk, libusb_device_handle*& handle,
+                                      std::unique_ptr<UsbLink>& link) {
+  if (!handle) {
+    int rc = libusb_open(device, &handle);
+    if (rc != 0) {
+      handle = nullptr;
+      return Outcome::from_usb(rc, "open");
+    }
+    // A kernel driver (pn533_usb for the ACR122U) may hold the interface; take it over.
+    if (libusb_kernel_driver_active(handle, 0) == 1) libusb_detach_kernel_driver(handle, 0);
+    rc = libusb_claim_interface(handle, 0);
+    if (rc != 0) return Outcome::from_usb(rc, "claim interface 0");
+    // The first bulk OUT and bulk IN endpoints of interface 0.
+    libusb_config_descriptor* cfg = nullptr;
+    rc = libusb_get_active_config_descriptor(device, &cfg);
+    if (rc != 0) return Outcome::from_usb(rc, "config descriptor");
+    std::uint8_t out = 0, in = 0;
+    if (cfg->bNumInterfaces > 0 && cfg->interface[0].num_altsetting > 0) {
+      const libusb_interface_descriptor& alt = cfg->interface[0].altsetting[0];
+      for (int i = 0; i < alt.bNumEndpoints; ++i) {
+        const libusb_endpoint_descriptor& ep = alt.endpoint[i];
+        if ((ep.bmAttributes & 0x3) != LIBUSB_TRANSFER_TYPE_BULK) continue;
+        if (ep.bEndpointAddress & LIBUSB_ENDPOINT_IN) { if (!in) in = ep.bEndpointAddress; }
+        else if (!out) out = ep.bEndpointAddress;
+      }
+    }
+    libusb_free_config_descriptor(cfg);
+    if (!in || !out) return Outcome::failed("interface 0 has no bulk IN and OUT endpoints");
+    link = std::make_unique<UsbLink>(handle, out, in, quirk.timeout_ms);
+  }
+  std::string info;
+  Outcome o = handshake(*link, quirk, info);
+  if (o.kind == Outcome::Kind::Ok) {
+    std::lock_guard lock(mutex_);
+    firmware_ = info;
+  }
+  return o;
+}
+
+void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
+  libusb_device_handle* handle = nullptr;
+  std::unique_ptr<UsbLink> link;
+  int failures = 0;
+  bool reset_tried = false;
+  bool reported_dead = false;
+  bool shaken = false;
+  auto note_error = [&](const std::string& r) {
+    std::lock_guard lock(mutex_);
+    last_error_ = r;
+  };
+  while (true) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) break;
+    }
+    const int period = poll_ms_;
+    Outcome o;
+    if (!shaken) {
+      o = open_and_handshake(device, quirk, handle, link);
+      if (o.kind == Outcome::Kind::Ok) {
+        shaken = true;
+        failures = 0;
+        present_ = true;
+        reported_lost_ = false;
+        std::string fw;
+        {
+          std::lock_guard lock(mutex_);
+          fw = firmware_;
+        }
+        log(LogLevel::Info, name(), quirk.model + " on USB " + UsbBus::port_path(device) + ", firmware " + fw);
+        report(DeviceEvent::Kind::Added, quirk.model + " on USB " + UsbBus::port_path(device) + ", firmware " + fw);
+        reported_dead = false;
+        reset_tried = false;
+        continue;  // poll at once: a re-plugged reader reads within one poll period
+      }
+    } else {
+      std::vector<AntennaTags> heard;
+      o = poll(*link, quirk, heard);
+      if (o.kind == Outcome::Kind::Ok) {
+        failures = 0;
+        reset_tried = false;
+        publish(quirk, std::move(heard));
+      }
+    }
+    if (o.kind == Outcome::Kind::Gone) {
+      note_error(o.reason);
+      mark_lost("unplugged (" + o.reason + ")");
+      break;
+    }
+    if (o.kind == Outcome::Kind::Failed) {
+      note_error(o.reason);
+      ++failures;
+      log(LogLevel::Warning, name(), o.reason);
+      if (failures >= quirk.retries) {
+        if (!reset_tried && handle) {
+          // A reader that stops answering is reset once (USB port reset), then handshaken again.
+          reset_tried = true;
+          ++counters_.resets;
+          log(LogLevel::Warning, name(), "not answering after " + std::to_string(failures) + " tries: resetting it");
+          int rc = libusb_reset_device(handle);
+          if (rc == LIBUSB_ERROR_NO_DEVICE || rc == LIBUSB_ERROR_NOT_FOUND) {
+            mark_lost("unplugged during reset");
+            break;
+          }
+          shaken = false;
+          failures = 0;
+          continue;
+        }
+        if (!reported_dead) {
+          reported_dead = true;
+          std::string why = "not answering after a reset: " + o.reason;
+          log(LogLevel::Error, name(), why);
+          report(DeviceEvent::Kind::Error, why);
+          mark_lost(why);
+        }
+        shaken = false;  // keep trying the handshake, once a second
+        failures = 0;
+        if (!wait_for(1000)) break;
+        continue;
+      }
+    }
+    if (!wait_for(shaken ? period : 1000)) break;
+  }
+  if (handle) {
+    libusb_release_interface(handle, 0);
+    libusb_close(handle);
+  }
+}
+
+void UsbReader::publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard) {
+  for (AntennaTags& a : heard) a.antenna = quirk.logical_antenna(a.antenna);
+  counters_.crosstalk += static_cast<std::uint64_t>(resolve_crosstalk(heard, quirk.crosstalk_margin));
+  std::shared_ptr<const DeckLibrary> decks;
+  {
+    std::lock_guard lock(mutex_);
+    decks = decks_;
+  }
+  const Millis now = env_.clock();
+  for (const auto& [antenna, zone] : config().antennas) {
+    AntennaTags none{antenna, {}, false};
+    const AntennaTags* a = &none;
+    for (const AntennaTags& h : heard)
+      if (h.antenna == antenna) a = &h;
+    table::TableInput in;
+    in.kind = table::TableInput::Kind::Observe;
+    in.observation = observe(zone, *a, decks.get(), name(), now, counters_);
+    in.time = now;
+    for (const Sighting& s : a->tags) {
+      if (decks && decks->find(s.uid)) continue;
+      // Logged once per tag (not at every poll); the table reports it as an unknown card.
+      std::lock_guard lock(mutex_);
+      if (unknown_logged_.size() < 1024 && unknown_logged_.insert(s.uid).second)
+        log(LogLevel::Warning, name(), "antenna " + std::to_string(antenna) + " (" + zone.str() + "): tag " + s.uid.str() + " is in no enrolled deck");
+    }
+    sink_->push(std::move(in));
+    TagReport report{name(), antenna, zone, {}, now};
+    for (const Sighting& s : a->tags) report.uids.push_back(s.uid.str());
+    sink_->heard(report);
+  }
+}
+
+}  // namespace cardtable::devices

@@ -1,0 +1,110 @@
+// What both RFID drivers share: waiting on the bus for a device of their protocol (quirk file), one thread per
+// attached reader that opens it, shakes hands, polls at the model's period, and turns each poll into one
+// observation per served zone; timeouts on every transfer; reset after `retries` failed polls in a row, then
+// a report; unplug (LIBUSB_ERROR_NO_DEVICE or the hotplug LEFT event) reported once as lost.
+//
+// Options every USB reader takes (DeviceConfig::options):
+//   model=acr122u      take only this model of the quirk file (default: any model of the driver's protocol)
+//   port=1-1.2         take only the device on this USB port (bus-port.port); default: the first free one
+//   poll_ms=100        override the model's poll period
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <span>
+#include <thread>
+#include <vector>
+
+#include "devices/crosstalk.hpp"
+#include "devices/deck.hpp"
+#include "devices/device.hpp"
+#include "devices/frame_error.hpp"
+#include "devices/quirks.hpp"
+#include "devices/usb/usb_bus.hpp"
+
+namespace cardtable::devices {
+
+// One open reader: the handle, its bulk endpoints, the model's timeouts. Every transfer goes through here.
+class UsbLink {
+ public:
+  UsbLink(libusb_device_handle* handle, std::uint8_t ep_out, std::uint8_t ep_in, int timeout_ms)
+      : handle_(handle), ep_out_(ep_out), ep_in_(ep_in), timeout_ms_(timeout_ms) {}
+  // 0, or a libusb error (LIBUSB_ERROR_TIMEOUT, LIBUSB_ERROR_NO_DEVICE, ...).
+  [[nodiscard]] int send(std::span<const std::uint8_t> bytes);
+  [[nodiscard]] int receive(std::vector<std::uint8_t>& bytes, std::size_t max);
+  libusb_device_handle* handle() const { return handle_; }
+  int timeout_ms() const { return timeout_ms_; }
+
+ private:
+  libusb_device_handle* handle_;
+  std::uint8_t ep_out_, ep_in_;
+  int timeout_ms_;
+};
+
+// How one step of talking to a reader ended.
+struct Outcome {
+  enum class Kind : std::uint8_t { Ok, Failed, Gone } kind = Kind::Ok;
+  std::string reason;  // for Failed/Gone: "SCAN: bulk read: LIBUSB_ERROR_TIMEOUT (...)"
+  static Outcome ok() { return {}; }
+  static Outcome failed(std::string r) { return {Kind::Failed, std::move(r)}; }
+  static Outcome gone(std::string r) { return {Kind::Gone, std::move(r)}; }
+  // Maps a libusb return code: NO_DEVICE is Gone, any other error Failed.
+  static Outcome from_usb(int rc, const std::string& what);
+};
+
+class UsbReader : public Device, private UsbListener {
+ public:
+  UsbReader(DeviceConfig config, const DeviceEnvironment& env, std::string protocol);
+  ~UsbReader() override;
+
+  bool start(DeviceSink& sink, std::string& error) override;
+  void stop() override;
+  bool present() const override { return present_; }
+  nlohmann::json health() const override;
+  void set_decks(std::shared_ptr<const DeckLibrary> decks) override;
+
+ protected:
+  // The protocol's handshake after open (firmware, antenna count...); `info` goes to status().
+  virtual Outcome handshake(UsbLink& link, const ReaderQuirk& quirk, std::string& info) = 0;
+  // One poll: what each antenna heard, antennas numbered as the hardware numbers them (physical).
+  virtual Outcome poll(UsbLink& link, const ReaderQuirk& quirk, std::vector<AntennaTags>& heard) = 0;
+
+  // Counts a dropped frame and logs it with the reason.
+  void dropped(FrameError e, const std::string& what, const std::string& detail);
+
+ private:
+  bool offer(libusb_device* device) override;
+  void left(libusb_device* device) override;
+  void run(libusb_device* device, ReaderQuirk quirk);
+  Outcome open_and_handshake(libusb_device* device, const ReaderQuirk& quirk, libusb_device_handle*& handle,
+                             std::unique_ptr<UsbLink>& link);
+  void publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard);
+  void report(DeviceEvent::Kind kind, std::string reason);
+  void mark_lost(const std::string& reason);
+  bool wait_for(int ms);  // false when stopping
+  void detach();
+
+  std::string protocol_;
+  DeviceEnvironment env_;
+  QuirkTable quirks_;
+  DeviceSink* sink_ = nullptr;
+  std::shared_ptr<UsbBus> bus_;
+
+  mutable std::mutex mutex_;            // guards the fields below
+  std::condition_variable wake_;
+  std::shared_ptr<const DeckLibrary> decks_;
+  libusb_device* attached_ = nullptr;   // referenced while claimed
+  std::thread thread_;
+  bool stopping_ = false;               // stop() or left(): the reader thread ends
+  std::string firmware_, port_, model_, last_error_;
+  int poll_ms_ = 0;
+  std::set<Uid> unknown_logged_;
+
+  std::atomic<bool> present_{false};    // handshake done and answering
+  std::atomic<bool> reported_lost_{true};
+};
+
+}  // namespace cardtable::devices

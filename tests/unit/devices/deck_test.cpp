@@ -1,0 +1,84 @@
+// Deck files: one tag per card, problems named with file and line, written atomically.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "devices/deck.hpp"
+
+namespace cardtable::devices {
+namespace {
+
+std::string full_deck_text(const std::string& label, int first_byte) {
+  std::string s = "deck " + label + "\n";
+  for (int id = 0; id < 52; ++id) {
+    char uid[16];
+    std::snprintf(uid, sizeof uid, "%02X%02X%02X%02X", first_byte, 0x10, 0x20, id);
+    s += std::string(uid) + " " + bridge::Card::from_id(id).str() + "  # tag " + std::to_string(id) + "\n";
+  }
+  return s;
+}
+
+TEST(DeckFile, FiftyTwoLinesMakeACompleteDeck) {
+  std::vector<DeckProblem> problems;
+  Deck d = parse_deck(full_deck_text("pack-07", 0x08), "decks/pack-07.deck", problems);
+  EXPECT_TRUE(problems.empty());
+  EXPECT_EQ(d.label, "pack-07");
+  EXPECT_TRUE(d.complete());
+  EXPECT_EQ(d.cards.at(*Uid::parse("08102000")), bridge::Card::from_id(0));
+}
+
+TEST(DeckFile, RepeatedUidAndACardWithTwoTagsAreReportedWithTheirLines) {
+  std::vector<DeckProblem> problems;
+  Deck d = parse_deck("04A1B2C3D4E5F6 SA\n04A1B2C3D4E5F6 HK\n04A1B2C3D4E5F7 SA\nzz SA\n04A1B2C3D4E5F8 XX\n", "b.deck", problems);
+  ASSERT_EQ(problems.size(), 5u);
+  EXPECT_EQ(problems[0].str(), "b.deck:2: UID 04A1B2C3D4E5F6 is listed twice (first at line 1)");
+  EXPECT_EQ(problems[1].str(), "b.deck:3: card SA has two tags (first at line 1)");
+  EXPECT_EQ(problems[2].line, 4);
+  EXPECT_EQ(problems[3].line, 5);
+  EXPECT_EQ(problems[4].str(), "b.deck: deck b has 1 of 52 cards");
+  EXPECT_EQ(d.cards.size(), 1u);
+}
+
+TEST(DeckFolder, AUidInTwoDecksKeepsTheFirstAndSaysSo) {
+  auto dir = std::filesystem::temp_directory_path() / ("decks-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a.deck") << full_deck_text("a", 0x08);
+  std::ofstream(dir / "b.deck") << "08102000 HK\n";
+  std::ofstream(dir / "notes.txt") << "not a deck";
+  std::vector<DeckProblem> problems;
+  DeckLibrary lib = DeckLibrary::load_folder(dir, problems);
+  ASSERT_EQ(lib.decks().size(), 2u);
+  auto m = lib.find(*Uid::parse("08102000"));
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->card, bridge::Card::from_id(0));
+  EXPECT_EQ(m->deck->label, "a");
+  bool said = false;
+  for (auto& p : problems) said |= p.message.find("already enrolled in deck a") != std::string::npos;
+  EXPECT_TRUE(said);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(DeckWrite, WritesAtomicallyAndReadsBackTheSameDeck) {
+  auto dir = std::filesystem::temp_directory_path() / ("deckw-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  std::vector<DeckProblem> problems;
+  Deck d = parse_deck(full_deck_text("pack-3", 0x0A), "x", problems);
+  std::string error;
+  ASSERT_TRUE(write_deck(dir / "pack-3.deck", d, error)) << error;
+  std::ifstream in(dir / "pack-3.deck");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  Deck back = parse_deck(ss.str(), "pack-3.deck", problems);
+  EXPECT_EQ(back.cards, d.cards);
+  EXPECT_EQ(back.label, "pack-3");
+  std::size_t files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1u);  // no temporary left behind
+  EXPECT_FALSE(write_deck(dir / "missing" / "x.deck", d, error));
+  EXPECT_NE(error.find("missing"), std::string::npos);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace cardtable::devices

@@ -1,0 +1,264 @@
+// Both RFID drivers' real libusb code against emulated readers (umockdev testbed + a usbdevfs handler that
+// answers from a model of each reader): enumeration by VID/PID, the handshake, a stream of reads, corrupt
+// frames, timeouts, a reset, unplug with NO_DEVICE and re-plug, two readers at once.
+#include <gtest/gtest.h>
+
+#include "devices/deck.hpp"
+#include "devices/usb/acr122u_reader.hpp"
+#include "devices/usb/board_reader.hpp"
+#include "reader_models.hpp"
+#include "recording_sink.hpp"
+
+namespace cardtable::devices {
+namespace {
+
+using bridge::Card;
+using bridge::Hand;
+using test::AcrModel;
+using test::BoardModel;
+using test::FakeUsbDevice;
+using test::RecordingSink;
+
+Uid uid(const char* hex) { return *Uid::parse(hex); }
+Hand cards(std::initializer_list<const char*> names) {
+  Hand h;
+  for (const char* n : names) h.add(*Card::parse(n));
+  return h;
+}
+Zone zone(const char* text) { return *Zone::parse(text); }
+
+const char* const kSA = "04A1B2C3D4E5F6";
+const char* const kHK = "04A1B2C3D4E5F7";
+const char* const kC7 = "08112233";
+
+class UsbReaders : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!test::umockdev_available()) GTEST_SKIP() << "needs umockdev's preload: run under umockdev-wrapper";
+    testbed_ = umockdev_testbed_new();
+    Deck d;
+    d.label = "pack-1";
+    d.cards[uid(kSA)] = *Card::parse("SA");
+    d.cards[uid(kHK)] = *Card::parse("HK");
+    d.cards[uid(kC7)] = *Card::parse("C7");
+    auto lib = std::make_shared<DeckLibrary>();
+    std::vector<DeckProblem> problems;
+    lib->add(d, problems);
+    env_.decks = lib;
+    env_.quirks_path = CARDTABLE_TEST_QUIRKS;
+  }
+  void TearDown() override {
+    for (auto& r : readers_) r->stop();
+    readers_.clear();
+    fakes_.clear();
+    if (testbed_) g_object_unref(testbed_);
+  }
+  FakeUsbDevice& plug(int devnum, const char* port, const char* descriptors, test::UsbModel& model) {
+    fakes_.push_back(std::make_unique<FakeUsbDevice>(testbed_, 1, devnum, port, descriptors, model));
+    return *fakes_.back();
+  }
+  Device& start(std::unique_ptr<Device> d) {
+    std::string error;
+    EXPECT_TRUE(d->start(sink_, error)) << error;
+    readers_.push_back(std::move(d));
+    return *readers_.back();
+  }
+  static DeviceConfig config(const char* name, const char* driver, std::map<int, Zone> antennas, std::map<std::string, std::string> options = {}) {
+    return DeviceConfig{name, driver, std::move(antennas), std::move(options)};
+  }
+
+  UMockdevTestbed* testbed_ = nullptr;
+  DeviceEnvironment env_;
+  RecordingSink sink_;
+  std::vector<std::unique_ptr<FakeUsbDevice>> fakes_;
+  std::vector<std::unique_ptr<Device>> readers_;
+};
+
+TEST_F(UsbReaders, Acr122uIsFoundByVidPidShakesHandsAndReadsTheCardFaced) {
+  env_.quirks_path = CARDTABLE_SHIPPED_QUIRKS;  // the file we install, with its real periods
+  AcrModel acr;
+  plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:N")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  EXPECT_EQ(sink_.events()[0].device, "reader0");
+  EXPECT_EQ(acr.handshakes, 1);
+  EXPECT_NE(reader.status()["firmware"].get<std::string>().find("ACR122U207"), std::string::npos);
+  EXPECT_EQ(reader.status()["port"], "1-1");
+
+  EXPECT_TRUE(sink_.wait_reading(zone("play:N"), {}));
+  acr.place(uid(kSA));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:N"), cards({"SA"})));
+  acr.place(uid(kHK));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:N"), cards({"HK"})));
+  acr.place(std::nullopt);
+  std::size_t seen = sink_.input_count();
+  EXPECT_TRUE(sink_.wait_reading(zone("play:N"), {}, seen));
+  EXPECT_TRUE(reader.present());
+  for (const auto& in : sink_.inputs()) EXPECT_EQ(in.observation.source, "reader0");
+}
+
+TEST_F(UsbReaders, Acr122uTagInNoDeckIsReadAsUnknown) {
+  AcrModel acr;
+  plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("scan")}}), env_));
+  acr.place(uid("04FFFFFFFFFFFF"));
+  ASSERT_TRUE(sink_.wait([](auto& in, auto&) {
+    for (auto& i : in)
+      if (i.observation.unknown == 1 && i.observation.cards.empty()) return true;
+    return false;
+  }));
+  EXPECT_GE(reader.counters().unknown_tags, 1u);
+}
+
+TEST_F(UsbReaders, Acr122uAnswerCutShortIsCountedDroppedAndReadingGoesOn) {
+  AcrModel acr;
+  plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  acr.corrupt_next = 1;
+  acr.place(uid(kC7));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:E"), cards({"C7"})));
+  EXPECT_EQ(reader.counters().short_frames, 1u);
+  EXPECT_TRUE(reader.present());
+  for (auto& e : sink_.events()) EXPECT_NE(e.kind, DeviceEvent::Kind::Lost);
+}
+
+TEST_F(UsbReaders, Acr122uThatStopsAnsweringTimesOutIsResetThenReportedAndComesBack) {
+  AcrModel acr;
+  FakeUsbDevice& fake = plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:S")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  acr.mute = true;
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Error));
+  EXPECT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  EXPECT_GE(reader.counters().timeouts, 2u);
+  EXPECT_EQ(reader.counters().resets, 1u);
+  EXPECT_EQ(fake.resets(), 1);
+  EXPECT_FALSE(reader.present());
+  auto events = sink_.events();
+  EXPECT_NE(events[1].reason.find("not answering after a reset"), std::string::npos) << events[1].reason;
+  EXPECT_EQ(events[1].zones, std::vector<Zone>{zone("play:S")});
+
+  acr.mute = false;  // the reader recovers: handshake again, added again, reading again
+  EXPECT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2));
+  acr.place(uid(kSA));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:S"), cards({"SA"})));
+}
+
+TEST_F(UsbReaders, Acr122uUnpluggedIsLostOnceAndReadsAgainWhenPluggedBack) {
+  AcrModel acr;
+  FakeUsbDevice& fake = plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:W")}}), env_));
+  acr.place(uid(kSA));
+  ASSERT_TRUE(sink_.wait_reading(zone("play:W"), cards({"SA"})));
+  fake.unplug();
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  EXPECT_FALSE(reader.present());
+
+  AcrModel again;  // plugged back: a new address on the same port
+  again.place(uid(kHK));
+  plug(3, "1-1", test::kAcr122uDescriptors, again);
+  std::size_t seen = sink_.input_count();
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:W"), cards({"HK"}), seen));
+  EXPECT_TRUE(reader.present());
+  std::size_t lost = 0;
+  for (auto& e : sink_.events()) lost += e.kind == DeviceEvent::Kind::Lost;
+  EXPECT_EQ(lost, 1u);
+}
+
+TEST_F(UsbReaders, BoardWhoseTransfersFailWithNoDeviceIsLostWithoutWaitingForUdev) {
+  BoardModel board;
+  FakeUsbDevice& fake = plug(4, "1-2", test::kBoardDescriptors, board);
+  start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{0, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  fake.unplug(false);
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  auto events = sink_.events();
+  EXPECT_NE(events.back().reason.find("LIBUSB_ERROR_NO_DEVICE"), std::string::npos) << events.back().reason;
+  EXPECT_EQ(events.back().zones, std::vector<Zone>{zone("play:E")});
+}
+
+TEST_F(UsbReaders, BoardShakesHandsAndMapsPhysicalAntennasThroughTheQuirkOrder) {
+  BoardModel board;
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(
+      config("board0", "cardtable-board", {{0, zone("play:N")}, {1, zone("play:E")}, {2, zone("play:S")}, {3, zone("play:W")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  EXPECT_NE(reader.status()["firmware"].get<std::string>().find("1.2.3, 4 antennas"), std::string::npos);
+  // antenna_order = 2,0,1,3: the physical antenna 0 is the one labelled 2.
+  board.place(0, {{uid(kSA), 90}});
+  EXPECT_TRUE(sink_.wait_reading(zone("play:S"), cards({"SA"})));
+  board.place(3, {{uid(kHK), 90}});
+  EXPECT_TRUE(sink_.wait_reading(zone("play:W"), cards({"HK"})));
+  board.clear();
+  std::size_t seen = sink_.input_count();
+  EXPECT_TRUE(sink_.wait_reading(zone("play:S"), {}, seen));
+  EXPECT_EQ(reader.counters().crc_errors + reader.counters().garbage + reader.counters().short_frames, 0u);
+}
+
+TEST_F(UsbReaders, BoardCrcFailureAndStaleReplyAreCountedAndDropped) {
+  BoardModel board;
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  board.corrupt_next = 1;
+  board.stale_next = 1;
+  board.place(0, {{uid(kC7), 50}});
+  EXPECT_TRUE(sink_.wait_reading(zone("scan"), cards({"C7"})));
+  EXPECT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().crc_errors == 1 && reader.counters().out_of_sequence == 1; }));
+  EXPECT_TRUE(reader.present());
+}
+
+TEST_F(UsbReaders, BoardTagOnTwoAntennasIsOneCardOrUncertain) {
+  BoardModel board;
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:N")}, {0, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  // Physical 0 → logical 2 (play:N), physical 1 → logical 0 (play:E). A clear lead: play:N has it, alone.
+  board.place(0, {{uid(kSA), 200}});
+  board.place(1, {{uid(kSA), 100}});
+  ASSERT_TRUE(sink_.wait_reading(zone("play:N"), cards({"SA"})));
+  for (auto& in : sink_.inputs()) EXPECT_FALSE(in.observation.zone == zone("play:E") && !in.observation.cards.empty());
+  // No clear lead: neither antenna has it; both read uncertain.
+  board.place(1, {{uid(kSA), 198}});
+  ASSERT_TRUE(sink_.wait([](auto& in, auto&) {
+    for (auto& i : in)
+      if (i.observation.zone == Zone{table::ZoneKind::Play, bridge::Seat::East} && i.observation.confidence == 0.0) return true;
+    return false;
+  }));
+  EXPECT_GE(reader.counters().crosstalk, 2u);
+}
+
+TEST_F(UsbReaders, TwoReadersAtOnceEachOnItsPortAndOneUnpluggedAlone) {
+  AcrModel north, south;
+  BoardModel board;
+  plug(2, "1-1", test::kAcr122uDescriptors, north);
+  plug(3, "1-3", test::kAcr122uDescriptors, south);
+  FakeUsbDevice& board_usb = plug(4, "1-2", test::kBoardDescriptors, board);
+  start(std::make_unique<Acr122uReader>(config("north", "acr122u", {{0, zone("play:N")}}, {{"port", "1-1"}}), env_));
+  start(std::make_unique<Acr122uReader>(config("south", "acr122u", {{0, zone("play:S")}}, {{"port", "1-3"}}), env_));
+  Device& b = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 3));
+  north.place(uid(kSA));
+  south.place(uid(kHK));
+  board.place(0, {{uid(kC7), 10}});
+  EXPECT_TRUE(sink_.wait_reading(zone("play:N"), cards({"SA"})));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:S"), cards({"HK"})));
+  EXPECT_TRUE(sink_.wait_reading(zone("scan"), cards({"C7"})));
+
+  board_usb.unplug();
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  EXPECT_FALSE(b.present());
+  auto events = sink_.events();
+  for (auto& e : events)
+    if (e.kind == DeviceEvent::Kind::Lost) {
+      EXPECT_EQ(e.device, "board0");
+    }
+  std::size_t seen = sink_.input_count();
+  north.place(uid(kHK));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:N"), cards({"HK"}), seen));
+}
+
+}  // namespace
+}  // namespace cardtable::devices
