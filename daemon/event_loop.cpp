@@ -11,6 +11,7 @@
 
 #include "daemon/log.hpp"
 #include "daemon/wire_conversion.hpp"
+#include "protocol/card_seal.hpp"
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/wire_event.hpp"
@@ -23,10 +24,15 @@ using protocol::ok_reply;
 
 namespace {
 
-void open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
+// Binds or connects; returns the address in use (an ephemeral port "tcp://127.0.0.1:*" read back).
+std::string open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
   try {
-    if (e.bind) s.bind(e.address);
-    else s.connect(e.address);
+    if (!e.bind) {
+      s.connect(e.address);
+      return "connect:" + e.address;
+    }
+    s.bind(e.address);
+    return "bind:" + s.get(zmq::sockopt::last_endpoint);
   } catch (const zmq::error_t& ex) {
     throw StartupError(std::string(what) + " endpoint " + e.str() + ": " + ex.what());
   }
@@ -53,7 +59,10 @@ json replay_reply(const protocol::Journal& journal, std::uint64_t since) {
       more = true;
       return false;
     }
-    if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
+    if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) {
+      protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
+      events.push_back(std::move(j));
+    }
     return true;
   });
   return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", journal.last_seq()}};
@@ -124,9 +133,10 @@ EventLoop::EventLoop(Options options)
       context_, [this](const protocol::TypedRequest& r, const std::string& role) { return dispatch(r, role); },
       !options_.curve_secret.empty());
   if (!options_.curve_secret.empty()) setup_curve();
-  open_endpoint(publisher_->live_socket(), options_.live, "live");
-  open_endpoint(publisher_->events_socket(), options_.publish, "publish");
-  open_endpoint(control_->socket(), options_.control, "control");
+  bound_["live"] = open_endpoint(publisher_->live_socket(), options_.live, "live");
+  bound_["publish"] = open_endpoint(publisher_->events_socket(), options_.publish, "publish");
+  bound_["control"] = open_endpoint(control_->socket(), options_.control, "control");
+  alerts_.load(publisher_->journal());
   if (!double_dummy_.program())
     log("cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
 
@@ -197,6 +207,7 @@ double EventLoop::mono() const { return std::chrono::duration<double>(std::chron
 
 void EventLoop::publish(protocol::WireEvent& e) {
   publisher_->publish(e, true);
+  alerts_.on_published(protocol::to_json(e));
   if (e.type == "board.arrived" || e.type == "board.identified")
     if (table_->phase_name() == "waiting" || e.type == "board.arrived") board_first_seq_ = std::min(board_first_seq_, e.seq);
 }
@@ -208,11 +219,22 @@ std::vector<std::string> EventLoop::drain_table() {
     recorder_.on_event(e);
     protocol::WireEvent w = to_wire(e, options_, wall());
     // The cards played are hand contents: live.*, held until the board is finished here, for broadcasters.
+    // After the embargo nothing is sealed: the card detail becomes the public text.
     if (e.type.starts_with("play.")) {
       w.type = "live." + e.type.substr(5);
+      for (auto& [k, v] : w.card_evidence) {
+        auto it = std::find_if(w.evidence.begin(), w.evidence.end(), [&](const auto& p) { return p.first == k; });
+        if (it != w.evidence.end()) it->second = v;
+        else w.evidence.emplace_back(k, v);
+      }
+      if (!w.card_message.empty()) w.message = w.card_message;
+      w.card_evidence.clear();
+      w.card_message.clear();
       held_.push_back(std::move(w));
       continue;
     }
+    // Everything else reaches every role before the embargo: no card of a hand in play may be named.
+    if (protocol::seal_card_detail(w)) log(w.type + ": a card was named in the public text; moved to the director-only detail");
     publish(w);
     if (e.type == "board.returned" || e.type == "board.verified") {
       board_first_seq_ = publisher_->journal().last_seq() + 1;  // the next board's snapshot starts after this
@@ -281,6 +303,7 @@ json EventLoop::status() const {
             {"control_requests", control_->requests()}, {"control_errors", control_->errors()},
             {"security", zap_ ? "curve" : "plaintext (loopback/ipc)"}, {"refused_clients", zap_ ? zap_->refused() : 0},
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
+            {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
             {"analyzer", double_dummy_.program() ? double_dummy_.program()->string() : std::string()},
             {"simulator", {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop},
                            {"finished", simulator_->finished()}}}};
@@ -319,7 +342,10 @@ json EventLoop::on(const protocol::SnapshotRequest&, const std::string&) {
   return ok_reply(reply);
 }
 
-json EventLoop::on(const protocol::AlertsRequest&, const std::string&) { return error_reply("alerts: not in this build yet"); }
+json EventLoop::on(const protocol::AlertsRequest&, const std::string&) {
+  json open = alerts_.open();
+  return ok_reply({{"count", open.size()}, {"alerts", std::move(open)}});
+}
 
 json EventLoop::on(const protocol::ReplayRequest& r, const std::string&) { return ok_reply(replay_reply(publisher_->journal(), r.since)); }
 
@@ -327,7 +353,22 @@ json EventLoop::on(const protocol::ReplayLiveRequest& r, const std::string&) {
   return ok_reply(replay_reply(publisher_->live_journal(), r.since));
 }
 
-json EventLoop::on(const protocol::EvidenceRequest&, const std::string&) { return error_reply("evidence: not in this build yet"); }
+json EventLoop::on(const protocol::EvidenceRequest& r, const std::string&) {
+  // Directors only (protocol/requests.cpp): the journalled event with its card-level detail.
+  std::optional<json> found;
+  publisher_->journal().replay(r.seq, [&](const std::string& line, std::uint64_t seq) {
+    if (seq == r.seq) found = json::parse(line, nullptr, false);
+    return false;
+  });
+  if (!found || found->is_discarded())
+    return error_reply("evidence: no event " + std::to_string(r.seq) + " in the journal (it holds " +
+                       std::to_string(publisher_->journal().first_seq()) + " to " + std::to_string(publisher_->journal().last_seq()) + ")");
+  json event = *found;
+  json reply = {{"seq", r.seq}, {"event", event}};
+  reply["card_message"] = event.value("card_message", event.value("message", ""));
+  reply["card_evidence"] = event.contains("card_evidence") ? event["card_evidence"] : json::object();
+  return ok_reply(reply);
+}
 
 json EventLoop::table_command(table::Command cmd, const std::string& what) {
   cmd.time = last_table_time_;
@@ -347,15 +388,28 @@ json EventLoop::on(const protocol::BoardRequest& r, const std::string&) {
   return table_command(cmd, "board");
 }
 
-json EventLoop::on(const protocol::ContractRequest& r, const std::string&) {
+json EventLoop::on(const protocol::ContractRequest& r, const std::string& role) {
   table::Command cmd;
   cmd.kind = table::Command::Kind::Contract;
   cmd.text = r.contract;
-  return table_command(cmd, "contract");
+  json reply = table_command(cmd, "contract");
+  if (!reply.value("ok", false)) return reply;
+  // Every director sees the contract a director gave (the console, watch), not only the one who gave it.
+  auto e = daemon_event("director.contract", "info", "Contract " + r.contract + " given by the " + role, options_, wall(), mono());
+  if (auto b = table_->board()) {
+    const bridge::MasterBoard& mb = master_->board(*b);
+    e.board = mb.board;
+  }
+  e.evidence = {{"contract", r.contract}};
+  publish(e);
+  reply["seq"] = e.seq;
+  reply["last_seq"] = e.seq;
+  return reply;
 }
 
 json EventLoop::on(const protocol::AckRequest& r, const std::string&) {
   if (r.seq > publisher_->journal().last_seq()) return error_reply("ack: no event " + std::to_string(r.seq));
+  if (auto why = alerts_.refuse_ack(r.seq)) return error_reply("ack: " + *why);
   auto e = daemon_event("director.ack", "info", "Event " + std::to_string(r.seq) + " acknowledged by " + r.by, options_, wall(), mono());
   e.evidence = {{"seq", std::to_string(r.seq)}, {"by", r.by}};
   publish(e);
@@ -385,7 +439,7 @@ int EventLoop::run() {
   bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
   sd_notifyf(0, "READY=1\nSTATUS=table %s/%s/%s: %zu boards, publishing on %s", options_.tournament.c_str(), options_.section.c_str(),
              options_.table.c_str(), master_->size(), options_.publish.str().c_str());
-  log("ready: publishing on " + options_.publish.str() + ", control on " + options_.control.str());
+  log("ready: publishing on " + bound_["publish"] + ", control on " + bound_["control"] + ", live on " + bound_["live"]);
   auto last_watchdog = std::chrono::steady_clock::now();
   while (true) {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},

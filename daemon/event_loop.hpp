@@ -13,6 +13,7 @@
 #include <zmq.hpp>
 
 #include "bridge/master_record.hpp"
+#include "daemon/alert_book.hpp"
 #include "daemon/board_recorder.hpp"
 #include "daemon/control_server.hpp"
 #include "daemon/device_queue.hpp"
@@ -85,6 +86,8 @@ class EventLoop {
   DoubleDummyHelper double_dummy_;
   protocol::BroadcastWriter broadcast_;
   BoardRecorder recorder_;
+  AlertBook alerts_;
+  std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
   std::vector<bridge::BoardRecord> pending_boards_;  // finished boards under embargo, for the broadcast files
   table::Millis last_table_time_ = 0;

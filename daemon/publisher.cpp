@@ -22,9 +22,8 @@ void Publisher::send(zmq::socket_t& s, const std::string& topic, const std::stri
 }
 
 void Publisher::publish(protocol::WireEvent& e, bool journal) {
-  std::string body = journal ? journal_->append(e)  // journalled first: nothing published is ever lost
-                             : protocol::to_json(e).dump();
-  send(pub_, e.topic(), body);
+  if (journal) journal_->append(e);  // journalled first (with the card detail): nothing published is ever lost
+  send(pub_, e.topic(), protocol::to_json(e).dump());  // the events endpoint never carries the card detail
   ++published_;
 }
 
