@@ -161,6 +161,65 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   EXPECT_NE(s.str().find("needs --plaintext"), std::string::npos) << s.str();
 }
 
+// Each of these was accepted once and misbehaved (an empty journal while seq grew, six-part topics, a
+// secret key others could read, plain text to another machine): now each is exit 2 with the reason.
+TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
+  using cardtable::protocol::write_keypair;
+  write_keypair(dir / "keys", "server");
+  write_keypair(dir / "keys" / "clients" / "director", "td");
+  fs::permissions(dir / "keys" / "server.key", fs::perms::group_read | fs::perms::others_read, fs::perm_options::add);
+  std::string scn = std::string(SCENARIO_DIR) + "/station-clean-board.scn";
+  std::vector<std::string> base = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", scn, "--state-dir", (dir / "state").string(),
+                                   "--control", "bind:" + ctl, "--live", "bind:" + live};
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  std::vector<Case> cases = {
+      {{"--plaintext", "--journal-files", "0"}, "--journal-files must be 1 or more"},
+      {{"--plaintext", "--journal-file-mb", "0"}, "--journal-file-mb must be 1 or more"},
+      {{"--plaintext", "--tournament", "a/b"}, "--tournament 'a/b': no '/'"},
+      {{"--plaintext", "--heartbeat", "0"}, "--heartbeat must be above 0"},
+      {{"--plaintext", "--table", ""}, "--table must not be empty"},
+      {{"--plaintext", "--publish", "connect:tcp://127.example.org:5560"}, "needs CURVE"},
+      {{"--plaintext", "--publish", "connect:tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
+      {{"--plaintext", "--publish", "tcp://127.0.0.1"}, "no port"},
+      {{"--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()}, "chmod 600"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (std::find(c.args.begin(), c.args.end(), "--publish") == c.args.end()) args.insert(args.end(), {"--publish", "bind:" + pub});
+    fs::remove(dir / "bad.log");
+    pid_t p = fork_exec(args, (dir / "bad.log").string());
+    int st = 0;
+    ::waitpid(p, &st, 0);
+    std::ifstream in(dir / "bad.log");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << c.args.back() << "\n" << text.str();
+    EXPECT_NE(text.str().find(c.says), std::string::npos) << c.args.back() << ": " << text.str();
+  }
+  // The hub applies the same endpoint rule and refuses the same key file.
+  for (const Case& c : std::vector<Case>{{{"--plaintext", "--upstream", "tcp://127.example.org:5560"}, "needs CURVE"},
+                                         {{"--plaintext", "--upstream", "tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
+                                         {{"--curve-secret", (dir / "keys" / "server.key").string(), "--clients",
+                                           (dir / "keys" / "clients").string()}, "chmod 600"}}) {
+    std::vector<std::string> args = {HUB, "--downstream", "ipc://" + (dir / "d").string(), "--control", "ipc://" + (dir / "c").string()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (std::find(c.args.begin(), c.args.end(), "--upstream") == c.args.end()) args.insert(args.end(), {"--upstream", "ipc://" + (dir / "u").string()});
+    fs::remove(dir / "bad.log");
+    pid_t p = fork_exec(args, (dir / "bad.log").string());
+    int st = 0;
+    ::waitpid(p, &st, 0);
+    std::ifstream in(dir / "bad.log");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << c.args.back() << "\n" << text.str();
+    EXPECT_NE(text.str().find(c.says), std::string::npos) << "hub " << c.args.back() << ": " << text.str();
+  }
+}
+
 TEST_F(Daemon, APythonSubscriberDecodesTheEventsByTheProtocolAlone) {
   if (::system("/usr/bin/python3 -c 'import zmq' 2>/dev/null") != 0) GTEST_SKIP() << "python3-zmq is not installed";
   start("play-revoke-established.scn", 10);
