@@ -240,14 +240,17 @@ TEST_F(Daemon, CurveAdmitsOnlyListedKeysAndOnlyDirectorsActOnTheTable) {
   auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
   auto vugraph = write_keypair(dir / "keys" / "clients" / "broadcaster", "vugraph");
   auto stranger = write_keypair(dir / "keys" / "other", "stranger");
-  // tcp on loopback: with CURVE, no --plaintext; a plain-text client must get nowhere.
-  int port = 20000 + static_cast<int>(::getpid() % 20000);
-  ctl = "tcp://127.0.0.1:" + std::to_string(port + 1);
-  std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/station-clean-board.scn",
-                                   "--state-dir", (dir / "state").string(), "--publish", "bind:tcp://127.0.0.1:" + std::to_string(port),
-                                   "--control", "bind:" + ctl, "--curve-secret", (dir / "keys" / "server.key").string(),
-                                   "--clients", (dir / "keys" / "clients").string()};
+  // tcp on loopback: with CURVE, no --plaintext; a plain-text client must get nowhere. Every endpoint on
+  // an ephemeral port, read back from the daemon.
+  std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
+                                   "--speed", "50", "--state-dir", (dir / "state").string(), "--publish", "bind:tcp://127.0.0.1:*",
+                                   "--control", "bind:tcp://127.0.0.1:*", "--live", "bind:tcp://127.0.0.1:*",
+                                   "--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()};
   pid = fork_exec(args, (dir / "daemon.log").string());
+  auto endpoints = bound();
+  ASSERT_EQ(endpoints.size(), 3u) << log();
+  ctl = endpoints["control"];
+  EXPECT_FALSE(ctl.ends_with(":*"));
   auto ask = [&](const cardtable::protocol::Keypair* me, const json& body) -> std::optional<json> {
     zmq::socket_t s(ctx, zmq::socket_type::req);
     s.set(zmq::sockopt::linger, 0);
@@ -267,6 +270,23 @@ TEST_F(Daemon, CurveAdmitsOnlyListedKeysAndOnlyDirectorsActOnTheTable) {
   for (int i = 0; i < 20 && !first; ++i) first = ask(&td, {{"command", "status"}});
   ASSERT_TRUE(first) << log();
   EXPECT_EQ((*first)["status"]["security"], "curve");
+  // The fouled board's card-level detail: directors ask for it; a broadcaster may not, and its replay
+  // carries none.
+  ASSERT_TRUE(wait_for([&] { return ask(&td, {{"command", "status"}}).value_or(json())["status"]["simulator"]["finished"] == true; }));
+  std::uint64_t fouled = 0;
+  json replayed = ask(&vugraph, {{"command", "replay"}, {"since", 1}}).value_or(json::object());
+  for (const auto& e : replayed["events"]) {
+    EXPECT_FALSE(e.contains("card_evidence") || e.contains("card_message")) << e.dump();
+    if (e["type"] == "irregularity.card_from_other_hand") fouled = e["seq"].get<std::uint64_t>();
+  }
+  ASSERT_NE(fouled, 0u) << replayed.dump().substr(0, 2000) << log();
+  auto refused = ask(&vugraph, {{"command", "evidence"}, {"seq", fouled}});
+  ASSERT_TRUE(refused);
+  EXPECT_FALSE((*refused)["ok"].get<bool>());
+  auto detail = ask(&td, {{"command", "evidence"}, {"seq", fouled}});
+  ASSERT_TRUE(detail);
+  ASSERT_TRUE((*detail)["ok"].get<bool>()) << detail->dump();
+  EXPECT_EQ((*detail)["card_evidence"]["card"], "DQ") << detail->dump();
   auto board = ask(&vugraph, {{"command", "board"}, {"label", "Spring Pairs/1/3"}});
   ASSERT_TRUE(board);
   EXPECT_FALSE((*board)["ok"].get<bool>());

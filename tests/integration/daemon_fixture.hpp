@@ -11,6 +11,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
@@ -78,6 +80,14 @@ class Daemon : public ::testing::Test {
     if (!s.recv(m)) return std::nullopt;
     return json::parse(m.to_string_view());
   }
+  static bool wait_for(const std::function<bool()>& done, std::chrono::seconds limit = 30s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      if (done()) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
   bool wait_finished(std::chrono::seconds limit = 30s) {
     auto end = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < end) {
@@ -102,6 +112,29 @@ class Daemon : public ::testing::Test {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+  }
+
+  // The endpoints the daemon bound, from its "ready:" log line (ephemeral ports read back), e.g.
+  // {"publish": "tcp://127.0.0.1:40123", ...}; empty until it is ready.
+  std::map<std::string, std::string> bound(std::chrono::seconds limit = 10s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      std::string text = log();
+      auto at = text.find("ready: publishing on bind:");
+      if (at != std::string::npos) {
+        std::string line = text.substr(at, text.find('\n', at) - at);
+        std::map<std::string, std::string> out;
+        for (auto [key, marker] : {std::pair{"publish", "publishing on bind:"}, {"control", "control on bind:"}, {"live", "live on bind:"}}) {
+          auto p = line.find(marker);
+          if (p == std::string::npos) continue;
+          p += std::string(marker).size();
+          out[key] = line.substr(p, line.find(',', p) - p);
+        }
+        return out;
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return {};
   }
 
   fs::path dir;
