@@ -89,8 +89,7 @@ std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<s
 
 EventLoop::EventLoop(Options options)
     : options_(std::move(options)),
-      double_dummy_(options_.analyzer, self_path()),
-      broadcast_(fs::path(options_.state_dir) / "broadcast") {
+      double_dummy_(options_.analyzer, self_path()) {
   std::string summary;
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
@@ -247,42 +246,63 @@ std::vector<std::string> EventLoop::drain_table() {
 void EventLoop::finish_board(const protocol::WireEvent& returned) {
   std::vector<protocol::WireEvent> events = std::move(held_);
   held_.clear();
+  // The board's embargo id: unique (a board can come back, --loop), and a file name.
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::string id = "board-" + std::to_string(returned.board) + "-" + std::to_string(ms);
   // live.deal: the four hands, from the master record, published with the play.
   if (auto entry = master_->find(returned.event, returned.session, returned.board)) {
     const bridge::MasterBoard& b = master_->board(*entry);
-    auto deal = daemon_event("live.deal", "info", "Board " + std::to_string(b.board) + ": " + b.deal.pbn(b.dealer), options_, wall(), returned.mono);
-    deal.event = returned.event;
-    deal.session = returned.session;
-    deal.board = returned.board;
-    deal.evidence = {{"deal", b.deal.pbn(b.dealer)}, {"dealer", std::string(1, bridge::seat_letter(b.dealer))},
-                     {"vulnerable", std::string(bridge::pbn_name(b.vulnerability))}};
-    events.insert(events.begin(), std::move(deal));
-    pending_boards_.push_back(recorder_.finish(b, returned.event, returned.session,
-                                               options_.tournament + " " + options_.section + " table " + options_.table));
-  } else {
-    recorder_.reset();
+    events.insert(events.begin(), live_deal(b, returned));
+    // The broadcast files are written now, in the private embargo folder, and moved to broadcast/ on
+    // release: a restart during the embargo loses neither the events nor the files.
+    try {
+      protocol::BroadcastWriter(publisher_->embargo_dir() / id)
+          .write(recorder_.finish(b, returned.event, returned.session,
+                                  options_.tournament + " " + options_.section + " table " + options_.table));
+    } catch (const std::exception& e) {
+      log(std::string("broadcast: ") + e.what());
+    }
   }
-  publisher_->embargo(std::move(events));
+  recorder_.reset();
+  publisher_->embargo(std::move(events), id);
   release_embargoed();
+}
+
+protocol::WireEvent EventLoop::live_deal(const bridge::MasterBoard& b, const protocol::WireEvent& returned) const {
+  auto deal = daemon_event("live.deal", "info", "Board " + std::to_string(b.board) + ": " + b.deal.pbn(b.dealer), options_, wall(), returned.mono);
+  deal.event = returned.event;
+  deal.session = returned.session;
+  deal.board = returned.board;
+  deal.evidence = {{"deal", b.deal.pbn(b.dealer)}, {"dealer", std::string(1, bridge::seat_letter(b.dealer))},
+                   {"vulnerable", std::string(bridge::pbn_name(b.vulnerability))}};
+  // The hands as structured JSON as well (seat -> cards), for programs that do not read PBN.
+  for (bridge::Seat s : {bridge::Seat::North, bridge::Seat::East, bridge::Seat::South, bridge::Seat::West}) {
+    std::vector<std::string>& cards = deal.hands[std::string(1, bridge::seat_letter(s))];
+    b.deal.hand(s).for_each_descending([&](bridge::Card c) { cards.push_back(c.str()); });
+  }
+  return deal;
 }
 
 void EventLoop::release_embargoed() {
   for (const auto& board : publisher_->release_due()) {
-    if (board.empty() || board.front().type != "live.deal") continue;
-    // The broadcast files of a board are written when its live.* events are released, never before.
-    auto it = std::find_if(pending_boards_.begin(), pending_boards_.end(), [&](const bridge::BoardRecord& r) {
-      return r.board == board.front().board && r.session == board.front().session && r.event == board.front().event;
-    });
-    if (it == pending_boards_.end()) continue;
-    bridge::BoardRecord record = std::move(*it);
-    pending_boards_.erase(it);
-    try {
-      fs::path pbn = broadcast_.write(record);
+    fs::path held = publisher_->embargo_dir() / board.id;
+    std::error_code ec;
+    if (!fs::is_directory(held, ec)) continue;
+    fs::path dir = fs::path(options_.state_dir) / "broadcast";
+    fs::create_directories(dir, ec);
+    for (const auto& f : fs::directory_iterator(held, ec)) {
+      fs::path to = dir / f.path().filename();
+      std::error_code moved;
+      fs::rename(f.path(), to, moved);
+      if (moved) {
+        log(to.string() + ": " + moved.message());
+        continue;
+      }
       std::string error;
-      if (double_dummy_.program() && !double_dummy_.start(pbn, error)) log(pbn.string() + ": no double-dummy table: " + error);
-    } catch (const std::exception& e) {
-      log(std::string("broadcast: ") + e.what());
+      if (to.extension() == ".pbn" && double_dummy_.program() && !double_dummy_.start(to, error))
+        log(to.string() + ": no double-dummy table: " + error);
     }
+    fs::remove_all(held, ec);
   }
 }
 

@@ -18,6 +18,7 @@ nlohmann::json to_json(const WireEvent& e, bool with_card_detail) {
     j["evidence"] = nlohmann::json::object();
     for (const auto& [k, v] : e.evidence) j["evidence"][k] = v;
   }
+  if (!e.hands.empty()) j["hands"] = e.hands;
   if (with_card_detail && !e.card_message.empty()) j["card_message"] = e.card_message;
   if (with_card_detail && !e.card_evidence.empty()) {
     j["card_evidence"] = nlohmann::json::object();
@@ -58,6 +59,7 @@ std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error) 
     if (j.contains("evidence") && j["evidence"].is_object())
       for (const auto& [k, v] : j["evidence"].items()) e.evidence.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     e.card_message = j.value("card_message", "");
+    if (j.contains("hands") && j["hands"].is_object()) e.hands = j["hands"].get<std::map<std::string, std::vector<std::string>>>();
     if (j.contains("card_evidence") && j["card_evidence"].is_object())
       for (const auto& [k, v] : j["card_evidence"].items()) e.card_evidence.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
   } catch (const nlohmann::json::exception& ex) {

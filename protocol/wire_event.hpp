@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,7 @@ struct WireEvent {
   // Director-only card-level detail (table::Event's card_message/card_evidence): journalled, returned by
   // the `evidence` request to directors, never on the events endpoint, the hub or a replay.
   std::string card_message;
+  std::map<std::string, std::vector<std::string>> hands;  // live.deal only: seat letter -> cards ("SA", ...)
   std::vector<std::pair<std::string, std::string>> card_evidence;
   double time = 0;                // wall clock, seconds since 1970
   double mono = 0;                // the table's clock, seconds since the daemon started

@@ -481,3 +481,35 @@ TEST_F(Daemon, SighupReloadsTheMasterRecordAndSaysSo) {
   EXPECT_NE((*r)["error"].get<std::string>().find("the previous record stays"), std::string::npos);
   EXPECT_GT((*request({{"command", "status"}}))["status"]["master_boards"].get<int>(), 0);
 }
+
+// Embargoed hands were in memory only: a kill -9 during the embargo lost them. Now they are journalled
+// when the board is finished and released after a restart, broadcast files included.
+TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
+  start("play-count-after-play.scn", 20, {"--embargo", "4"});
+  ASSERT_TRUE(wait_for([&] {
+    auto r = request({{"command", "status"}}, 500);
+    return r && (*r)["status"]["boards_under_embargo"] == 1;
+  })) << log();
+  stop(SIGKILL);
+  EXPECT_FALSE(fs::exists(dir / "state" / "broadcast" / "board-1-1.pbn")) << "nothing is released before the embargo ends";
+  // The same table again, its simulated players slowed to a stop: only the embargoed board is released.
+  start("play-count-after-play.scn", 0.001, {"--embargo", "4"});
+  json live_events;
+  ASSERT_TRUE(wait_for([&] {
+    auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
+    if (r && (*r)["ok"].get<bool>() && !(*r)["events"].empty()) live_events = (*r)["events"];
+    return !live_events.empty();
+  })) << log();
+  EXPECT_EQ(live_events[0]["type"], "live.deal");
+  EXPECT_EQ(live_events[0]["hands"]["N"].size(), 13u) << live_events[0].dump();
+  std::string pbn;
+  for (const auto& f : fs::directory_iterator(dir / "state" / "broadcast"))
+    if (f.path().extension() == ".pbn") {
+      std::stringstream text;
+      text << std::ifstream(f.path()).rdbuf();
+      pbn = text.str();
+    }
+  EXPECT_FALSE(pbn.empty()) << "the broadcast files of the board come out with it";
+  EXPECT_NE(pbn.find("[Contract \"4H\"]"), std::string::npos) << pbn;
+  EXPECT_NE(pbn.find("[Declarer \"S\"]"), std::string::npos) << pbn;
+}
