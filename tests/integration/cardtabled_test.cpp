@@ -513,3 +513,51 @@ TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
   EXPECT_NE(pbn.find("[Contract \"4H\"]"), std::string::npos) << pbn;
   EXPECT_NE(pbn.find("[Declarer \"S\"]"), std::string::npos) << pbn;
 }
+
+// A key in the hub's table/ folder once spoke for any table: a fake revoke for table 99 reached the
+// directors. Now table/TOURNAMENT/SECTION/TABLE.pub speaks for that table only; the rest is dropped and logged.
+TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTable) {
+  using cardtable::protocol::write_keypair;
+  auto hub_key = write_keypair(dir / "keys", "hub");
+  auto table1 = write_keypair(dir / "keys" / "clients" / "table" / "default" / "A", "1");
+  auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
+  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
+              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--curve-secret",
+                         (dir / "keys" / "hub.key").string(), "--clients", (dir / "keys" / "clients").string()},
+                        (dir / "hub.log").string());
+  auto curve = [&](zmq::socket_t& s, const cardtable::protocol::Keypair& me) {
+    s.set(zmq::sockopt::curve_serverkey, hub_key.public_key);
+    s.set(zmq::sockopt::curve_publickey, me.public_key);
+    s.set(zmq::sockopt::curve_secretkey, me.secret_key);
+  };
+  zmq::socket_t director(ctx, zmq::socket_type::sub), table(ctx, zmq::socket_type::pub);
+  curve(director, td);
+  director.set(zmq::sockopt::subscribe, "");
+  director.set(zmq::sockopt::rcvtimeo, 300);
+  director.connect(down);
+  curve(table, table1);
+  table.set(zmq::sockopt::linger, 0);
+  table.connect(up);
+  std::vector<std::string> got;
+  std::string body = R"({"class":"x","type":"x.y","severity":"alert","time":1.0,"mono":1.0,"message":"m"})";
+  for (int i = 0; i < 40 && std::find(got.begin(), got.end(), "board/default/A/1/board.arrived") == got.end(); ++i) {
+    for (std::string topic : {"irregularity/default/A/99/irregularity.revoke", "board/default/A/1/board.arrived"}) {
+      table.send(zmq::buffer(topic), zmq::send_flags::sndmore);
+      table.send(zmq::buffer(body));
+    }
+    std::vector<zmq::message_t> f;
+    while (zmq::recv_multipart(director, std::back_inserter(f))) {
+      got.push_back(f[0].to_string());
+      f.clear();
+    }
+  }
+  ::kill(hub, SIGTERM);
+  ::waitpid(hub, nullptr, 0);
+  std::ifstream in(dir / "hub.log");
+  std::stringstream hub_log;
+  hub_log << in.rdbuf();
+  EXPECT_NE(std::find(got.begin(), got.end(), "board/default/A/1/board.arrived"), got.end()) << hub_log.str();
+  EXPECT_EQ(std::find(got.begin(), got.end(), "irregularity/default/A/99/irregularity.revoke"), got.end());
+  EXPECT_NE(hub_log.str().find("speaks only for its own table"), std::string::npos) << hub_log.str();
+}
