@@ -221,10 +221,10 @@ std::vector<std::string> EventLoop::drain_table() {
     // After the embargo nothing is sealed: the card detail becomes the public text.
     if (e.type.starts_with("play.")) {
       w.type = "live." + e.type.substr(5);
-      for (auto& [k, v] : w.card_evidence) {
-        auto it = std::find_if(w.evidence.begin(), w.evidence.end(), [&](const auto& p) { return p.first == k; });
-        if (it != w.evidence.end()) it->second = v;
-        else w.evidence.emplace_back(k, v);
+      for (const auto& detail : w.card_evidence) {
+        auto it = std::find_if(w.evidence.begin(), w.evidence.end(), [&](const auto& p) { return p.first == detail.first; });
+        if (it != w.evidence.end()) it->second = detail.second;
+        else w.evidence.push_back(detail);
       }
       if (!w.card_message.empty()) w.message = w.card_message;
       w.card_evidence.clear();
@@ -464,7 +464,8 @@ int EventLoop::run() {
   while (true) {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
                                {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, zap_ ? 4 : 3, std::chrono::milliseconds(200));
+    // Requests left after a batch: poll without waiting, so they are served right after what else is due.
+    zmq::poll(items, zap_ ? 4 : 3, std::chrono::milliseconds(control_->socket().get(zmq::sockopt::events) & ZMQ_POLLIN ? 0 : 200));
     if (zap_ && (items[3].revents & ZMQ_POLLIN)) {
       zap_->handle();
       for (const std::string& why : zap_->take_refusals()) log(why);
