@@ -11,6 +11,9 @@ ControlServer::ControlServer(zmq::context_t& context, Dispatch dispatch, bool ro
     : socket_(context, zmq::socket_type::router), dispatch_(std::move(dispatch)), roles_from_curve_(roles_from_curve) {
   socket_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));  // a larger frame disconnects its sender
   socket_.set(zmq::sockopt::linger, 0);
+  // Each client's outstanding requests are bounded by the transport: ZeroMQ queues at most this many
+  // from one peer; beyond it the client's own socket waits (a REQ has one outstanding anyway).
+  socket_.set(zmq::sockopt::rcvhwm, kQueuedPerClient);
 }
 
 bool ControlServer::allowed(protocol::Access access, const std::string& role) {
@@ -56,8 +59,9 @@ std::string ControlServer::answer(std::string_view frame, const std::string& rol
 
 void ControlServer::handle() {
   // Whatever arrives -- a REQ's [id, "", body], a DEALER's [id, body], garbage -- gets a reply in the
-  // same envelope.
-  while (true) {
+  // same envelope. At most kBatch requests a call: the loop goes back to the devices and the publisher
+  // in between, so a flood of replays delays live events by one batch, not by the whole flood.
+  for (int served = 0; served < kBatch; ++served) {
     std::vector<zmq::message_t> frames;
     zmq::recv_result_t got;
     try {

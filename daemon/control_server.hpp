@@ -23,7 +23,9 @@ class ControlServer {
   ControlServer(zmq::context_t& context, Dispatch dispatch, bool roles_from_curve);
 
   zmq::socket_t& socket() { return socket_; }
-  void handle();  // answers every request waiting on the socket
+  static constexpr int kBatch = 8;             // requests answered per handle() call
+  static constexpr int kQueuedPerClient = 32;  // requests ZeroMQ queues from one client
+  void handle();  // answers up to kBatch of the requests waiting on the socket
   // One request frame from a client of `role`, answered: the reply's JSON text. Never throws.
   std::string answer(std::string_view frame, const std::string& role) noexcept;
   static bool allowed(protocol::Access access, const std::string& role);

@@ -14,6 +14,7 @@
 #include "devices/deck.hpp"
 #include "devices/sim/simulator_device.hpp"
 #include "daemon/wire_conversion.hpp"
+#include "protocol/card_seal.hpp"
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/wire_event.hpp"
@@ -26,10 +27,15 @@ using protocol::ok_reply;
 
 namespace {
 
-void open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
+// Binds or connects; returns the address in use (an ephemeral port "tcp://127.0.0.1:*" read back).
+std::string open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
   try {
-    if (e.bind) s.bind(e.address);
-    else s.connect(e.address);
+    if (!e.bind) {
+      s.connect(e.address);
+      return "connect:" + e.address;
+    }
+    s.bind(e.address);
+    return "bind:" + s.get(zmq::sockopt::last_endpoint);
   } catch (const zmq::error_t& ex) {
     throw StartupError(std::string(what) + " endpoint " + e.str() + ": " + ex.what());
   }
@@ -56,7 +62,10 @@ json replay_reply(const protocol::Journal& journal, std::uint64_t since) {
       more = true;
       return false;
     }
-    if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
+    if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) {
+      protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
+      events.push_back(std::move(j));
+    }
     return true;
   });
   return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", journal.last_seq()}};
@@ -83,8 +92,7 @@ std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<s
 
 EventLoop::EventLoop(Options options)
     : options_(std::move(options)),
-      double_dummy_(options_.analyzer, self_path()),
-      broadcast_(fs::path(options_.state_dir) / "broadcast") {
+      double_dummy_(options_.analyzer, self_path()) {
   std::string summary;
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
@@ -151,9 +159,10 @@ EventLoop::EventLoop(Options options)
       context_, [this](const protocol::TypedRequest& r, const std::string& role) { return dispatch(r, role); },
       !options_.curve_secret.empty());
   if (!options_.curve_secret.empty()) setup_curve();
-  open_endpoint(publisher_->live_socket(), options_.live, "live");
-  open_endpoint(publisher_->events_socket(), options_.publish, "publish");
-  open_endpoint(control_->socket(), options_.control, "control");
+  bound_["live"] = open_endpoint(publisher_->live_socket(), options_.live, "live");
+  bound_["publish"] = open_endpoint(publisher_->events_socket(), options_.publish, "publish");
+  bound_["control"] = open_endpoint(control_->socket(), options_.control, "control");
+  alerts_.load(publisher_->journal());
   if (!double_dummy_.program())
     log("cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
 
@@ -260,6 +269,7 @@ double EventLoop::mono() const { return std::chrono::duration<double>(std::chron
 
 void EventLoop::publish(protocol::WireEvent& e) {
   publisher_->publish(e, true);
+  alerts_.on_published(protocol::to_json(e));
   if (e.type == "board.arrived" || e.type == "board.identified")
     if (table_->phase_name() == "waiting" || e.type == "board.arrived") board_first_seq_ = std::min(board_first_seq_, e.seq);
 }
@@ -279,11 +289,22 @@ std::vector<std::string> EventLoop::drain_table() {
     recorder_.on_event(e);
     protocol::WireEvent w = to_wire(e, options_, wall());
     // The cards played are hand contents: live.*, held until the board is finished here, for broadcasters.
+    // After the embargo nothing is sealed: the card detail becomes the public text.
     if (e.type.starts_with("play.")) {
       w.type = "live." + e.type.substr(5);
+      for (const auto& detail : w.card_evidence) {
+        auto it = std::find_if(w.evidence.begin(), w.evidence.end(), [&](const auto& p) { return p.first == detail.first; });
+        if (it != w.evidence.end()) it->second = detail.second;
+        else w.evidence.push_back(detail);
+      }
+      if (!w.card_message.empty()) w.message = w.card_message;
+      w.card_evidence.clear();
+      w.card_message.clear();
       held_.push_back(std::move(w));
       continue;
     }
+    // Everything else reaches every role before the embargo: no card of a hand in play may be named.
+    if (protocol::seal_card_detail(w)) log(w.type + ": a card was named in the public text; moved to the director-only detail");
     publish(w);
     if (e.type == "board.returned" || e.type == "board.verified") {
       board_first_seq_ = publisher_->journal().last_seq() + 1;  // the next board's snapshot starts after this
@@ -296,42 +317,63 @@ std::vector<std::string> EventLoop::drain_table() {
 void EventLoop::finish_board(const protocol::WireEvent& returned) {
   std::vector<protocol::WireEvent> events = std::move(held_);
   held_.clear();
+  // The board's embargo id: unique (a board can come back, --loop), and a file name.
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  std::string id = "board-" + std::to_string(returned.board) + "-" + std::to_string(ms);
   // live.deal: the four hands, from the master record, published with the play.
   if (auto entry = master_->find(returned.event, returned.session, returned.board)) {
     const bridge::MasterBoard& b = master_->board(*entry);
-    auto deal = daemon_event("live.deal", "info", "Board " + std::to_string(b.board) + ": " + b.deal.pbn(b.dealer), options_, wall(), returned.mono);
-    deal.event = returned.event;
-    deal.session = returned.session;
-    deal.board = returned.board;
-    deal.evidence = {{"deal", b.deal.pbn(b.dealer)}, {"dealer", std::string(1, bridge::seat_letter(b.dealer))},
-                     {"vulnerable", std::string(bridge::pbn_name(b.vulnerability))}};
-    events.insert(events.begin(), std::move(deal));
-    pending_boards_.push_back(recorder_.finish(b, returned.event, returned.session,
-                                               options_.tournament + " " + options_.section + " table " + options_.table));
-  } else {
-    recorder_.reset();
+    events.insert(events.begin(), live_deal(b, returned));
+    // The broadcast files are written now, in the private embargo folder, and moved to broadcast/ on
+    // release: a restart during the embargo loses neither the events nor the files.
+    try {
+      protocol::BroadcastWriter(publisher_->embargo_dir() / id)
+          .write(recorder_.finish(b, returned.event, returned.session,
+                                  options_.tournament + " " + options_.section + " table " + options_.table));
+    } catch (const std::exception& e) {
+      log(std::string("broadcast: ") + e.what());
+    }
   }
-  publisher_->embargo(std::move(events));
+  recorder_.reset();
+  publisher_->embargo(std::move(events), id);
   release_embargoed();
+}
+
+protocol::WireEvent EventLoop::live_deal(const bridge::MasterBoard& b, const protocol::WireEvent& returned) const {
+  auto deal = daemon_event("live.deal", "info", "Board " + std::to_string(b.board) + ": " + b.deal.pbn(b.dealer), options_, wall(), returned.mono);
+  deal.event = returned.event;
+  deal.session = returned.session;
+  deal.board = returned.board;
+  deal.evidence = {{"deal", b.deal.pbn(b.dealer)}, {"dealer", std::string(1, bridge::seat_letter(b.dealer))},
+                   {"vulnerable", std::string(bridge::pbn_name(b.vulnerability))}};
+  // The hands as structured JSON as well (seat -> cards), for programs that do not read PBN.
+  for (bridge::Seat s : {bridge::Seat::North, bridge::Seat::East, bridge::Seat::South, bridge::Seat::West}) {
+    std::vector<std::string>& cards = deal.hands[std::string(1, bridge::seat_letter(s))];
+    b.deal.hand(s).for_each_descending([&](bridge::Card c) { cards.push_back(c.str()); });
+  }
+  return deal;
 }
 
 void EventLoop::release_embargoed() {
   for (const auto& board : publisher_->release_due()) {
-    if (board.empty() || board.front().type != "live.deal") continue;
-    // The broadcast files of a board are written when its live.* events are released, never before.
-    auto it = std::find_if(pending_boards_.begin(), pending_boards_.end(), [&](const bridge::BoardRecord& r) {
-      return r.board == board.front().board && r.session == board.front().session && r.event == board.front().event;
-    });
-    if (it == pending_boards_.end()) continue;
-    bridge::BoardRecord record = std::move(*it);
-    pending_boards_.erase(it);
-    try {
-      fs::path pbn = broadcast_.write(record);
+    fs::path held = publisher_->embargo_dir() / board.id;
+    std::error_code ec;
+    if (!fs::is_directory(held, ec)) continue;
+    fs::path dir = fs::path(options_.state_dir) / "broadcast";
+    fs::create_directories(dir, ec);
+    for (const auto& f : fs::directory_iterator(held, ec)) {
+      fs::path to = dir / f.path().filename();
+      std::error_code moved;
+      fs::rename(f.path(), to, moved);
+      if (moved) {
+        log(to.string() + ": " + moved.message());
+        continue;
+      }
       std::string error;
-      if (double_dummy_.program() && !double_dummy_.start(pbn, error)) log(pbn.string() + ": no double-dummy table: " + error);
-    } catch (const std::exception& e) {
-      log(std::string("broadcast: ") + e.what());
+      if (to.extension() == ".pbn" && double_dummy_.program() && !double_dummy_.start(to, error))
+        log(to.string() + ": no double-dummy table: " + error);
     }
+    fs::remove_all(held, ec);
   }
 }
 
@@ -352,6 +394,7 @@ json EventLoop::status() const {
             {"control_requests", control_->requests()}, {"control_errors", control_->errors()},
             {"security", zap_ ? "curve" : "plaintext (loopback/ipc)"}, {"refused_clients", zap_ ? zap_->refused() : 0},
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
+            {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
             {"analyzer", double_dummy_.program() ? double_dummy_.program()->string() : std::string()},
             {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"}};
   json zones = json::object();
@@ -366,13 +409,13 @@ json EventLoop::status() const {
   return s;
 }
 
-// Reloading the master record. Kept in this one function: when table::Table::reload_master lands
-// (issue 7), the board in progress is kept by calling it here instead of starting a new table.
+// Reloading the master record keeps the board in progress (its cards, tricks, contract and times): the
+// table re-identifies it against the new record, or says once that its deal is gone (issue 7, item 5).
 void EventLoop::reload(const std::vector<std::string>& paths) {
   std::string summary;
   auto fresh = load_master(paths, summary);  // throws StartupError: the old record stays
+  table_->reload_master(*fresh);             // the old record lives until the table has let go of it
   master_ = std::move(fresh);
-  table_ = std::make_unique<table::Table>(*master_, table_config_);  // the board in progress is forgotten
   options_.masters = paths;
   auto loaded = daemon_event("record.loaded", "info", "Master record reloaded: " + summary, options_, wall(), mono());
   loaded.evidence = {{"boards", std::to_string(master_->size())}, {"sessions", std::to_string(master_->session_count())}};
@@ -397,7 +440,10 @@ json EventLoop::on(const protocol::SnapshotRequest&, const std::string&) {
   return ok_reply(reply);
 }
 
-json EventLoop::on(const protocol::AlertsRequest&, const std::string&) { return error_reply("alerts: not in this build yet"); }
+json EventLoop::on(const protocol::AlertsRequest&, const std::string&) {
+  json open = alerts_.open();
+  return ok_reply({{"count", open.size()}, {"alerts", std::move(open)}});
+}
 
 json EventLoop::on(const protocol::ReplayRequest& r, const std::string&) { return ok_reply(replay_reply(publisher_->journal(), r.since)); }
 
@@ -405,7 +451,22 @@ json EventLoop::on(const protocol::ReplayLiveRequest& r, const std::string&) {
   return ok_reply(replay_reply(publisher_->live_journal(), r.since));
 }
 
-json EventLoop::on(const protocol::EvidenceRequest&, const std::string&) { return error_reply("evidence: not in this build yet"); }
+json EventLoop::on(const protocol::EvidenceRequest& r, const std::string&) {
+  // Directors only (protocol/requests.cpp): the journalled event with its card-level detail.
+  std::optional<json> found;
+  publisher_->journal().replay(r.seq, [&](const std::string& line, std::uint64_t seq) {
+    if (seq == r.seq) found = json::parse(line, nullptr, false);
+    return false;
+  });
+  if (!found || found->is_discarded())
+    return error_reply("evidence: no event " + std::to_string(r.seq) + " in the journal (it holds " +
+                       std::to_string(publisher_->journal().first_seq()) + " to " + std::to_string(publisher_->journal().last_seq()) + ")");
+  json event = *found;
+  json reply = {{"seq", r.seq}, {"event", event}};
+  reply["card_message"] = event.value("card_message", event.value("message", ""));
+  reply["card_evidence"] = event.contains("card_evidence") ? event["card_evidence"] : json::object();
+  return ok_reply(reply);
+}
 
 json EventLoop::table_command(table::Command cmd, const std::string& what) {
   cmd.time = last_table_time_;
@@ -425,15 +486,28 @@ json EventLoop::on(const protocol::BoardRequest& r, const std::string&) {
   return table_command(cmd, "board");
 }
 
-json EventLoop::on(const protocol::ContractRequest& r, const std::string&) {
+json EventLoop::on(const protocol::ContractRequest& r, const std::string& role) {
   table::Command cmd;
   cmd.kind = table::Command::Kind::Contract;
   cmd.text = r.contract;
-  return table_command(cmd, "contract");
+  json reply = table_command(cmd, "contract");
+  if (!reply.value("ok", false)) return reply;
+  // Every director sees the contract a director gave (the console, watch), not only the one who gave it.
+  auto e = daemon_event("director.contract", "info", "Contract " + r.contract + " given by the " + role, options_, wall(), mono());
+  if (auto b = table_->board()) {
+    const bridge::MasterBoard& mb = master_->board(*b);
+    e.board = mb.board;
+  }
+  e.evidence = {{"contract", r.contract}};
+  publish(e);
+  reply["seq"] = e.seq;
+  reply["last_seq"] = e.seq;
+  return reply;
 }
 
 json EventLoop::on(const protocol::AckRequest& r, const std::string&) {
   if (r.seq > publisher_->journal().last_seq()) return error_reply("ack: no event " + std::to_string(r.seq));
+  if (auto why = alerts_.refuse_ack(r.seq)) return error_reply("ack: " + *why);
   auto e = daemon_event("director.ack", "info", "Event " + std::to_string(r.seq) + " acknowledged by " + r.by, options_, wall(), mono());
   e.evidence = {{"seq", std::to_string(r.seq)}, {"by", r.by}};
   publish(e);
@@ -476,14 +550,15 @@ int EventLoop::run() {
   bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
   sd_notifyf(0, "READY=1\nSTATUS=table %s/%s/%s: %zu boards, publishing on %s", options_.tournament.c_str(), options_.section.c_str(),
              options_.table.c_str(), master_->size(), options_.publish.str().c_str());
-  log("ready: publishing on " + options_.publish.str() + ", control on " + options_.control.str());
+  log("ready: publishing on " + bound_["publish"] + ", control on " + bound_["control"] + ", live on " + bound_["live"]);
   auto last_watchdog = std::chrono::steady_clock::now();
   while (true) {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
                                {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {nullptr, devices_.events_fd(), ZMQ_POLLIN, 0},
                                {nullptr, timer_fd_, ZMQ_POLLIN, 0},
                                {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, zap_ ? 6 : 5, std::chrono::milliseconds(200));
+    // Requests left after a batch: poll without waiting, so they are served right after what else is due.
+    zmq::poll(items, zap_ ? 6 : 5, std::chrono::milliseconds(control_->socket().get(zmq::sockopt::events) & ZMQ_POLLIN ? 0 : 200));
     if (items[3].revents & ZMQ_POLLIN)
       for (const devices::DeviceEvent& e : devices_.take_events()) on_device_event(e);
     if (items[4].revents & ZMQ_POLLIN) {

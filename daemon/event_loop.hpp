@@ -13,6 +13,7 @@
 #include <zmq.hpp>
 
 #include "bridge/master_record.hpp"
+#include "daemon/alert_book.hpp"
 #include "daemon/board_recorder.hpp"
 #include "daemon/control_server.hpp"
 #include "daemon/device_queue.hpp"
@@ -50,6 +51,7 @@ class EventLoop {
   void publish(protocol::WireEvent& e);    // journalled and published
   void finish_board(const protocol::WireEvent& returned);
   void release_embargoed();
+  protocol::WireEvent live_deal(const bridge::MasterBoard& b, const protocol::WireEvent& returned) const;
   void reload(const std::vector<std::string>& paths);
   void heartbeat();
   void on_device_event(const devices::DeviceEvent& e);
@@ -89,10 +91,10 @@ class EventLoop {
   std::unique_ptr<Publisher> publisher_;
   std::unique_ptr<ControlServer> control_;
   DoubleDummyHelper double_dummy_;
-  protocol::BroadcastWriter broadcast_;
   BoardRecorder recorder_;
+  AlertBook alerts_;
+  std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
-  std::vector<bridge::BoardRecord> pending_boards_;  // finished boards under embargo, for the broadcast files
   table::Millis last_table_time_ = 0;
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();

@@ -86,6 +86,19 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (o.speed <= 0) return fail("--speed must be above 0");
   if (o.speed != 1.0 && !o.devices.empty())
     return fail("--speed other than 1 runs the scenario's own clock; devices (--device) need the daemon's real clock");
+  // The identity makes the topic class/TOURNAMENT/SECTION/TABLE/type: a '/' would add a part, and a
+  // control character would reach a director's terminal.
+  for (auto [name, value] : {std::pair{"--tournament", &o.tournament}, {"--section", &o.section}, {"--table", &o.table}}) {
+    if (value->empty()) return fail(std::string(name) + " must not be empty");
+    if (value->size() > 64) return fail(std::string(name) + " '" + value->substr(0, 64) + "...': at most 64 characters");
+    for (char ch : *value)
+      if (auto c = static_cast<unsigned char>(ch); c == '/' || c < 0x20 || c == 0x7f)
+        return fail(std::string(name) + " '" + *value + "': no '/' and no control characters (it is a part of every topic)");
+  }
+  if (o.journal_files < 1) return fail("--journal-files must be 1 or more (the journal is where replays come from)");
+  if (o.journal_file_mb < 1) return fail("--journal-file-mb must be 1 or more");
+  if (o.journal_file_mb > 4096) return fail("--journal-file-mb: at most 4096");
+  if (!(o.heartbeat > 0)) return fail("--heartbeat must be above 0 seconds (subscribers see gaps through it)");
   if (o.embargo < 0) return fail("--embargo must be 0 or more seconds");
   for (auto [name, text, into] : {std::tuple{"--publish", &publish, &o.publish}, {"--control", &control, &o.control}, {"--live", &live, &o.live}}) {
     std::string error;

@@ -1,6 +1,19 @@
 #include "daemon/publisher.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "daemon/log.hpp"
+
 namespace cardtable::daemon {
+namespace fs = std::filesystem;
+
+namespace {
+double wall_now() { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); }
+}  // namespace
 
 Publisher::Publisher(zmq::context_t& context, Config config)
     : config_(std::move(config)),
@@ -14,6 +27,37 @@ Publisher::Publisher(zmq::context_t& context, Config config)
     s->set(zmq::sockopt::sndhwm, 100000);
     s->set(zmq::sockopt::linger, 1000);
   }
+  std::error_code ec;
+  fs::create_directories(embargo_dir(), ec);
+  if (ec) throw std::runtime_error(embargo_dir().string() + ": " + ec.message());
+  load_embargoed();
+}
+
+void Publisher::load_embargoed() {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(embargo_dir()))
+    if (entry.path().extension() == ".events") files.push_back(entry.path());
+  for (const fs::path& f : files) {
+    std::ifstream in(f);
+    std::string line;
+    Embargoed board;
+    board.id = f.stem().string();
+    if (!std::getline(in, line)) continue;
+    auto head = nlohmann::json::parse(line, nullptr, false);
+    if (!head.is_object() || !head.contains("release") || !head["release"].is_number()) {
+      log(f.string() + ": not an embargoed board (no release time); left where it is");
+      continue;
+    }
+    board.release_wall = head["release"].get<double>();
+    while (std::getline(in, line)) {
+      std::string error;
+      if (auto e = protocol::from_json(nlohmann::json::parse(line, nullptr, false), &error)) board.events.push_back(std::move(*e));
+      else log(f.string() + ": a line skipped: " + error);
+    }
+    if (!board.events.empty()) embargoed_.push_back(std::move(board));
+  }
+  std::sort(embargoed_.begin(), embargoed_.end(), [](const auto& a, const auto& b) { return a.release_wall < b.release_wall; });
+  if (!embargoed_.empty()) log(std::to_string(embargoed_.size()) + " boards still under embargo, from " + embargo_dir().string());
 }
 
 void Publisher::send(zmq::socket_t& s, const std::string& topic, const std::string& body) {
@@ -22,26 +66,41 @@ void Publisher::send(zmq::socket_t& s, const std::string& topic, const std::stri
 }
 
 void Publisher::publish(protocol::WireEvent& e, bool journal) {
-  std::string body = journal ? journal_->append(e)  // journalled first: nothing published is ever lost
-                             : protocol::to_json(e).dump();
-  send(pub_, e.topic(), body);
+  if (journal) journal_->append(e);  // journalled first (with the card detail): nothing published is ever lost
+  send(pub_, e.topic(), protocol::to_json(e).dump());  // the events endpoint never carries the card detail
   ++published_;
 }
 
-void Publisher::embargo(std::vector<protocol::WireEvent> board) {
+void Publisher::embargo(std::vector<protocol::WireEvent> board, const std::string& id) {
   if (board.empty()) return;
-  auto release = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(config_.embargo);
-  embargoed_.push_back({release, std::move(board)});
+  Embargoed b{wall_now() + config_.embargo.count(), id, std::move(board)};
+  // Written whole, then renamed: a board is in the folder complete or not at all.
+  fs::path file = embargo_dir() / (id + ".events"), tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    out << nlohmann::json{{"release", b.release_wall}}.dump() << '\n';
+    for (const auto& e : b.events) out << protocol::to_json(e, true).dump() << '\n';
+    out.flush();
+    if (!out) log(tmp.string() + ": cannot write; the board is kept in memory only");
+  }
+  std::error_code ec;
+  fs::rename(tmp, file, ec);
+  if (ec) log(file.string() + ": " + ec.message() + "; the board is kept in memory only");
+  embargoed_.push_back(std::move(b));
 }
 
-std::vector<std::vector<protocol::WireEvent>> Publisher::release_due() {
-  std::vector<std::vector<protocol::WireEvent>> released;
-  auto now = std::chrono::steady_clock::now();
-  while (!embargoed_.empty() && embargoed_.front().release <= now) {
-    std::vector<protocol::WireEvent> board = std::move(embargoed_.front().events);
+std::vector<Publisher::Released> Publisher::release_due() {
+  std::vector<Released> released;
+  double now = wall_now();
+  while (!embargoed_.empty() && embargoed_.front().release_wall <= now) {
+    Embargoed board = std::move(embargoed_.front());
     embargoed_.pop_front();
-    for (protocol::WireEvent& e : board) send(live_, e.topic(), live_journal_->append(e));  // journalled first
-    released.push_back(std::move(board));
+    for (protocol::WireEvent& e : board.events) send(live_, e.topic(), live_journal_->append(e));  // journalled first
+    live_journal_->flush();
+    // Removed only once in the live journal: a crash in between publishes the board twice, never not at all.
+    std::error_code ec;
+    fs::remove(embargo_dir() / (board.id + ".events"), ec);
+    released.push_back({board.id, std::move(board.events)});
   }
   return released;
 }

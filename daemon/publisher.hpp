@@ -33,10 +33,17 @@ class Publisher {
 
   // Journals `e` (giving it its seq) when `journal`, then publishes it. A heartbeat is not journalled.
   void publish(protocol::WireEvent& e, bool journal);
-  // The live.* events of a finished board: published when the embargo ends.
-  void embargo(std::vector<protocol::WireEvent> board);
+  // The live.* events of a finished board, under `id` (unique, a file name): journalled at once in
+  // <state-dir>/embargo/ID.events (a kill -9 or a restart loses none), published when the embargo ends.
+  // Boards found there at start are queued again with their release time.
+  void embargo(std::vector<protocol::WireEvent> board, const std::string& id);
+  struct Released {
+    std::string id;
+    std::vector<protocol::WireEvent> events;
+  };
   // Publishes (and live-journals) every board whose embargo has ended; returns them, oldest first.
-  std::vector<std::vector<protocol::WireEvent>> release_due();
+  std::vector<Released> release_due();
+  std::filesystem::path embargo_dir() const { return config_.state_dir / "embargo"; }
 
   const protocol::Journal& journal() const { return *journal_; }
   const protocol::Journal& live_journal() const { return *live_journal_; }
@@ -51,8 +58,10 @@ class Publisher {
   std::unique_ptr<protocol::Journal> live_journal_;  // live.* have a sequence of their own, never replayed to others
   zmq::socket_t pub_;
   zmq::socket_t live_;
+  void load_embargoed();
   struct Embargoed {
-    std::chrono::steady_clock::time_point release;
+    double release_wall = 0;  // seconds since 1970: survives a restart, unlike steady_clock
+    std::string id;
     std::vector<protocol::WireEvent> events;
   };
   std::deque<Embargoed> embargoed_;

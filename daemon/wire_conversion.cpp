@@ -16,6 +16,8 @@ protocol::WireEvent to_wire(const table::Event& e, const Options& o, double wall
   for (auto s : e.seats) w.seats.emplace_back(1, bridge::seat_letter(s));
   w.evidence = e.evidence;
   w.message = e.message;
+  w.card_message = e.card_message;
+  w.card_evidence = e.card_evidence;
   w.time = wall;
   w.mono = static_cast<double>(e.time) / 1000.0;
   return w;

@@ -86,7 +86,7 @@ std::string Journal::append(WireEvent& e) {
   // "seq" first, so that a line's number can be read without parsing the line.
   WireEvent body = e;
   body.seq = 0;
-  std::string rest = to_json(body).dump();
+  std::string rest = to_json(body, true).dump();  // the journal is private: the card detail is kept
   e.seq = ++last_seq_;
   std::string line = "{\"seq\":" + std::to_string(e.seq) + "," + rest.substr(1);
   std::string out = line + "\n";

@@ -4,7 +4,7 @@ namespace cardtable::protocol {
 
 std::string WireEvent::topic() const { return event_class() + "/" + tournament + "/" + section + "/" + table + "/" + type; }
 
-nlohmann::json to_json(const WireEvent& e) {
+nlohmann::json to_json(const WireEvent& e, bool with_card_detail) {
   nlohmann::json j = {{"class", e.event_class()}, {"type", e.type}, {"severity", e.severity}, {"time", e.time},
                       {"mono", e.mono}, {"message", e.message}};
   if (e.seq) j["seq"] = e.seq;
@@ -18,7 +18,19 @@ nlohmann::json to_json(const WireEvent& e) {
     j["evidence"] = nlohmann::json::object();
     for (const auto& [k, v] : e.evidence) j["evidence"][k] = v;
   }
+  if (!e.hands.empty()) j["hands"] = e.hands;
+  if (with_card_detail && !e.card_message.empty()) j["card_message"] = e.card_message;
+  if (with_card_detail && !e.card_evidence.empty()) {
+    j["card_evidence"] = nlohmann::json::object();
+    for (const auto& [k, v] : e.card_evidence) j["card_evidence"][k] = v;
+  }
   return j;
+}
+
+void strip_card_detail(nlohmann::json& event) {
+  if (!event.is_object()) return;
+  event.erase("card_message");
+  event.erase("card_evidence");
 }
 
 std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error) {
@@ -46,6 +58,10 @@ std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error) 
     e.mono = j.value("mono", 0.0);
     if (j.contains("evidence") && j["evidence"].is_object())
       for (const auto& [k, v] : j["evidence"].items()) e.evidence.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
+    e.card_message = j.value("card_message", "");
+    if (j.contains("hands") && j["hands"].is_object()) e.hands = j["hands"].get<std::map<std::string, std::vector<std::string>>>();
+    if (j.contains("card_evidence") && j["card_evidence"].is_object())
+      for (const auto& [k, v] : j["card_evidence"].items()) e.card_evidence.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
   } catch (const nlohmann::json::exception& ex) {
     return fail(std::string("a field has the wrong type: ") + ex.what());
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -13,7 +14,7 @@
 namespace cardtable::protocol {
 
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 0;
+inline constexpr int kProtoMinor = 1;
 
 struct WireEvent {
   std::uint64_t seq = 0;          // per table, gap-free, continues across restarts; 0 = not journalled (heartbeat)
@@ -26,6 +27,11 @@ struct WireEvent {
   std::vector<std::string> seats; // "N", "E", ...
   std::vector<std::pair<std::string, std::string>> evidence;
   std::string message;
+  // Director-only card-level detail (table::Event's card_message/card_evidence): journalled, returned by
+  // the `evidence` request to directors, never on the events endpoint, the hub or a replay.
+  std::string card_message;
+  std::map<std::string, std::vector<std::string>> hands;  // live.deal only: seat letter -> cards ("SA", ...)
+  std::vector<std::pair<std::string, std::string>> card_evidence;
   double time = 0;                // wall clock, seconds since 1970
   double mono = 0;                // the table's clock, seconds since the daemon started
 
@@ -34,7 +40,10 @@ struct WireEvent {
   std::string topic() const;
 };
 
-nlohmann::json to_json(const WireEvent& e);
+// The event's JSON; with_card_detail adds card_message/card_evidence (the journal, `evidence` replies).
+nlohmann::json to_json(const WireEvent& e, bool with_card_detail = false);
+// Removes the director-only fields from an event's JSON (a journalled line on its way to a replay).
+void strip_card_detail(nlohmann::json& event);
 // Reads an event back (journal, subscribers); nullopt with a reason when a required field is missing.
 std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error = nullptr);
 

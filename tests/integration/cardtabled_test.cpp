@@ -15,6 +15,7 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include "daemon_fixture.hpp"
 #include "protocol/curve_keys.hpp"
 
 namespace fs = std::filesystem;
@@ -22,95 +23,6 @@ using json = nlohmann::json;
 using namespace std::chrono_literals;
 
 namespace {
-
-class Daemon : public ::testing::Test {
- protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("cardtabled-test-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    pub = "ipc://" + (dir / "pub").string();
-    ctl = "ipc://" + (dir / "ctl").string();
-    live = "ipc://" + (dir / "live").string();
-  }
-  void TearDown() override {
-    stop();
-    fs::remove_all(dir);
-  }
-
-  // Starts cardtabled; returns its pid.
-  pid_t start(const std::string& scenario, double speed, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scenario,
-                                     "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
-                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
-                                     "--heartbeat", "0.2"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid = fork_exec(args, (dir / "daemon.log").string());
-    return pid;
-  }
-  static pid_t fork_exec(const std::vector<std::string>& args, const std::string& log) {
-    pid_t p = ::fork();
-    if (p == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::vector<char*> argv;
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      std::_Exit(127);
-    }
-    return p;
-  }
-  void stop(int sig = SIGTERM) {
-    if (pid <= 0) return;
-    ::kill(pid, sig);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    status = st;
-    pid = -1;
-  }
-  std::optional<json> request(const json& body, int timeout_ms = 3000) {
-    zmq::socket_t s(ctx, zmq::socket_type::req);
-    s.set(zmq::sockopt::linger, 0);
-    s.set(zmq::sockopt::rcvtimeo, timeout_ms);
-    s.connect(ctl);
-    s.send(zmq::buffer(body.dump()));
-    zmq::message_t m;
-    if (!s.recv(m)) return std::nullopt;
-    return json::parse(m.to_string_view());
-  }
-  bool wait_finished(std::chrono::seconds limit = 30s) {
-    auto end = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < end) {
-      if (auto r = request({{"command", "status"}}, 500); r && (*r)["status"]["simulator"]["finished"].get<bool>()) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
-  }
-  std::vector<json> replay_all() {
-    std::vector<json> out;
-    std::uint64_t since = 1;
-    while (true) {
-      auto r = request({{"command", "replay"}, {"since", since}});
-      if (!r || !(*r)["ok"].get<bool>()) return out;
-      for (auto& e : (*r)["events"]) out.push_back(e);
-      if (!(*r)["more"].get<bool>()) return out;
-      since = out.back()["seq"].get<std::uint64_t>() + 1;
-    }
-  }
-  std::string log() const {
-    std::ifstream in(dir / "daemon.log");
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-  }
-
-  fs::path dir;
-  std::string pub, ctl, live;
-  pid_t pid = -1;
-  int status = 0;
-  zmq::context_t ctx;
-};
 
 std::vector<std::string> golden_types(const std::string& scenario) {
   std::ifstream in(std::string(SCENARIO_DIR) + "/" + scenario.substr(0, scenario.size() - 4) + ".events");
@@ -249,6 +161,65 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   EXPECT_NE(s.str().find("needs --plaintext"), std::string::npos) << s.str();
 }
 
+// Each of these was accepted once and misbehaved (an empty journal while seq grew, six-part topics, a
+// secret key others could read, plain text to another machine): now each is exit 2 with the reason.
+TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
+  using cardtable::protocol::write_keypair;
+  write_keypair(dir / "keys", "server");
+  write_keypair(dir / "keys" / "clients" / "director", "td");
+  fs::permissions(dir / "keys" / "server.key", fs::perms::group_read | fs::perms::others_read, fs::perm_options::add);
+  std::string scn = std::string(SCENARIO_DIR) + "/station-clean-board.scn";
+  std::vector<std::string> base = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", scn, "--state-dir", (dir / "state").string(),
+                                   "--control", "bind:" + ctl, "--live", "bind:" + live};
+  struct Case {
+    std::vector<std::string> args;
+    std::string says;
+  };
+  std::vector<Case> cases = {
+      {{"--plaintext", "--journal-files", "0"}, "--journal-files must be 1 or more"},
+      {{"--plaintext", "--journal-file-mb", "0"}, "--journal-file-mb must be 1 or more"},
+      {{"--plaintext", "--tournament", "a/b"}, "--tournament 'a/b': no '/'"},
+      {{"--plaintext", "--heartbeat", "0"}, "--heartbeat must be above 0"},
+      {{"--plaintext", "--table", ""}, "--table must not be empty"},
+      {{"--plaintext", "--publish", "connect:tcp://127.example.org:5560"}, "needs CURVE"},
+      {{"--plaintext", "--publish", "connect:tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
+      {{"--plaintext", "--publish", "tcp://127.0.0.1"}, "no port"},
+      {{"--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()}, "chmod 600"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = base;
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (std::find(c.args.begin(), c.args.end(), "--publish") == c.args.end()) args.insert(args.end(), {"--publish", "bind:" + pub});
+    fs::remove(dir / "bad.log");
+    pid_t p = fork_exec(args, (dir / "bad.log").string());
+    int st = 0;
+    ::waitpid(p, &st, 0);
+    std::ifstream in(dir / "bad.log");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << c.args.back() << "\n" << text.str();
+    EXPECT_NE(text.str().find(c.says), std::string::npos) << c.args.back() << ": " << text.str();
+  }
+  // The hub applies the same endpoint rule and refuses the same key file.
+  for (const Case& c : std::vector<Case>{{{"--plaintext", "--upstream", "tcp://127.example.org:5560"}, "needs CURVE"},
+                                         {{"--plaintext", "--upstream", "tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
+                                         {{"--curve-secret", (dir / "keys" / "server.key").string(), "--clients",
+                                           (dir / "keys" / "clients").string()}, "chmod 600"}}) {
+    std::vector<std::string> args = {HUB, "--downstream", "ipc://" + (dir / "d").string(), "--control", "ipc://" + (dir / "c").string()};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    if (std::find(c.args.begin(), c.args.end(), "--upstream") == c.args.end()) args.insert(args.end(), {"--upstream", "ipc://" + (dir / "u").string()});
+    fs::remove(dir / "bad.log");
+    pid_t p = fork_exec(args, (dir / "bad.log").string());
+    int st = 0;
+    ::waitpid(p, &st, 0);
+    std::ifstream in(dir / "bad.log");
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << c.args.back() << "\n" << text.str();
+    EXPECT_NE(text.str().find(c.says), std::string::npos) << "hub " << c.args.back() << ": " << text.str();
+  }
+}
+
 TEST_F(Daemon, APythonSubscriberDecodesTheEventsByTheProtocolAlone) {
   if (::system("/usr/bin/python3 -c 'import zmq' 2>/dev/null") != 0) GTEST_SKIP() << "python3-zmq is not installed";
   start("play-revoke-established.scn", 10);
@@ -269,14 +240,17 @@ TEST_F(Daemon, CurveAdmitsOnlyListedKeysAndOnlyDirectorsActOnTheTable) {
   auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
   auto vugraph = write_keypair(dir / "keys" / "clients" / "broadcaster", "vugraph");
   auto stranger = write_keypair(dir / "keys" / "other", "stranger");
-  // tcp on loopback: with CURVE, no --plaintext; a plain-text client must get nowhere.
-  int port = 20000 + static_cast<int>(::getpid() % 20000);
-  ctl = "tcp://127.0.0.1:" + std::to_string(port + 1);
-  std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/station-clean-board.scn",
-                                   "--state-dir", (dir / "state").string(), "--publish", "bind:tcp://127.0.0.1:" + std::to_string(port),
-                                   "--control", "bind:" + ctl, "--curve-secret", (dir / "keys" / "server.key").string(),
-                                   "--clients", (dir / "keys" / "clients").string()};
+  // tcp on loopback: with CURVE, no --plaintext; a plain-text client must get nowhere. Every endpoint on
+  // an ephemeral port, read back from the daemon.
+  std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
+                                   "--speed", "50", "--state-dir", (dir / "state").string(), "--publish", "bind:tcp://127.0.0.1:*",
+                                   "--control", "bind:tcp://127.0.0.1:*", "--live", "bind:tcp://127.0.0.1:*",
+                                   "--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()};
   pid = fork_exec(args, (dir / "daemon.log").string());
+  auto endpoints = bound();
+  ASSERT_EQ(endpoints.size(), 3u) << log();
+  ctl = endpoints["control"];
+  EXPECT_FALSE(ctl.ends_with(":*"));
   auto ask = [&](const cardtable::protocol::Keypair* me, const json& body) -> std::optional<json> {
     zmq::socket_t s(ctx, zmq::socket_type::req);
     s.set(zmq::sockopt::linger, 0);
@@ -296,6 +270,23 @@ TEST_F(Daemon, CurveAdmitsOnlyListedKeysAndOnlyDirectorsActOnTheTable) {
   for (int i = 0; i < 20 && !first; ++i) first = ask(&td, {{"command", "status"}});
   ASSERT_TRUE(first) << log();
   EXPECT_EQ((*first)["status"]["security"], "curve");
+  // The fouled board's card-level detail: directors ask for it; a broadcaster may not, and its replay
+  // carries none.
+  ASSERT_TRUE(wait_for([&] { return ask(&td, {{"command", "status"}}).value_or(json())["status"]["simulator"]["finished"] == true; }));
+  std::uint64_t fouled = 0;
+  json replayed = ask(&vugraph, {{"command", "replay"}, {"since", 1}}).value_or(json::object());
+  for (const auto& e : replayed["events"]) {
+    EXPECT_FALSE(e.contains("card_evidence") || e.contains("card_message")) << e.dump();
+    if (e["type"] == "irregularity.card_from_other_hand") fouled = e["seq"].get<std::uint64_t>();
+  }
+  ASSERT_NE(fouled, 0u) << replayed.dump().substr(0, 2000) << log();
+  auto refused = ask(&vugraph, {{"command", "evidence"}, {"seq", fouled}});
+  ASSERT_TRUE(refused);
+  EXPECT_FALSE((*refused)["ok"].get<bool>());
+  auto detail = ask(&td, {{"command", "evidence"}, {"seq", fouled}});
+  ASSERT_TRUE(detail);
+  ASSERT_TRUE((*detail)["ok"].get<bool>()) << detail->dump();
+  EXPECT_EQ((*detail)["card_evidence"]["card"], "DQ") << detail->dump();
   auto board = ask(&vugraph, {{"command", "board"}, {"label", "Spring Pairs/1/3"}});
   ASSERT_TRUE(board);
   EXPECT_FALSE((*board)["ok"].get<bool>());
@@ -491,4 +482,84 @@ TEST_F(Daemon, SighupReloadsTheMasterRecordAndSaysSo) {
   EXPECT_FALSE((*r)["ok"].get<bool>());
   EXPECT_NE((*r)["error"].get<std::string>().find("the previous record stays"), std::string::npos);
   EXPECT_GT((*request({{"command", "status"}}))["status"]["master_boards"].get<int>(), 0);
+}
+
+// Embargoed hands were in memory only: a kill -9 during the embargo lost them. Now they are journalled
+// when the board is finished and released after a restart, broadcast files included.
+TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
+  start("play-count-after-play.scn", 20, {"--embargo", "4"});
+  ASSERT_TRUE(wait_for([&] {
+    auto r = request({{"command", "status"}}, 500);
+    return r && (*r)["status"]["boards_under_embargo"] == 1;
+  })) << log();
+  stop(SIGKILL);
+  EXPECT_FALSE(fs::exists(dir / "state" / "broadcast" / "board-1-1.pbn")) << "nothing is released before the embargo ends";
+  // The same table again, its simulated players slowed to a stop: only the embargoed board is released.
+  start("play-count-after-play.scn", 0.001, {"--embargo", "4"});
+  json live_events;
+  ASSERT_TRUE(wait_for([&] {
+    auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
+    if (r && (*r)["ok"].get<bool>() && !(*r)["events"].empty()) live_events = (*r)["events"];
+    return !live_events.empty();
+  })) << log();
+  EXPECT_EQ(live_events[0]["type"], "live.deal");
+  EXPECT_EQ(live_events[0]["hands"]["N"].size(), 13u) << live_events[0].dump();
+  std::string pbn;
+  for (const auto& f : fs::directory_iterator(dir / "state" / "broadcast"))
+    if (f.path().extension() == ".pbn") {
+      std::stringstream text;
+      text << std::ifstream(f.path()).rdbuf();
+      pbn = text.str();
+    }
+  EXPECT_FALSE(pbn.empty()) << "the broadcast files of the board come out with it";
+  EXPECT_NE(pbn.find("[Contract \"4H\"]"), std::string::npos) << pbn;
+  EXPECT_NE(pbn.find("[Declarer \"S\"]"), std::string::npos) << pbn;
+}
+
+// A key in the hub's table/ folder once spoke for any table: a fake revoke for table 99 reached the
+// directors. Now table/TOURNAMENT/SECTION/TABLE.pub speaks for that table only; the rest is dropped and logged.
+TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTable) {
+  using cardtable::protocol::write_keypair;
+  auto hub_key = write_keypair(dir / "keys", "hub");
+  auto table1 = write_keypair(dir / "keys" / "clients" / "table" / "default" / "A", "1");
+  auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
+  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
+              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--curve-secret",
+                         (dir / "keys" / "hub.key").string(), "--clients", (dir / "keys" / "clients").string()},
+                        (dir / "hub.log").string());
+  auto curve = [&](zmq::socket_t& s, const cardtable::protocol::Keypair& me) {
+    s.set(zmq::sockopt::curve_serverkey, hub_key.public_key);
+    s.set(zmq::sockopt::curve_publickey, me.public_key);
+    s.set(zmq::sockopt::curve_secretkey, me.secret_key);
+  };
+  zmq::socket_t director(ctx, zmq::socket_type::sub), table(ctx, zmq::socket_type::pub);
+  curve(director, td);
+  director.set(zmq::sockopt::subscribe, "");
+  director.set(zmq::sockopt::rcvtimeo, 300);
+  director.connect(down);
+  curve(table, table1);
+  table.set(zmq::sockopt::linger, 0);
+  table.connect(up);
+  std::vector<std::string> got;
+  std::string body = R"({"class":"x","type":"x.y","severity":"alert","time":1.0,"mono":1.0,"message":"m"})";
+  for (int i = 0; i < 40 && std::find(got.begin(), got.end(), "board/default/A/1/board.arrived") == got.end(); ++i) {
+    for (std::string topic : {"irregularity/default/A/99/irregularity.revoke", "board/default/A/1/board.arrived"}) {
+      table.send(zmq::buffer(topic), zmq::send_flags::sndmore);
+      table.send(zmq::buffer(body));
+    }
+    std::vector<zmq::message_t> f;
+    while (zmq::recv_multipart(director, std::back_inserter(f))) {
+      got.push_back(f[0].to_string());
+      f.clear();
+    }
+  }
+  ::kill(hub, SIGTERM);
+  ::waitpid(hub, nullptr, 0);
+  std::ifstream in(dir / "hub.log");
+  std::stringstream hub_log;
+  hub_log << in.rdbuf();
+  EXPECT_NE(std::find(got.begin(), got.end(), "board/default/A/1/board.arrived"), got.end()) << hub_log.str();
+  EXPECT_EQ(std::find(got.begin(), got.end(), "irregularity/default/A/99/irregularity.revoke"), got.end());
+  EXPECT_NE(hub_log.str().find("speaks only for its own table"), std::string::npos) << hub_log.str();
 }

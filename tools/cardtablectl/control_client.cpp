@@ -7,6 +7,10 @@
 #include <zmq_addon.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <cstdlib>
+#include <ctime>
+#include <map>
 #include <csignal>
 #include <iostream>
 
@@ -14,6 +18,7 @@
 #include "hand_diagram.hpp"
 #include "protocol/curve_keys.hpp"
 #include "records_command.hpp"
+#include "terminal_text.hpp"
 
 namespace cardtable::tools {
 namespace po = boost::program_options;
@@ -64,19 +69,38 @@ std::string deal_diagram(const json& e) {
   return hand_diagram(r);
 }
 
-// One line for people: time, severity (alerts in red on a terminal), board, message.
+// The table an event comes from: "tournament/section/table".
+std::string table_of(const json& e) {
+  return e.value("tournament", "") + "/" + e.value("section", "") + "/" + e.value("table", "");
+}
+
+// The wall-clock time of an event, HH:MM:SS local time.
+std::string clock_time(const json& e) {
+  if (!e.contains("time") || !e["time"].is_number()) return "--:--:--";
+  std::time_t t = static_cast<std::time_t>(e["time"].get<double>());
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+  return buf;
+}
+
+// One line for people: time, table, severity (alerts in red on a terminal), seq, board, message. Every
+// text from the wire goes through printable(): no control character reaches the terminal.
 std::string human(const json& e, bool colour) {
   if (e.value("type", "") == "live.deal")
-    if (std::string d = deal_diagram(e); !d.empty()) return d;
+    if (std::string d = deal_diagram(e); !d.empty()) return printable(d);
   std::string sev = e.value("severity", "info");
-  std::string line;
-  if (e.contains("seq")) line += "#" + std::to_string(e["seq"].get<std::uint64_t>()) + " ";
-  if (e.contains("board")) line += "[board " + std::to_string(e["board"].get<int>()) + "] ";
-  line += e.value("message", e.value("type", ""));
-  if (e.contains("laws")) {
+  std::string line = clock_time(e) + " " + printable(table_of(e)) + " ";
+  if (e.contains("seq") && e["seq"].is_number_unsigned()) line += "#" + std::to_string(e["seq"].get<std::uint64_t>()) + " ";
+  if (e.contains("board") && e["board"].is_number_integer()) line += "[board " + std::to_string(e["board"].get<int>()) + "] ";
+  std::string message = e.value("message", e.value("type", ""));
+  line += printable(message);
+  if (e.contains("laws") && e["laws"].is_array()) {
     std::string laws;
-    for (const auto& l : e["laws"]) laws += (laws.empty() ? "" : ", ") + l.get<std::string>();
-    if (line.find("Law") == std::string::npos) line += " (Law " + laws + ")";
+    for (const auto& l : e["laws"])
+      if (l.is_string()) laws += (laws.empty() ? "" : ", ") + printable(l.get<std::string>());
+    if (!laws.empty() && line.find("Law") == std::string::npos) line += " (Law " + laws + ")";
   }
   if (!colour) return (sev == "alert" ? "ALERT " : sev == "warning" ? "warn  " : "      ") + line;
   if (sev == "alert") return "\033[1;31m" + line + "\033[0m";
@@ -146,15 +170,19 @@ int run_watch(const std::vector<std::string>& args) {
   bool live = vm.count("live") > 0;
   if (live && vm["endpoint"].defaulted()) endpoint = "tcp://127.0.0.1:5553";
   const char* replay_command = live ? "replay-live" : "replay";
-  std::uint64_t last_seq = 0;
+  // Each table numbers its own events: through a hub, seq 12 of table 2 is not seq 12 of table 1.
+  std::map<std::string, std::uint64_t> last_seqs;
+  std::uint64_t last_seq = 0;  // of the table whose control endpoint we replay from
   auto show = [&](const json& e) {
     if (e.value("type", "") == "daemon.heartbeat" && !heartbeats) return;
-    if (e.contains("seq")) {
+    if (e.contains("seq") && e["seq"].is_number_unsigned()) {
       std::uint64_t s = e["seq"].get<std::uint64_t>();
-      if (s <= last_seq) return;  // already shown (replayed)
-      last_seq = s;
+      std::uint64_t& seen = last_seqs[table_of(e)];
+      if (s <= seen) return;  // already shown (replayed)
+      seen = s;
+      last_seq = std::max(last_seq, s);
     }
-    std::cout << (as_json ? e.dump() : human(e, colour)) << std::endl;
+    std::cout << (as_json ? e.dump(-1, ' ', true, json::error_handler_t::replace) : human(e, colour)) << std::endl;
   };
   zmq::context_t ctx;
   zmq::socket_t sub(ctx, zmq::socket_type::sub);
@@ -171,13 +199,14 @@ int run_watch(const std::vector<std::string>& args) {
     std::cerr << "cardtablectl watch: " << endpoint << ": " << e.what() << '\n';
     return kExitProblems;
   }
-  auto replay_from = [&](std::uint64_t since) {
+  auto replay_from = [&](std::uint64_t since) -> bool {
     std::string error;
     while (true) {
       auto r = request(control, {{"command", replay_command}, {"since", since}}, 3000, error);
       if (!r || !r->value("ok", false)) {
-        std::cerr << "cardtablectl watch: replay: " << (r ? r->value("error", "?") : error) << '\n';
-        return;
+        std::cerr << "cardtablectl watch: replay from " << control << ": " << printable(r ? r->value("error", "?") : error)
+                  << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
+        return false;
       }
       for (const auto& e : (*r)["events"]) {
         std::string topic = e.value("class", "") + "/";
@@ -186,11 +215,11 @@ int run_watch(const std::vector<std::string>& args) {
         if (wanted) show(e);
         else if (e.contains("seq")) last_seq = std::max(last_seq, e["seq"].get<std::uint64_t>());
       }
-      if (!(*r)["more"].get<bool>()) return;
+      if (!(*r)["more"].get<bool>()) return true;
       since = last_seq + 1;
     }
   };
-  if (vm.count("since")) replay_from(vm["since"].as<std::uint64_t>());
+  if (vm.count("since") && !replay_from(vm["since"].as<std::uint64_t>())) return kExitProblems;
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   auto start = std::chrono::steady_clock::now();
@@ -208,35 +237,75 @@ int run_watch(const std::vector<std::string>& args) {
     json e = json::parse(frames[1].to_string_view(), nullptr, false);
     if (e.is_discarded()) continue;
     // A gap (an event lost to a full queue, or published before we connected): fetch it from the journal.
-    std::uint64_t seq = e.value("seq", std::uint64_t{0});
+    std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
+    std::uint64_t seen = last_seqs[table_of(e)];
     if (e.value("type", "") == "daemon.heartbeat") {
-      std::uint64_t daemon_last = std::stoull(e["evidence"].value("last_seq", "0"));
-      if (daemon_last > last_seq && vm.count("since")) replay_from(last_seq + 1);
-    } else if (seq > last_seq + 1 && last_seq > 0) {
-      replay_from(last_seq + 1);
+      std::uint64_t daemon_last = 0;
+      if (e.contains("evidence") && e["evidence"].is_object())
+        daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
+      if (daemon_last > seen && vm.count("since")) replay_from(seen + 1);
+    } else if (seq > seen + 1 && seen > 0) {
+      replay_from(seen + 1);
     }
     show(e);
   }
   return kExitOk;
 }
 
+namespace {
+
+// What each control command takes: its arguments and options, for its own --help.
+struct ControlCommand {
+  const char* name;
+  const char* usage;    // after "cardtablectl NAME"
+  const char* summary;  // what it does
+};
+const ControlCommand kControlCommands[] = {
+    {"status", "", "the table's state: phase, board, last seq, endpoints, open alerts"},
+    {"version", "", "the daemon's version and protocol version"},
+    {"snapshot", "", "the events of the board in progress (JSON)"},
+    {"alerts", "", "the table's unacknowledged alerts, oldest first"},
+    {"replay", "--since N", "the journalled events from seq N (N >= 1)"},
+    {"replay-live", "--since N", "the released live.* events from seq N (broadcasters, directors)"},
+    {"evidence", "SEQ", "the card-level detail of event SEQ (directors only)"},
+    {"ack", "SEQ [--by NAME]", "acknowledge event SEQ (directors)"},
+    {"board", "LABEL", "tell the table which board it is: \"7\", \"1/7\", \"Spring Pairs/1/7\" (directors)"},
+    {"contract", "CONTRACT", "give the contract: \"4HX S\", \"3NT by W\", \"pass\" (directors)"},
+    {"load-record", "[PATH...]", "reload the master record (default: the daemon's --master files) (directors)"},
+};
+
+}  // namespace
+
+bool is_control_command(const std::string& name) {
+  for (const auto& c : kControlCommands)
+    if (name == c.name) return true;
+  return false;
+}
+
 int run_control(const std::string& command, const std::vector<std::string>& args) {
-  std::string endpoint;
-  po::options_description opts("cardtablectl " + command + " [options]" +
-                               (command == "replay" ? " --since N" : command == "ack" ? " SEQ" : command == "board" ? " LABEL" : command == "contract" ? " CONTRACT" : ""));
-  opts.add_options()("help,h", "this help")("control,c", po::value(&endpoint)->default_value("tcp://127.0.0.1:5552"), "cardtabled's control endpoint")(
-      "json", "the reply as JSON")("since", po::value<std::uint64_t>(), "replay: the first seq wanted")(
-      "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
-      "server-key", po::value(&g_curve.server_file), "the daemon's public key file")(
-      "arg", po::value<std::vector<std::string>>(), "");
+  const ControlCommand* spec = nullptr;
+  for (const auto& c : kControlCommands)
+    if (command == c.name) spec = &c;
+  std::string endpoint, by;
+  po::options_description opts(std::string("cardtablectl ") + command + (spec->usage[0] ? " " : "") + spec->usage + ": " + spec->summary);
+  opts.add_options()("help,h", "this help")("control,c", po::value(&endpoint)->default_value("tcp://127.0.0.1:5552"),
+                                             "the table's control endpoint")("json", "print the reply as JSON");
+  if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::uint64_t>(), "the first seq wanted (1 or more)");
+  if (command == "ack") opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)");
+  opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
+      "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
+  po::options_description hidden;
+  hidden.add_options()("arg", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(opts).add(hidden);
   po::positional_options_description pos;
   pos.add("arg", -1);
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(args).options(opts).positional(pos).run(), vm);
+    po::store(po::command_line_parser(args).options(all).positional(pos).run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "cardtablectl " << command << ": " << e.what() << '\n';
+    std::cerr << "cardtablectl " << command << ": " << e.what() << "\n(see cardtablectl " << command << " --help)\n";
     return kExitUsage;
   }
   if (vm.count("help")) {
@@ -246,59 +315,80 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   std::vector<std::string> rest = vm.count("arg") ? vm["arg"].as<std::vector<std::string>>() : std::vector<std::string>{};
   std::string joined;
   for (const auto& r : rest) joined += (joined.empty() ? "" : " ") + r;
+  auto usage = [&](const std::string& why) {
+    std::cerr << "cardtablectl " << command << ": " << why << "\n(see cardtablectl " << command << " --help)\n";
+    return kExitUsage;
+  };
+  auto seq_arg = [&]() -> std::optional<std::uint64_t> {
+    if (rest.size() != 1 || rest[0].empty() || rest[0].find_first_not_of("0123456789") != std::string::npos || rest[0].size() > 19) return std::nullopt;
+    std::uint64_t v = std::stoull(rest[0]);
+    return v >= 1 ? std::optional(v) : std::nullopt;
+  };
+  bool takes_args = command == "ack" || command == "evidence" || command == "board" || command == "contract" || command == "load-record";
+  if (!takes_args && !rest.empty()) return usage("takes no argument '" + rest[0] + "'");
   json body = {{"command", command}};
-  if (command == "replay") {
-    if (!vm.count("since")) {
-      std::cerr << "cardtablectl replay: give --since N\n";
-      return kExitUsage;
-    }
+  if (command == "replay" || command == "replay-live") {
+    if (!vm.count("since") || vm["since"].as<std::uint64_t>() == 0) return usage("give --since N, the first seq wanted (1 or more)");
     body["since"] = vm["since"].as<std::uint64_t>();
-  } else if (command == "ack") {
-    if (rest.size() != 1 || rest[0].find_first_not_of("0123456789") != std::string::npos) {
-      std::cerr << "cardtablectl ack: give the seq of the event to acknowledge\n";
-      return kExitUsage;
-    }
-    body["seq"] = std::stoull(rest[0]);
+  } else if (command == "ack" || command == "evidence") {
+    auto seq = seq_arg();
+    if (!seq) return usage("give the seq of the event (a positive integer)");
+    body["seq"] = *seq;
+    if (command == "ack" && vm.count("by")) body["by"] = by;
   } else if (command == "board" || command == "contract") {
-    if (joined.empty()) {
-      std::cerr << "cardtablectl " << command << ": give the " << (command == "board" ? "board's label" : "contract, e.g. \"4HX S\"") << '\n';
-      return kExitUsage;
-    }
+    if (joined.empty()) return usage(command == "board" ? "give the board's label" : "give the contract, e.g. \"4HX S\"");
     body[command == "board" ? "label" : "contract"] = joined;
+  } else if (command == "load-record" && !rest.empty()) {
+    json paths = json::array();
+    for (const auto& r : rest) paths.push_back(std::filesystem::absolute(r).string());  // the daemon's folder is not ours
+    body["paths"] = paths;
   }
   std::string error;
   auto reply = request(endpoint, body, 5000, error);
   if (!reply) {
-    std::cerr << "cardtablectl " << command << ": " << error << '\n';
+    std::cerr << "cardtablectl " << command << ": " << printable(error) << '\n';
     return kExitProblems;
   }
-  if (vm.count("json") || command == "replay" || command == "snapshot") {
-    if (command == "replay" && !vm.count("json")) {
-      for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
-    } else {
-      std::cout << reply->dump(2) << '\n';
-    }
-  } else if (!reply->value("ok", false)) {
-    std::cerr << "cardtablectl " << command << ": " << reply->value("error", "failed") << '\n';
+  bool ok = reply->value("ok", false);
+  if (vm.count("json") || command == "snapshot") {
+    std::cout << reply->dump(2, ' ', true, json::error_handler_t::replace) << '\n';  // ASCII: escapes every control character
+  } else if (!ok) {
+    std::cerr << "cardtablectl " << command << ": " << printable(reply->value("error", "failed")) << '\n';
+  } else if (command == "replay" || command == "replay-live") {
+    for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
+    if ((*reply).value("more", false)) std::cout << "(more: ask again with --since " << (*reply)["events"].back().value("seq", 0) + 1 << ")\n";
+  } else if (command == "alerts") {
+    if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
+    for (const auto& e : (*reply)["alerts"]) std::cout << human(e, ::isatty(1)) << '\n';
+  } else if (command == "evidence") {
+    std::cout << printable((*reply).value("card_message", "")) << '\n';
+    if ((*reply)["card_evidence"].is_object())
+      for (const auto& [k, v] : (*reply)["card_evidence"].items())
+        std::cout << "  " << printable(k) << ": " << printable(v.is_string() ? v.get<std::string>() : v.dump()) << '\n';
+  } else if (command == "version") {
+    std::cout << "cardtabled " << printable(reply->value("daemon", "?")) << ", protocol " << reply->value("proto_major", 0) << "."
+              << reply->value("proto_minor", 0) << "; cardtablectl " CARDTABLE_VERSION "\n";
   } else if (command == "status") {
     const json& s = (*reply)["status"];
-    std::cout << "table " << s.value("tournament", "") << "/" << s.value("section", "") << "/" << s.value("table", "") << ": "
-              << s.value("phase", "") << ", last seq " << s.value("last_seq", 0) << ", " << s.value("master_boards", 0) << " boards in the master record";
-    if (s.contains("board")) std::cout << ", " << s["board"].value("name", "");
+    std::cout << "table " << printable(table_of(s)) << ": " << printable(s.value("phase", "")) << ", last seq " << s.value("last_seq", 0)
+              << ", " << s.value("master_boards", 0) << " boards in the master record, " << s.value("open_alerts", 0) << " open alerts";
+    if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
     std::cout << '\n';
     // One line per device: present or not, the zones it serves (antenna → zone), its error counters.
     for (const json& d : s.value("devices", json::array())) {
-      std::cout << "  " << d.value("name", "") << " (" << d.value("driver", "") << "): " << (d.value("present", false) ? "present" : "absent");
-      for (const json& z : d.value("zones", json::array())) std::cout << ", antenna" << z.value("antenna", 0) << " " << z.value("zone", "");
+      std::cout << "  " << printable(d.value("name", "")) << " (" << printable(d.value("driver", "")) << "): " << (d.value("present", false) ? "present" : "absent");
+      for (const json& z : d.value("zones", json::array())) std::cout << ", antenna" << z.value("antenna", 0) << " " << printable(z.value("zone", ""));
       const json c = d.value("counters", json::object());
       std::cout << "; frames " << c.value("frames", 0) << ", garbage " << c.value("garbage", 0) << ", short " << c.value("short_frames", 0)
                 << ", crc " << c.value("crc_errors", 0) << ", out of sequence " << c.value("out_of_sequence", 0) << ", timeouts "
                 << c.value("timeouts", 0) << ", resets " << c.value("resets", 0) << '\n';
     }
+  } else if (command == "load-record") {
+    std::cout << "master record loaded: " << reply->value("boards", 0) << " boards\n";
   } else {
-    std::cout << "ok\n";
+    std::cout << "ok" << (reply->contains("seq") ? " (event " + std::to_string(reply->value("seq", 0)) + ")" : std::string()) << "\n";
   }
-  return reply->value("ok", false) ? kExitOk : kExitProblems;
+  return ok ? kExitOk : kExitProblems;
 }
 
 }  // namespace cardtable::tools

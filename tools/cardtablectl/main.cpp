@@ -16,7 +16,8 @@ constexpr const char* kUsage =
     "  records   validate, show, convert, look up and analyse master-record files (PBN, LIN, DUP, DLM)\n"
     "  simulate  run the table over a scenario and print the events it publishes\n"
     "  watch     show what a running cardtabled publishes (--json for machines)\n"
-    "  status, snapshot, replay --since N, ack SEQ, board LABEL, contract \"4HX S\"\n"
+    "  status, version, snapshot, alerts, replay --since N, replay-live --since N, evidence SEQ,\n"
+    "  ack SEQ [--by NAME], board LABEL, contract \"4HX S\", load-record [PATH...]\n"
     "            ask a running cardtabled through its control endpoint\n"
     "  keygen    write a CURVE keypair (NAME.key, NAME.pub)\n"
     "  enroll    learn a pack of RFID cards at the scan reader and write its deck file\n"
@@ -43,8 +44,7 @@ int main(int argc, char** argv) {
   if (args[0] == "watch") return cardtable::tools::run_watch({args.begin() + 1, args.end()});
   if (args[0] == "enroll") return cardtable::tools::run_enroll({args.begin() + 1, args.end()});
   if (args[0] == "keygen") return cardtable::tools::run_keygen({args.begin() + 1, args.end()});
-  for (const char* c : {"status", "snapshot", "replay", "ack", "board", "contract"})
-    if (args[0] == c) return cardtable::tools::run_control(args[0], {args.begin() + 1, args.end()});
+  if (cardtable::tools::is_control_command(args[0])) return cardtable::tools::run_control(args[0], {args.begin() + 1, args.end()});
   std::cerr << "cardtablectl: unknown command '" << args[0] << "'\n\n" << kUsage;
   return cardtable::tools::kExitUsage;
 }

@@ -52,14 +52,31 @@ TEST(Publisher, AnEventIsJournalledWithItsSeqAndPublishedOnItsTopic) {
 TEST(Publisher, LiveEventsWaitForTheEmbargoThenGoToTheLiveJournal) {
   Fixture f;
   daemon::Publisher p(f.ctx, {f.dir, {}, std::chrono::duration<double>(0.3)});
-  p.embargo({event("live.deal"), event("live.card")});
+  p.embargo({event("live.deal"), event("live.card")}, "board-1-x");
   EXPECT_EQ(p.boards_under_embargo(), 1u);
   EXPECT_TRUE(p.release_due().empty());
   EXPECT_EQ(p.live_journal().last_seq(), 0u);
   std::this_thread::sleep_for(400ms);
   auto released = p.release_due();
   ASSERT_EQ(released.size(), 1u);
-  EXPECT_EQ(released[0].size(), 2u);
+  EXPECT_EQ(released[0].id, "board-1-x");
+  EXPECT_EQ(released[0].events.size(), 2u);
   EXPECT_EQ(p.live_journal().last_seq(), 2u);
   EXPECT_EQ(p.journal().last_seq(), 0u) << "hand contents never reach the events journal";
+}
+
+TEST(Publisher, ABoardUnderEmbargoSurvivesARestartAndIsReleasedAfterIt) {
+  Fixture f;
+  {
+    daemon::Publisher p(f.ctx, {f.dir, {}, std::chrono::duration<double>(0.3)});
+    p.embargo({event("live.deal"), event("live.trick")}, "board-2-x");
+  }  // the daemon stops (or is killed) during the embargo
+  daemon::Publisher again(f.ctx, {f.dir, {}, std::chrono::duration<double>(0.3)});
+  EXPECT_EQ(again.boards_under_embargo(), 1u);
+  std::this_thread::sleep_for(400ms);
+  auto released = again.release_due();
+  ASSERT_EQ(released.size(), 1u);
+  EXPECT_EQ(released[0].events.size(), 2u);
+  EXPECT_EQ(again.live_journal().last_seq(), 2u);
+  EXPECT_TRUE(fs::is_empty(again.embargo_dir())) << "released boards leave the embargo folder";
 }

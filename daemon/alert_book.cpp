@@ -1,0 +1,48 @@
+#include "daemon/alert_book.hpp"
+
+#include "protocol/wire_event.hpp"
+
+namespace cardtable::daemon {
+using nlohmann::json;
+
+void AlertBook::load(const protocol::Journal& journal) {
+  journal.replay(1, [&](const std::string& line, std::uint64_t) {
+    json j = json::parse(line, nullptr, false);
+    protocol::strip_card_detail(j);
+    if (j.is_object()) on_published(j);
+    return true;
+  });
+}
+
+void AlertBook::on_published(const json& e) {
+  std::uint64_t seq = e.value("seq", std::uint64_t{0});
+  if (seq == 0) return;
+  if (e.value("type", "") == "director.ack" && e.contains("evidence") && e["evidence"].is_object()) {
+    const json& ev = e["evidence"];
+    std::string target = ev.value("seq", "");
+    std::uint64_t acked = 0;
+    try {
+      acked = std::stoull(target);
+    } catch (...) {
+      return;
+    }
+    open_.erase(acked);
+    acked_[acked] = Ack{ev.value("by", "director"), seq};
+    return;
+  }
+  if (e.value("severity", "") == "alert" && !acked_.count(seq)) open_[seq] = e;
+}
+
+std::optional<std::string> AlertBook::refuse_ack(std::uint64_t seq) const {
+  auto it = acked_.find(seq);
+  if (it == acked_.end()) return std::nullopt;
+  return "event " + std::to_string(seq) + " was already acknowledged by " + it->second.by + " (event " + std::to_string(it->second.ack_seq) + ")";
+}
+
+json AlertBook::open() const {
+  json out = json::array();
+  for (const auto& [seq, e] : open_) out.push_back(e);
+  return out;
+}
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,35 @@
+// The table's open alerts: every journalled event of severity "alert" until a director acknowledges it.
+// Rebuilt from the journal at start, so a restart forgets no open alert; an acknowledgement is itself a
+// journalled event (director.ack), and a second one for the same event is refused, naming the first.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "protocol/journal.hpp"
+
+namespace cardtable::daemon {
+
+class AlertBook {
+ public:
+  void load(const protocol::Journal& journal);                 // the journal as it is at start
+  void on_published(const nlohmann::json& event);              // every journalled event, public JSON
+  // Why this ack cannot be made (already acknowledged: by whom, in which event); nullopt: it can.
+  std::optional<std::string> refuse_ack(std::uint64_t seq) const;
+  nlohmann::json open() const;  // the open alerts, oldest first
+  std::size_t open_count() const { return open_.size(); }
+
+ private:
+  std::map<std::uint64_t, nlohmann::json> open_;               // seq -> the alert
+  struct Ack {
+    std::string by;
+    std::uint64_t ack_seq = 0;
+  };
+  std::map<std::uint64_t, Ack> acked_;                         // seq acknowledged -> by whom
+};
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,145 @@
+// The real cardtabled, started by a test: a temporary folder for its state and ipc endpoints, requests
+// over a real REQ socket, its log. Shared by the integration tests of the daemon.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <zmq.hpp>
+#include <zmq_addon.hpp>
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace std::chrono_literals;
+
+class Daemon : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("cardtabled-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    pub = "ipc://" + (dir / "pub").string();
+    ctl = "ipc://" + (dir / "ctl").string();
+    live = "ipc://" + (dir / "live").string();
+  }
+  void TearDown() override {
+    stop();
+    fs::remove_all(dir);
+  }
+
+  // Starts cardtabled; returns its pid.
+  pid_t start(const std::string& scenario, double speed, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scenario,
+                                     "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
+                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
+                                     "--heartbeat", "0.2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid = fork_exec(args, (dir / "daemon.log").string());
+    return pid;
+  }
+  static pid_t fork_exec(const std::vector<std::string>& args, const std::string& log) {
+    pid_t p = ::fork();
+    if (p == 0) {
+      std::freopen(log.c_str(), "a", stderr);
+      std::vector<char*> argv;
+      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      std::_Exit(127);
+    }
+    return p;
+  }
+  void stop(int sig = SIGTERM) {
+    if (pid <= 0) return;
+    ::kill(pid, sig);
+    int st = 0;
+    ::waitpid(pid, &st, 0);
+    status = st;
+    pid = -1;
+  }
+  std::optional<json> request(const json& body, int timeout_ms = 3000) {
+    zmq::socket_t s(ctx, zmq::socket_type::req);
+    s.set(zmq::sockopt::linger, 0);
+    s.set(zmq::sockopt::rcvtimeo, timeout_ms);
+    s.connect(ctl);
+    s.send(zmq::buffer(body.dump()));
+    zmq::message_t m;
+    if (!s.recv(m)) return std::nullopt;
+    return json::parse(m.to_string_view());
+  }
+  static bool wait_for(const std::function<bool()>& done, std::chrono::seconds limit = 30s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      if (done()) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
+  bool wait_finished(std::chrono::seconds limit = 30s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      if (auto r = request({{"command", "status"}}, 500); r && (*r)["status"]["simulator"]["finished"].get<bool>()) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  }
+  std::vector<json> replay_all() {
+    std::vector<json> out;
+    std::uint64_t since = 1;
+    while (true) {
+      auto r = request({{"command", "replay"}, {"since", since}});
+      if (!r || !(*r)["ok"].get<bool>()) return out;
+      for (auto& e : (*r)["events"]) out.push_back(e);
+      if (!(*r)["more"].get<bool>()) return out;
+      since = out.back()["seq"].get<std::uint64_t>() + 1;
+    }
+  }
+  std::string log() const {
+    std::ifstream in(dir / "daemon.log");
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  // The endpoints the daemon bound, from its "ready:" log line (ephemeral ports read back), e.g.
+  // {"publish": "tcp://127.0.0.1:40123", ...}; empty until it is ready.
+  std::map<std::string, std::string> bound(std::chrono::seconds limit = 10s) {
+    auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+      std::string text = log();
+      auto at = text.find("ready: publishing on bind:");
+      if (at != std::string::npos) {
+        std::string line = text.substr(at, text.find('\n', at) - at);
+        std::map<std::string, std::string> out;
+        for (auto [key, marker] : {std::pair{"publish", "publishing on bind:"}, {"control", "control on bind:"}, {"live", "live on bind:"}}) {
+          auto p = line.find(marker);
+          if (p == std::string::npos) continue;
+          p += std::string(marker).size();
+          out[key] = line.substr(p, line.find(',', p) - p);
+        }
+        return out;
+      }
+      std::this_thread::sleep_for(50ms);
+    }
+    return {};
+  }
+
+  fs::path dir;
+  std::string pub, ctl, live;
+  pid_t pid = -1;
+  int status = 0;
+  zmq::context_t ctx;
+};

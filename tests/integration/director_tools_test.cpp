@@ -1,0 +1,102 @@
+// cardtablectl as a director uses it, against the real daemon, the real hub and a hostile publisher.
+#include <array>
+#include <future>
+
+#include "daemon_fixture.hpp"
+
+namespace {
+
+struct CtlRun {
+  int status = -1;
+  std::string out;
+};
+
+CtlRun run_ctl(const std::vector<std::string>& args) {
+  std::string cmd = CARDTABLECTL;
+  for (const auto& a : args) cmd += " '" + a + "'";
+  cmd += " 2>&1";
+  CtlRun r;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  std::size_t n;
+  while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int st = ::pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message) {
+  json e = {{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", severity}, {"time", 1795433673.5}, {"mono", 1.0},
+            {"tournament", "default"}, {"section", "A"}, {"table", table}, {"seq", seq}, {"message", message}};
+  std::string topic = "irregularity/default/A/" + table + "/irregularity.test";
+  pub.send(zmq::buffer(topic), zmq::send_flags::sndmore);
+  pub.send(zmq::buffer(e.dump()));
+}
+
+}  // namespace
+
+// Through a hub, table 2's alert with the same seq as one of table 1's was dropped as "seen"; a message
+// with escape sequences cleared the director's screen. Now seq is per table, every line names its table
+// and time, and control characters are escaped.
+TEST_F(Daemon, WatchTracksSeqPerTableShowsTimeAndTableAndEscapesControlCharacters) {
+  zmq::socket_t hostile(ctx, zmq::socket_type::pub);
+  hostile.bind(pub);
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", pub, "-c", ctl, "--seconds", "2"}); });
+  std::this_thread::sleep_for(500ms);
+  for (int i = 0; i < 3; ++i) {
+    send_event(hostile, "1", 7, "info", "\x1b[2J\x1b[H ALL CLEAR \xc2\x9b[2J");
+    send_event(hostile, "2", 7, "alert", "Board 4: a fouled board");
+    std::this_thread::sleep_for(100ms);
+  }
+  CtlRun r = watching.get();
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\\x1b[2J"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("default/A/2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("a fouled board"), std::string::npos) << "table 2's alert with table 1's seq was dropped:\n" << r.out;
+  EXPECT_NE(r.out.find(":"), std::string::npos);
+}
+
+TEST_F(Daemon, WatchSinceThroughAHubFailsWithANonZeroExit) {
+  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
+              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+  std::this_thread::sleep_for(300ms);
+  CtlRun r = run_ctl({"watch", "-e", down, "-c", hubctl, "--since", "1", "--seconds", "1"});
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("a hub keeps no journal"), std::string::npos) << r.out;
+}
+
+TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
+  start("play-fouled-board.scn", 50);
+  ASSERT_TRUE(wait_finished()) << log();
+  CtlRun alerts = run_ctl({"alerts", "-c", ctl});
+  EXPECT_EQ(alerts.status, 0) << alerts.out;
+  EXPECT_NE(alerts.out.find("ALERT"), std::string::npos) << alerts.out;
+  auto open = request({{"command", "alerts"}});
+  ASSERT_TRUE(open && !(*open)["alerts"].empty());
+  std::string seq = std::to_string((*open)["alerts"][0]["seq"].get<std::uint64_t>());
+  CtlRun ack = run_ctl({"ack", seq, "--by", "Anne", "-c", ctl});
+  EXPECT_EQ(ack.status, 0) << ack.out;
+  CtlRun again = run_ctl({"ack", seq, "--by", "Bob", "-c", ctl});
+  EXPECT_EQ(again.status, 1) << again.out;
+  EXPECT_NE(again.out.find("already acknowledged by Anne"), std::string::npos) << again.out;
+  CtlRun version = run_ctl({"version", "-c", ctl});
+  EXPECT_NE(version.out.find("protocol 1.1"), std::string::npos) << version.out;
+  CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
+  EXPECT_EQ(evidence.status, 0) << evidence.out;
+  EXPECT_NE(evidence.out.find("DQ"), std::string::npos) << evidence.out;
+  CtlRun ack_help = run_ctl({"ack", "--help"});
+  EXPECT_NE(ack_help.out.find("--by"), std::string::npos) << ack_help.out;
+  EXPECT_EQ(ack_help.out.find("--since"), std::string::npos) << ack_help.out;
+  CtlRun status_help = run_ctl({"status", "--help"});
+  EXPECT_EQ(status_help.out.find("--since"), std::string::npos) << status_help.out;
+  EXPECT_EQ(status_help.out.find("--by"), std::string::npos) << status_help.out;
+  CtlRun replay0 = run_ctl({"replay", "--since", "0", "-c", ctl});
+  EXPECT_EQ(replay0.status, 2) << replay0.out;
+  CtlRun live_replay = run_ctl({"replay-live", "--since", "1", "-c", ctl});
+  EXPECT_EQ(live_replay.status, 0) << live_replay.out;
+  CtlRun load = run_ctl({"load-record", "-c", ctl});
+  EXPECT_EQ(load.status, 0) << load.out;
+  EXPECT_NE(load.out.find("22 boards"), std::string::npos) << load.out;
+}
