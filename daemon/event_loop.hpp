@@ -1,21 +1,29 @@
-// cardtabled's one event loop: it owns the table, takes what devices read from their queue, answers the
-// control endpoint, journals every event and then publishes it, and handles signals.
+// cardtabled's one event loop: it owns the table and ties the parts together. Devices hand their
+// readings in through the DeviceQueue (the input seam: a device manager pushes table::TableInput there);
+// the loop applies them to the table and gives the table's events to the Publisher (journal, PUB,
+// embargo); the ControlServer answers requests through dispatch(); the ZapAuthenticator admits CURVE
+// clients; the SignalSet stops or reloads; finished boards go to the BroadcastWriter and the
+// DoubleDummyHelper.
 #pragma once
 
 #include <chrono>
-#include <deque>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <zmq.hpp>
-#include <zmq_addon.hpp>
 
 #include "bridge/master_record.hpp"
+#include "daemon/board_recorder.hpp"
+#include "daemon/control_server.hpp"
 #include "daemon/device_queue.hpp"
+#include "daemon/double_dummy_helper.hpp"
 #include "daemon/options.hpp"
+#include "daemon/publisher.hpp"
+#include "daemon/signal_set.hpp"
 #include "daemon/simulator_device.hpp"
-#include "protocol/control.hpp"
-#include "protocol/journal.hpp"
+#include "protocol/broadcast_writer.hpp"
+#include "protocol/requests.hpp"
+#include "protocol/zap_authenticator.hpp"
 #include "table/table.hpp"
 
 namespace cardtable::daemon {
@@ -31,55 +39,57 @@ class EventLoop {
   ~EventLoop();
   int run();  // until SIGTERM or SIGINT; 0 on a clean stop
 
+  DeviceQueue& inputs() { return queue_; }       // the input seam
+  ControlServer& control() { return *control_; }  // answer() drives the real dispatch (fuzz, tests)
+
  private:
   std::unique_ptr<bridge::MasterRecord> load_master(const std::vector<std::string>& paths, std::string& summary) const;
+  void setup_curve();
   void apply(const table::TableInput& in);
   std::vector<std::string> drain_table();  // publishes the table's events; returns their types
-  void publish(protocol::WireEvent& e, bool journal);
-  void handle_control();
-  void handle_zap();
-  void setup_curve();
-  std::unique_ptr<protocol::Journal> open_journal(const std::string& name) const;
-  static nlohmann::json replay_reply(const protocol::Journal& journal, std::uint64_t since);
+  void publish(protocol::WireEvent& e);    // journalled and published
   void finish_board(const protocol::WireEvent& returned);
   void release_embargoed();
-  void write_broadcast(const std::vector<protocol::WireEvent>& events);
-  void reap_analyses();
-  nlohmann::json handle(const protocol::Request& r);
   void reload(const std::vector<std::string>& paths);
+  void heartbeat();
   nlohmann::json status() const;
   double wall() const;
   double mono() const;
-  table::Millis table_now() const;
+
+  nlohmann::json dispatch(const protocol::TypedRequest& r, const std::string& role);
+  nlohmann::json on(const protocol::VersionRequest&, const std::string& role);
+  nlohmann::json on(const protocol::StatusRequest&, const std::string& role);
+  nlohmann::json on(const protocol::SnapshotRequest&, const std::string& role);
+  nlohmann::json on(const protocol::AlertsRequest&, const std::string& role);
+  nlohmann::json on(const protocol::ReplayRequest&, const std::string& role);
+  nlohmann::json on(const protocol::ReplayLiveRequest&, const std::string& role);
+  nlohmann::json on(const protocol::EvidenceRequest&, const std::string& role);
+  nlohmann::json on(const protocol::BoardRequest&, const std::string& role);
+  nlohmann::json on(const protocol::ContractRequest&, const std::string& role);
+  nlohmann::json on(const protocol::AckRequest&, const std::string& role);
+  nlohmann::json on(const protocol::LoadRecordRequest&, const std::string& role);
+  nlohmann::json table_command(table::Command cmd, const std::string& what);
 
   Options options_;
+  SignalSet signals_;  // first: the signal mask is set before any thread (ZeroMQ's included) starts
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::unique_ptr<bridge::MasterRecord> master_;
   table::TableConfig table_config_;
   std::unique_ptr<table::Table> table_;
-  std::unique_ptr<protocol::Journal> journal_;
   DeviceQueue queue_;
   std::unique_ptr<SimulatorDevice> simulator_;
   zmq::context_t context_;
-  zmq::socket_t pub_;
-  zmq::socket_t control_;
-  zmq::socket_t live_;                                 // live.* for broadcasters
-  zmq::socket_t zap_;                                  // the ZAP handler: who may connect, and in which role
-  std::unique_ptr<protocol::Journal> live_journal_;    // live.* have their own sequence: never replayed to others
-  std::vector<protocol::WireEvent> held_;              // the live.* events of the board in progress
-  struct Embargoed {
-    std::chrono::steady_clock::time_point release;
-    std::vector<protocol::WireEvent> events;
-  };
-  std::deque<Embargoed> embargoed_;                    // finished boards waiting for their release
-  std::vector<std::pair<pid_t, std::filesystem::path>> analyses_;  // double-dummy children and their files
-  std::map<std::string, std::string> allowed_;          // client public key (Z85) -> role
-  std::uint64_t refused_ = 0;
-  int signal_fd_ = -1;
+  std::unique_ptr<protocol::ZapAuthenticator> zap_;  // with CURVE only
+  std::unique_ptr<Publisher> publisher_;
+  std::unique_ptr<ControlServer> control_;
+  DoubleDummyHelper double_dummy_;
+  protocol::BroadcastWriter broadcast_;
+  BoardRecorder recorder_;
+  std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
+  std::vector<bridge::BoardRecord> pending_boards_;  // finished boards under embargo, for the broadcast files
   table::Millis last_table_time_ = 0;
   std::uint64_t board_first_seq_ = 1;
-  std::uint64_t published_ = 0;
-  std::uint64_t control_requests_ = 0, control_errors_ = 0;
+  std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();
 };
 
 }  // namespace cardtable::daemon

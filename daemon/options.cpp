@@ -4,29 +4,10 @@
 
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
 namespace cardtable::daemon {
 namespace po = boost::program_options;
-
-std::optional<Endpoint> parse_endpoint(const std::string& text) {
-  Endpoint e;
-  std::string rest = text;
-  if (rest.starts_with("bind:")) rest.erase(0, 5);
-  else if (rest.starts_with("connect:")) { e.bind = false; rest.erase(0, 8); }
-  if (!rest.starts_with("tcp://") && !rest.starts_with("ipc://") && !rest.starts_with("inproc://")) return std::nullopt;
-  e.address = rest;
-  return e;
-}
-
-std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext, bool curve) {
-  if (curve || e.address.starts_with("ipc://") || e.address.starts_with("inproc://")) return std::nullopt;
-  std::string host = e.address.substr(6);
-  host = host.substr(0, host.rfind(':'));
-  bool loopback = host.starts_with("127.") || host == "localhost" || host == "[::1]" || host == "lo";
-  if (!loopback) return e.str() + ": an address off this machine needs CURVE encryption (--curve-secret and --clients)";
-  if (!plaintext) return e.str() + ": plain-text tcp needs --plaintext (allowed on loopback only)";
-  return std::nullopt;
-}
 
 ParseResult parse_options(int argc, const char* const* argv) {
   Options o;
@@ -101,18 +82,17 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (o.masters.empty()) return fail("give the master record with --master PATH");
   if (o.simulate.empty()) return fail("give a device: --simulate SCENARIO (the only device of this build)");
   if (o.speed <= 0) return fail("--speed must be above 0");
-  auto p = parse_endpoint(publish), c = parse_endpoint(control), l = parse_endpoint(live);
-  if (!l) return fail("--live " + live + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
   if (o.embargo < 0) return fail("--embargo must be 0 or more seconds");
-  o.live = *l;
-  if (!p) return fail("--publish " + publish + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
-  if (!c) return fail("--control " + control + ": expected [bind:|connect:]tcp://HOST:PORT or ipc://PATH");
-  o.publish = *p;
-  o.control = *c;
+  for (auto [name, text, into] : {std::tuple{"--publish", &publish, &o.publish}, {"--control", &control, &o.control}, {"--live", &live, &o.live}}) {
+    std::string error;
+    auto e = protocol::parse_endpoint(*text, error);
+    if (!e) return fail(std::string(name) + ": " + error);
+    *into = *e;
+  }
   if (!o.curve_secret.empty() && o.clients.empty()) return fail("--curve-secret needs --clients: the folder of allowed client keys");
   if (o.curve_secret.empty() && !o.clients.empty()) return fail("--clients needs --curve-secret: the daemon's own keypair");
   for (const Endpoint& e : {o.publish, o.control, o.live})
-    if (auto why = check_endpoint_security(e, o.plaintext, !o.curve_secret.empty())) return fail(*why);
+    if (auto why = protocol::check_endpoint_security(e, o.plaintext, !o.curve_secret.empty())) return fail(*why);
   r.options = o;
   return r;
 }

@@ -5,13 +5,11 @@
 #include <string>
 #include <vector>
 
+#include "protocol/endpoint.hpp"
+
 namespace cardtable::daemon {
 
-struct Endpoint {
-  bool bind = true;     // "bind:" (the default) or "connect:" (to a venue hub)
-  std::string address;  // "tcp://127.0.0.1:5551", "ipc:///run/cardtable/events"
-  std::string str() const { return (bind ? "bind:" : "connect:") + address; }
-};
+using protocol::Endpoint;  // protocol/endpoint.hpp: the same rules as the hub's
 
 struct Options {
   std::string tournament = "default", section = "A", table = "1";
@@ -42,8 +40,5 @@ struct ParseResult {
 };
 
 ParseResult parse_options(int argc, const char* const* argv);
-std::optional<Endpoint> parse_endpoint(const std::string& text);
-// Plain text is allowed only when asked for, and only on ipc or a loopback address; with CURVE, anywhere.
-std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext, bool curve = false);
 
 }  // namespace cardtable::daemon

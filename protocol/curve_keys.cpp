@@ -6,6 +6,7 @@
 #include <zmq.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
@@ -63,6 +64,21 @@ std::optional<Keypair> read_key_file(const fs::path& file, std::string& error) {
     return std::nullopt;
   }
   return k;
+}
+
+bool secret_key_file_private(const fs::path& file, std::string& error) {
+  struct stat st{};
+  if (::stat(file.c_str(), &st) != 0) {
+    error = file.string() + ": " + std::strerror(errno);
+    return false;
+  }
+  if ((st.st_mode & 077) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+    error = file.string() + ": the secret key can be read or written by others (mode " + mode + "); chmod 600 " + file.string();
+    return false;
+  }
+  return true;
 }
 
 std::vector<std::string> read_public_keys(const fs::path& dir, std::string& error) {

@@ -19,6 +19,9 @@ struct Keypair {
 Keypair write_keypair(const std::filesystem::path& dir, const std::string& name);
 // Reads a .key file (both keys) or a .pub file (public only); nullopt with the reason in `error`.
 std::optional<Keypair> read_key_file(const std::filesystem::path& file, std::string& error);
+// True when a secret key file can be read by its owner only (like ssh, a key others can read is refused);
+// otherwise false with the reason in `error` ("chmod 600 FILE").
+bool secret_key_file_private(const std::filesystem::path& file, std::string& error);
 // Every public key of the .pub files in a folder.
 std::vector<std::string> read_public_keys(const std::filesystem::path& dir, std::string& error);
 

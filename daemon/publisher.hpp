@@ -1,0 +1,62 @@
+// What cardtabled says, and to whom: every event is journalled, then published on the events endpoint;
+// the live.* events of a board (hand contents) wait under embargo and are then journalled in the live
+// journal and published on the live endpoint, for broadcasters. The journals are the source of replays.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include <zmq.hpp>
+
+#include "protocol/journal.hpp"
+#include "protocol/wire_event.hpp"
+
+namespace cardtable::daemon {
+
+class Publisher {
+ public:
+  struct Config {
+    std::filesystem::path state_dir;        // journal/ and live/ go here
+    protocol::Journal::Limits limits;
+    std::chrono::duration<double> embargo{0};  // after a board is finished at this table
+  };
+  // Opens both journals (throws std::runtime_error naming the folder) and creates both PUB sockets; the
+  // owner sets CURVE on them and binds or connects them.
+  Publisher(zmq::context_t& context, Config config);
+
+  zmq::socket_t& events_socket() { return pub_; }
+  zmq::socket_t& live_socket() { return live_; }
+
+  // Journals `e` (giving it its seq) when `journal`, then publishes it. A heartbeat is not journalled.
+  void publish(protocol::WireEvent& e, bool journal);
+  // The live.* events of a finished board: published when the embargo ends.
+  void embargo(std::vector<protocol::WireEvent> board);
+  // Publishes (and live-journals) every board whose embargo has ended; returns them, oldest first.
+  std::vector<std::vector<protocol::WireEvent>> release_due();
+
+  const protocol::Journal& journal() const { return *journal_; }
+  const protocol::Journal& live_journal() const { return *live_journal_; }
+  std::size_t boards_under_embargo() const { return embargoed_.size(); }
+  std::uint64_t published() const { return published_; }
+  void flush() { journal_->flush(); live_journal_->flush(); }
+
+ private:
+  void send(zmq::socket_t& s, const std::string& topic, const std::string& body);
+  Config config_;
+  std::unique_ptr<protocol::Journal> journal_;
+  std::unique_ptr<protocol::Journal> live_journal_;  // live.* have a sequence of their own, never replayed to others
+  zmq::socket_t pub_;
+  zmq::socket_t live_;
+  struct Embargoed {
+    std::chrono::steady_clock::time_point release;
+    std::vector<protocol::WireEvent> events;
+  };
+  std::deque<Embargoed> embargoed_;
+  std::uint64_t published_ = 0;
+};
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,42 @@
+// Endpoints as cardtabled and cardtable-hub take them, and the one rule for plain text that both apply:
+// unencrypted tcp only when asked for, and only when every host the endpoint names (ZeroMQ's
+// "SOURCE;HOST:PORT" source address included) is a loopback address; names are resolved, and each
+// address they resolve to must be loopback. ipc and inproc never leave the machine.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cardtable::protocol {
+
+struct Endpoint {
+  bool bind = true;     // "bind:" (the default) or "connect:" (to a venue hub)
+  std::string address;  // "tcp://127.0.0.1:5551", "ipc:///run/cardtable/events"
+  std::string str() const { return (bind ? "bind:" : "connect:") + address; }
+};
+
+// One host of a tcp endpoint: "127.0.0.1", "[::1]", "localhost", "*", "lo" (an interface, on bind).
+struct TcpAddress {
+  std::string host;
+  std::string port;  // digits, or "*" (an ephemeral port, on bind); empty for a source without a port
+};
+
+// The parts of a tcp endpoint: tcp://[SOURCE;]HOST:PORT.
+struct TcpParts {
+  std::optional<TcpAddress> source;
+  TcpAddress target;
+};
+
+// "[bind:|connect:]tcp://HOST:PORT", "tcp://SOURCE;HOST:PORT", "ipc://PATH" or "inproc://NAME"; nullopt
+// with the reason in `error`.
+std::optional<Endpoint> parse_endpoint(const std::string& text, std::string& error);
+// The hosts of "tcp://..." (without the bind:/connect: prefix); nullopt with the reason.
+std::optional<TcpParts> parse_tcp(const std::string& address, std::string& error);
+// True when `host` is, or resolves only to, loopback addresses ("lo" counts: the loopback interface).
+bool is_loopback_host(const std::string& host);
+// Why this endpoint may not be used (nullopt: it may): plain text needs `plaintext` and loopback or ipc;
+// with CURVE any endpoint may be used.
+std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext, bool curve);
+
+}  // namespace cardtable::protocol

@@ -1,0 +1,72 @@
+// Endpoints: parsed whole, and plain text only where nothing leaves the machine (one rule for the
+// daemon and the hub).
+#include <gtest/gtest.h>
+
+#include "protocol/endpoint.hpp"
+
+using namespace cardtable::protocol;
+
+namespace {
+std::optional<std::string> plain(const std::string& text) {
+  std::string error;
+  auto e = parse_endpoint(text, error);
+  if (!e) return "unparsed: " + error;
+  return check_endpoint_security(*e, true, false);
+}
+}  // namespace
+
+TEST(Endpoint, ParsesBindConnectTcpIpcAndTheSourceSyntax) {
+  std::string error;
+  auto e = parse_endpoint("connect:tcp://127.0.0.1:0;192.0.2.10:5560", error);
+  ASSERT_TRUE(e) << error;
+  EXPECT_FALSE(e->bind);
+  auto parts = parse_tcp(e->address, error);
+  ASSERT_TRUE(parts);
+  ASSERT_TRUE(parts->source);
+  EXPECT_EQ(parts->source->host, "127.0.0.1");
+  EXPECT_EQ(parts->target.host, "192.0.2.10");
+  EXPECT_EQ(parts->target.port, "5560");
+  EXPECT_TRUE(parse_endpoint("ipc:///run/cardtable/events", error));
+  EXPECT_TRUE(parse_endpoint("bind:tcp://[::1]:*", error));
+}
+
+TEST(Endpoint, MalformedEndpointsAreRefusedWithTheReason) {
+  std::string error;
+  for (const char* bad : {"tcp://127.0.0.1", "tcp://:5551", "tcp://127.0.0.1:99999", "tcp://127.0.0.1:55x", "udp://x:1", "ipc://",
+                          "tcp://[::1:5551", "tcp://a;b;c:1", "tcp://bad host:1", "tcp://::1:5551"}) {
+    error.clear();
+    EXPECT_FALSE(parse_endpoint(bad, error)) << bad;
+    EXPECT_FALSE(error.empty()) << bad;
+  }
+}
+
+TEST(Endpoint, PlainTextOnlyOnLoopbackAndIpc) {
+  EXPECT_EQ(plain("tcp://127.0.0.1:5551"), std::nullopt);
+  EXPECT_EQ(plain("tcp://[::1]:5551"), std::nullopt);
+  EXPECT_EQ(plain("tcp://localhost:5551"), std::nullopt);
+  EXPECT_EQ(plain("ipc:///tmp/x"), std::nullopt);
+  EXPECT_EQ(plain("tcp://lo:5551"), std::nullopt);
+}
+
+TEST(Endpoint, ANameThatStartsLikeLoopbackIsStillAName) {
+  EXPECT_NE(plain("connect:tcp://127.example.org:5560"), std::nullopt);
+  EXPECT_NE(plain("tcp://localhost.example.org:5560"), std::nullopt);
+}
+
+TEST(Endpoint, TheSourceSyntaxCannotSmuggleARemoteTarget) {
+  EXPECT_NE(plain("connect:tcp://127.0.0.1:0;192.0.2.10:5560"), std::nullopt);
+  EXPECT_NE(plain("connect:tcp://192.0.2.10:0;127.0.0.1:5560"), std::nullopt);
+  EXPECT_EQ(plain("connect:tcp://127.0.0.1:0;127.0.0.1:5560"), std::nullopt);
+}
+
+TEST(Endpoint, EveryInterfaceIsNotLoopback) {
+  EXPECT_NE(plain("tcp://*:5551"), std::nullopt);
+  EXPECT_NE(plain("tcp://0.0.0.0:5551"), std::nullopt);
+  EXPECT_NE(plain("tcp://10.1.2.3:5551"), std::nullopt);
+}
+
+TEST(Endpoint, PlainTextMustBeAskedFor) {
+  Endpoint e{true, "tcp://127.0.0.1:5551"};
+  EXPECT_NE(check_endpoint_security(e, false, false), std::nullopt);
+  EXPECT_EQ(check_endpoint_security(Endpoint{true, "tcp://10.1.2.3:5551"}, false, true), std::nullopt) << "CURVE: anywhere";
+}
