@@ -69,7 +69,7 @@ std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<s
   bridge::Diagnostics d = m->load(p);
   std::size_t errors = 0;
   for (const auto& x : d) {
-    log(x.str());
+    log(x.is_error() ? Priority::Warning : Priority::Notice, x.str());
     errors += x.is_error() ? 1U : 0U;
   }
   if (m->size() == 0) throw StartupError("the master record holds no complete deal (" + std::to_string(errors) + " errors)");
@@ -82,6 +82,7 @@ EventLoop::EventLoop(Options options)
     : options_(std::move(options)),
       double_dummy_(options_.analyzer, self_path()),
       broadcast_(fs::path(options_.state_dir) / "broadcast") {
+  set_log_table(options_.tournament + "/" + options_.section + "/" + options_.table);
   std::string summary;
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
@@ -128,7 +129,7 @@ EventLoop::EventLoop(Options options)
   open_endpoint(publisher_->events_socket(), options_.publish, "publish");
   open_endpoint(control_->socket(), options_.control, "control");
   if (!double_dummy_.program())
-    log("cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
+    log(Priority::Warning, "cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
 
   auto version = daemon_event("daemon.version", "info",
                               "cardtabled " CARDTABLE_VERSION " started, protocol " + std::to_string(protocol::kProtoMajor) + "." +
@@ -257,9 +258,9 @@ void EventLoop::release_embargoed() {
     try {
       fs::path pbn = broadcast_.write(record);
       std::string error;
-      if (double_dummy_.program() && !double_dummy_.start(pbn, error)) log(pbn.string() + ": no double-dummy table: " + error);
+      if (double_dummy_.program() && !double_dummy_.start(pbn, error)) log(Priority::Warning, pbn.string() + ": no double-dummy table: " + error);
     } catch (const std::exception& e) {
-      log(std::string("broadcast: ") + e.what());
+      log(Priority::Error, std::string("broadcast: ") + e.what());
     }
   }
 }
@@ -359,6 +360,9 @@ json EventLoop::on(const protocol::AckRequest& r, const std::string&) {
   auto e = daemon_event("director.ack", "info", "Event " + std::to_string(r.seq) + " acknowledged by " + r.by, options_, wall(), mono());
   e.evidence = {{"seq", std::to_string(r.seq)}, {"by", r.by}};
   publish(e);
+  // An acknowledgement confirmed is on the disk (fdatasync): a power cut after the reply keeps it and
+  // every event before it (tests/integration/power_cut_test.cpp).
+  publisher_->flush();
   return ok_reply({{"seq", e.seq}});
 }
 
@@ -393,7 +397,7 @@ int EventLoop::run() {
     zmq::poll(items, zap_ ? 4 : 3, std::chrono::milliseconds(200));
     if (zap_ && (items[3].revents & ZMQ_POLLIN)) {
       zap_->handle();
-      for (const std::string& why : zap_->take_refusals()) log(why);
+      for (const std::string& why : zap_->take_refusals()) log(Priority::Warning, why);
     }
     if (items[2].revents & ZMQ_POLLIN) {
       for (int sig : signals_.take()) {
@@ -401,11 +405,11 @@ int EventLoop::run() {
           try {
             reload(options_.masters);
           } catch (const std::exception& e) {
-            log(std::string("SIGHUP: ") + e.what() + "; the previous record stays");
+            log(Priority::Error, std::string("SIGHUP: ") + e.what() + "; the previous record stays");
           }
           continue;
         }
-        log(std::string("stopping on ") + strsignal(sig));
+        log(Priority::Notice, std::string("stopping on ") + strsignal(sig));
         sd_notify(0, "STOPPING=1");
         simulator_->stop();
         publisher_->flush();

@@ -1,5 +1,7 @@
 #include "daemon/publisher.hpp"
 
+#include "daemon/log.hpp"
+
 namespace cardtable::daemon {
 
 Publisher::Publisher(zmq::context_t& context, Config config)
@@ -26,6 +28,7 @@ void Publisher::publish(protocol::WireEvent& e, bool journal) {
                              : protocol::to_json(e).dump();
   send(pub_, e.topic(), body);
   ++published_;
+  log_event(e);
 }
 
 void Publisher::embargo(std::vector<protocol::WireEvent> board) {
