@@ -21,7 +21,7 @@ if [ "$(id -u)" -eq 0 ]; then
   as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --no-new-privs --)
 fi
 "${as[@]}" "$root/usr/sbin/cardtabled" --config "$root/usr/share/cardtable/cardtabled.conf" \
-  --master "$root/usr/share/cardtable/sample" --simulate "$root/usr/share/cardtable/sample/demo-table.scn" --speed 20 \
+  --master "$root/usr/share/cardtable/sample" --simulate "$root/usr/share/cardtable/sample/demo-table.scn" --speed 100 \
   --state-dir "$work/state" --publish "bind:ipc://$work/run/pub" --control "bind:ipc://$work/run/ctl" \
   --live "bind:ipc://$work/run/live" --analyzer "$root/usr/bin/cardtablectl" 2>"$work/log" &
 pid=$!
@@ -36,6 +36,11 @@ user=$(ps -o user= -p "$pid" || true)
 echo "status (daemon running as ${user}): $status"
 grep -q '"last_seq"' <<<"$status" || { echo "FAIL: status has no last_seq"; exit 1; }
 [ "$(id -u)" -ne 0 ] || [ "$user" = nobody ] || { echo "FAIL: the daemon runs as $user"; exit 1; }
+# The demo table ends with a fouled board: wait for the scenario to finish, so that its alert is logged.
+for _ in $(seq 1 150); do
+  "${as[@]}" "$root/usr/bin/cardtablectl" status --control "ipc://$work/run/ctl" --json 2>/dev/null | grep -q '"finished": true' && break
+  sleep 0.2
+done
 kill -TERM "$pid"
 wait "$pid" && code=0 || code=$?
 pid=""
