@@ -1,7 +1,6 @@
 #include "daemon/log.hpp"
 
-#include <atomic>
-#include <memory>
+#include <mutex>
 
 namespace cardtable::daemon {
 
@@ -12,11 +11,9 @@ Logger& logger() {
   return instance;
 }
 
-// Written once, before any device thread starts; read by every line.
-std::shared_ptr<const std::string>& table_name() {
-  static std::shared_ptr<const std::string> name = std::make_shared<const std::string>();
-  return name;
-}
+// Written once at start; read by every line, from any thread.
+std::mutex table_mutex;
+std::string table_name;
 
 }  // namespace
 
@@ -24,14 +21,18 @@ void log(std::string_view line) { log(Priority::Info, line); }
 
 void log(Priority priority, std::string_view line) {
   LogContext c;
-  c.table = *std::atomic_load(&table_name());
+  {
+    std::lock_guard lock(table_mutex);
+    c.table = table_name;
+  }
   logger().log(priority, line, c);
 }
 
 void log_event(const protocol::WireEvent& e) { logger().event(e); }
 
 void set_log_table(std::string table) {
-  std::atomic_store(&table_name(), std::make_shared<const std::string>(std::move(table)));
+  std::lock_guard lock(table_mutex);
+  table_name = std::move(table);
 }
 
 }  // namespace cardtable::daemon

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The installed cardtabled, run from a scratch root as an unprivileged user (setpriv to nobody when the
 # test runs as root): it starts with the packaged example config and the packaged simulated table,
-# answers `cardtablectl status`, and every line it logs carries a syslog priority.
+# answers `cardtablectl status`, and every line it logs carries a syslog priority. It also tells a
+# notify socket what Type=notify and WatchdogSec= wait for: READY=1, then WATCHDOG=1 pings.
 set -euo pipefail
 deb="$(readlink -f "$1/cardtable.deb")"
 work=$(mktemp -d /tmp/cardtable-installed.XXXXXX)
-pid=""
+pid="" listener=""
 cleanup() {
   [ -n "$pid" ] && kill "$pid" 2>/dev/null || true
+  [ -n "$listener" ] && kill "$listener" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -15,12 +17,31 @@ chmod 755 "$work"
 dpkg-deb -x "$deb" "$work/root"
 root="$work/root"
 mkdir -p "$work/state" "$work/run"
+chmod 755 "$work/run"
+# A stand-in for systemd's notify socket (sd_notify(3): one datagram a message).
+python3 - "$work/run/notify" "$work/notify.log" <<'PY' &
+import os, socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+os.chmod(sys.argv[1], 0o777)
+s.settimeout(20)
+with open(sys.argv[2], "a") as log:
+    while True:
+        try:
+            log.write(s.recv(4096).decode() + "\n")
+            log.flush()
+        except socket.timeout:
+            break
+PY
+listener=$!
+for _ in $(seq 1 50); do [ -S "$work/run/notify" ] && break; sleep 0.1; done
 as=()
 if [ "$(id -u)" -eq 0 ]; then
   chown nobody:nogroup "$work/state" "$work/run"
   as=(setpriv --reuid=nobody --regid=nogroup --clear-groups --no-new-privs --)
 fi
-"${as[@]}" "$root/usr/sbin/cardtabled" --config "$root/usr/share/cardtable/cardtabled.conf" \
+NOTIFY_SOCKET="$work/run/notify" WATCHDOG_USEC=400000 "${as[@]}" "$root/usr/sbin/cardtabled" \
+  --config "$root/usr/share/cardtable/cardtabled.conf" \
   --master "$root/usr/share/cardtable/sample" --simulate "$root/usr/share/cardtable/sample/demo-table.scn" --speed 100 \
   --state-dir "$work/state" --publish "bind:ipc://$work/run/pub" --control "bind:ipc://$work/run/ctl" \
   --live "bind:ipc://$work/run/live" --analyzer "$root/usr/bin/cardtablectl" 2>"$work/log" &
@@ -54,4 +75,7 @@ if grep -vqE '^<[0-7]>cardtabled: ' "$work/log"; then
   exit 1
 fi
 grep -qE '^<[0-4]>' "$work/log" || { echo "FAIL: the demo table's irregularities were not logged at warning or above"; exit 1; }
-echo "ok: $(wc -l <"$work/log") log lines, each with its priority"
+grep -q '^READY=1' "$work/notify.log" || { echo "FAIL: no READY=1 on the notify socket"; cat "$work/notify.log"; exit 1; }
+pings=$(grep -c '^WATCHDOG=1' "$work/notify.log" || true)
+[ "$pings" -ge 2 ] || { echo "FAIL: $pings WATCHDOG=1 pings with WATCHDOG_USEC=400000"; exit 1; }
+echo "ok: $(wc -l <"$work/log") log lines, each with its priority; READY=1 and $pings watchdog pings"
