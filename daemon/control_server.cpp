@@ -48,7 +48,7 @@ std::string ControlServer::answer(std::string_view frame, const std::string& rol
     if (!reply.value("ok", false)) {
       ++errors_;
       // The client's text is escaped by dump(): a hostile frame cannot write control characters here.
-      log("control: " + role + " request refused: " + nlohmann::json(reply.value("error", std::string())).dump(-1, ' ', true,
+      log(Priority::Notice, "control: " + role + " request refused: " + nlohmann::json(reply.value("error", std::string())).dump(-1, ' ', true,
                                                                                                            nlohmann::json::error_handler_t::replace));
     }
     return reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -67,7 +67,7 @@ void ControlServer::handle() {
     try {
       got = zmq::recv_multipart(socket_, std::back_inserter(frames), zmq::recv_flags::dontwait);
     } catch (const zmq::error_t& e) {
-      log(std::string("control: ") + e.what());
+      log(Priority::Warning, std::string("control: ") + e.what());
       return;
     }
     if (!got) return;
@@ -87,7 +87,7 @@ void ControlServer::handle() {
     try {
       zmq::send_multipart(socket_, out, zmq::send_flags::dontwait);
     } catch (const zmq::error_t& e) {
-      log(std::string("control reply: ") + e.what());
+      log(Priority::Warning, std::string("control reply: ") + e.what());
     }
   }
 }

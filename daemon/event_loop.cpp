@@ -81,7 +81,7 @@ std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<s
   bridge::Diagnostics d = m->load(p);
   std::size_t errors = 0;
   for (const auto& x : d) {
-    log(x.str());
+    log(x.is_error() ? Priority::Warning : Priority::Notice, x.str());
     errors += x.is_error() ? 1U : 0U;
   }
   if (m->size() == 0) throw StartupError("the master record holds no complete deal (" + std::to_string(errors) + " errors)");
@@ -93,6 +93,7 @@ std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<s
 EventLoop::EventLoop(Options options)
     : options_(std::move(options)),
       double_dummy_(options_.analyzer, self_path()) {
+  set_log_table(options_.tournament + "/" + options_.section + "/" + options_.table);
   std::string summary;
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
@@ -164,7 +165,7 @@ EventLoop::EventLoop(Options options)
   bound_["control"] = open_endpoint(control_->socket(), options_.control, "control");
   alerts_.load(publisher_->journal());
   if (!double_dummy_.program())
-    log("cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
+    log(Priority::Warning, "cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
 
   auto version = daemon_event("daemon.version", "info",
                               "cardtabled " CARDTABLE_VERSION " started, protocol " + std::to_string(protocol::kProtoMajor) + "." +
@@ -192,7 +193,7 @@ void EventLoop::load_decks() {
   if (options_.decks.empty()) return;
   std::vector<devices::DeckProblem> problems;
   auto decks = std::make_shared<devices::DeckLibrary>(devices::DeckLibrary::load_folder(options_.decks, problems));
-  for (const auto& p : problems) log(p.str());
+  for (const auto& p : problems) log(Priority::Warning, p.str());
   log("decks: " + std::to_string(decks->decks().size()) + " packs from " + options_.decks);
   devices_.set_decks(std::move(decks));
 }
@@ -304,7 +305,7 @@ std::vector<std::string> EventLoop::drain_table() {
       continue;
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
-    if (protocol::seal_card_detail(w)) log(w.type + ": a card was named in the public text; moved to the director-only detail");
+    if (protocol::seal_card_detail(w)) log(Priority::Warning, w.type + ": a card was named in the public text; moved to the director-only detail");
     publish(w);
     if (e.type == "board.returned" || e.type == "board.verified") {
       board_first_seq_ = publisher_->journal().last_seq() + 1;  // the next board's snapshot starts after this
@@ -331,7 +332,7 @@ void EventLoop::finish_board(const protocol::WireEvent& returned) {
           .write(recorder_.finish(b, returned.event, returned.session,
                                   options_.tournament + " " + options_.section + " table " + options_.table));
     } catch (const std::exception& e) {
-      log(std::string("broadcast: ") + e.what());
+      log(Priority::Error, std::string("broadcast: ") + e.what());
     }
   }
   recorder_.reset();
@@ -366,12 +367,12 @@ void EventLoop::release_embargoed() {
       std::error_code moved;
       fs::rename(f.path(), to, moved);
       if (moved) {
-        log(to.string() + ": " + moved.message());
+        log(Priority::Error, to.string() + ": " + moved.message());
         continue;
       }
       std::string error;
       if (to.extension() == ".pbn" && double_dummy_.program() && !double_dummy_.start(to, error))
-        log(to.string() + ": no double-dummy table: " + error);
+        log(Priority::Warning, to.string() + ": no double-dummy table: " + error);
     }
     fs::remove_all(held, ec);
   }
@@ -511,6 +512,9 @@ json EventLoop::on(const protocol::AckRequest& r, const std::string&) {
   auto e = daemon_event("director.ack", "info", "Event " + std::to_string(r.seq) + " acknowledged by " + r.by, options_, wall(), mono());
   e.evidence = {{"seq", std::to_string(r.seq)}, {"by", r.by}};
   publish(e);
+  // An acknowledgement confirmed is on the disk (fdatasync): a power cut after the reply keeps it and
+  // every event before it (tests/integration/power_cut_test.cpp).
+  publisher_->flush();
   return ok_reply({{"seq", e.seq}});
 }
 
@@ -535,7 +539,7 @@ int EventLoop::run() {
   try {
     devices_.start();
   } catch (const std::runtime_error& e) {
-    log(std::string("cannot start a device: ") + e.what());
+    log(Priority::Error, std::string("cannot start a device: ") + e.what());
     return 2;
   }
   // The table's clock: a tick every 100 ms, so silence, the pocket gap and slow boards fire while every
@@ -543,7 +547,7 @@ int EventLoop::run() {
   timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
   itimerspec every{{0, 100'000'000}, {0, 100'000'000}};
   if (timer_fd_ < 0 || (real_clock_ && timerfd_settime(timer_fd_, 0, &every, nullptr) != 0)) {
-    log(std::string("timerfd: ") + strerror(errno));
+    log(Priority::Error, std::string("timerfd: ") + strerror(errno));
     return 2;
   }
   std::uint64_t watchdog_usec = 0;
@@ -568,7 +572,7 @@ int EventLoop::run() {
     }
     if (zap_ && (items[5].revents & ZMQ_POLLIN)) {
       zap_->handle();
-      for (const std::string& why : zap_->take_refusals()) log(why);
+      for (const std::string& why : zap_->take_refusals()) log(Priority::Warning, why);
     }
     if (items[2].revents & ZMQ_POLLIN) {
       for (int sig : signals_.take()) {
@@ -577,11 +581,11 @@ int EventLoop::run() {
           try {
             reload(options_.masters);
           } catch (const std::exception& e) {
-            log(std::string("SIGHUP: ") + e.what() + "; the previous record stays");
+            log(Priority::Error, std::string("SIGHUP: ") + e.what() + "; the previous record stays");
           }
           continue;
         }
-        log(std::string("stopping on ") + strsignal(sig));
+        log(Priority::Notice, std::string("stopping on ") + strsignal(sig));
         sd_notify(0, "STOPPING=1");
         devices_.stop();
         publisher_->flush();
@@ -592,7 +596,7 @@ int EventLoop::run() {
       for (const table::TableInput& in : queue_.take()) apply(in);
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     release_embargoed();
-    for (const std::string& problem : double_dummy_.reap()) log(problem);
+    for (const std::string& problem : double_dummy_.reap()) log(Priority::Warning, problem);
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat_ = now;

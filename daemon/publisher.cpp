@@ -45,14 +45,14 @@ void Publisher::load_embargoed() {
     if (!std::getline(in, line)) continue;
     auto head = nlohmann::json::parse(line, nullptr, false);
     if (!head.is_object() || !head.contains("release") || !head["release"].is_number()) {
-      log(f.string() + ": not an embargoed board (no release time); left where it is");
+      log(Priority::Warning, f.string() + ": not an embargoed board (no release time); left where it is");
       continue;
     }
     board.release_wall = head["release"].get<double>();
     while (std::getline(in, line)) {
       std::string error;
       if (auto e = protocol::from_json(nlohmann::json::parse(line, nullptr, false), &error)) board.events.push_back(std::move(*e));
-      else log(f.string() + ": a line skipped: " + error);
+      else log(Priority::Warning, f.string() + ": a line skipped: " + error);
     }
     if (!board.events.empty()) embargoed_.push_back(std::move(board));
   }
@@ -69,6 +69,7 @@ void Publisher::publish(protocol::WireEvent& e, bool journal) {
   if (journal) journal_->append(e);  // journalled first (with the card detail): nothing published is ever lost
   send(pub_, e.topic(), protocol::to_json(e).dump());  // the events endpoint never carries the card detail
   ++published_;
+  log_event(e);
 }
 
 void Publisher::embargo(std::vector<protocol::WireEvent> board, const std::string& id) {
@@ -81,11 +82,11 @@ void Publisher::embargo(std::vector<protocol::WireEvent> board, const std::strin
     out << nlohmann::json{{"release", b.release_wall}}.dump() << '\n';
     for (const auto& e : b.events) out << protocol::to_json(e, true).dump() << '\n';
     out.flush();
-    if (!out) log(tmp.string() + ": cannot write; the board is kept in memory only");
+    if (!out) log(Priority::Error, tmp.string() + ": cannot write; the board is kept in memory only");
   }
   std::error_code ec;
   fs::rename(tmp, file, ec);
-  if (ec) log(file.string() + ": " + ec.message() + "; the board is kept in memory only");
+  if (ec) log(Priority::Error, file.string() + ": " + ec.message() + "; the board is kept in memory only");
   embargoed_.push_back(std::move(b));
 }
 

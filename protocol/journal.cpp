@@ -41,12 +41,32 @@ std::uint64_t seq_of_line(const std::string& line) {
 
 }  // namespace
 
+void Journal::cut_torn_line(const fs::path& file) {
+  // A crash or a power cut mid-write leaves the newest file ending in part of a line: every line we
+  // write ends with its newline, so whatever follows the last newline is torn. It is cut off the file
+  // (it may even end with "}", inside the evidence, and pass for an event), so that its number is given
+  // again and the next line starts on a line of its own.
+  std::ifstream in(file, std::ios::binary | std::ios::ate);
+  if (!in) return;
+  std::streamoff size = in.tellg();
+  std::streamoff keep = size;
+  char ch = 0;
+  while (keep > 0 && in.seekg(keep - 1) && in.get(ch) && ch != '\n') --keep;
+  in.close();
+  if (keep == size) return;
+  std::error_code ec;
+  fs::resize_file(file, static_cast<std::uintmax_t>(keep), ec);
+  if (ec) throw std::runtime_error(file.string() + ": cannot cut the torn last line: " + ec.message());
+  torn_bytes_ = static_cast<std::uintmax_t>(size - keep);
+}
+
 Journal::Journal(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(limits) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw std::runtime_error(dir_.string() + ": cannot create the journal folder: " + ec.message());
   auto files = journal_files(dir_);
   if (!files.empty()) {
+    cut_torn_line(files.back());
     std::ifstream in(files.back());
     for (std::string line; std::getline(in, line);)
       if (auto s = seq_of_line(line)) last_seq_ = std::max(last_seq_, s);

@@ -33,14 +33,18 @@ class Journal {
   std::uint64_t last_seq() const { return last_seq_; }
   std::uint64_t first_seq() const;  // the oldest still journalled (0 when empty)
   void flush();                     // to the disk (fdatasync): on shutdown and rotation
+  // Bytes of a torn last line (a crash or power cut mid-write) cut off when the journal was opened.
+  std::uintmax_t torn_bytes() const { return torn_bytes_; }
 
  private:
   void open_new_file();
+  void cut_torn_line(const std::filesystem::path& file);
   std::filesystem::path dir_;
   Limits limits_;
   std::uint64_t last_seq_ = 0;
   int fd_ = -1;
   std::uintmax_t size_ = 0;
+  std::uintmax_t torn_bytes_ = 0;
 };
 
 }  // namespace cardtable::protocol
