@@ -1,0 +1,108 @@
+#include "vision/evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+namespace cardtable::vision {
+
+void Score::add(const Score& o) {
+  images += o.images;
+  exact += o.exact;
+  true_cards += o.true_cards;
+  false_cards += o.false_cards;
+  missed_cards += o.missed_cards;
+  refused += o.refused;
+  seconds += o.seconds;
+  decode_seconds += o.decode_seconds;
+}
+
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions) {
+  Score s;
+  s.images = 1;
+  const bridge::Hand want = truth.cards();
+  bridge::Hand got;
+  for (const auto& r : read) got.add(r.card);
+  s.true_cards = (want & got).size();
+  s.false_cards = (got - want).size();
+  s.missed_cards = (want - got).size();
+  s.exact = want == got ? 1 : 0;
+  for (const auto& r : read) {
+    if (want.contains(r.card)) continue;
+    // What did the false card stand on? The nearest labelled index whose box holds its centre.
+    std::string under = "-";
+    double best = 1e9;
+    for (const auto& b : truth.boxes) {
+      if (std::abs(r.cx - b.cx) > b.w && std::abs(r.cy - b.cy) > b.h) continue;
+      const double d = std::hypot(r.cx - b.cx, r.cy - b.cy);
+      if (d < best && std::abs(r.cx - b.cx) <= b.w && std::abs(r.cy - b.cy) <= b.h) { best = d; under = b.name; }
+    }
+    ++confusions[{under, r.card.str()}];
+  }
+  return s;
+}
+
+namespace {
+
+std::string line(const std::string& name, const Score& s) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%-26s %5d %7.1f%% %9.2f%% %8.2f%% %6d %6d %6d %7.1f\n", name.c_str(), s.images,
+                100 * s.exact_share(), 100 * s.precision(), 100 * s.recall(), s.true_cards, s.false_cards, s.missed_cards,
+                s.fps());
+  return buf;
+}
+
+nlohmann::json to_json(const Score& s) {
+  return {{"images", s.images},
+          {"exact_images", s.exact},
+          {"exact_share", s.exact_share()},
+          {"precision", s.precision()},
+          {"recall", s.recall()},
+          {"true_cards", s.true_cards},
+          {"false_cards", s.false_cards},
+          {"missed_cards", s.missed_cards},
+          {"refused_indices", s.refused},
+          {"frames_per_second", s.fps()},
+          {"decode_ms_per_frame", s.images ? 1000 * s.decode_seconds / s.images : 0.0}};
+}
+
+std::vector<std::pair<Confusion, int>> sorted(const std::map<Confusion, int>& m) {
+  std::vector<std::pair<Confusion, int>> v(m.begin(), m.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return v;
+}
+
+}  // namespace
+
+std::string evaluation_text(const Evaluation& e) {
+  std::string out = "group                      images   exact precision   recall   true  false missed   fps\n";
+  for (const auto& [name, s] : e.groups) out += line(name, s);
+  out += line("overall", e.overall);
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "frame decode (not in fps): %.1f ms per frame; indices refused: %d\n",
+                e.overall.images ? 1000 * e.overall.decode_seconds / e.overall.images : 0.0, e.overall.refused);
+  out += buf;
+  out += "confusions (label under the false card -> read):\n";
+  int n = 0;
+  for (const auto& [c, k] : sorted(e.confusions)) {
+    if (n++ == 20) break;
+    out += "  " + c.first + " -> " + c.second + "  x" + std::to_string(k) + "\n";
+  }
+  if (e.confusions.empty()) out += "  none\n";
+  return out;
+}
+
+std::string evaluation_json(const Evaluation& e) {
+  nlohmann::json j = to_json(e.overall);
+  nlohmann::json groups = nlohmann::json::object();
+  for (const auto& [name, s] : e.groups) groups[name] = to_json(s);
+  j["groups"] = groups;
+  nlohmann::json conf = nlohmann::json::array();
+  for (const auto& [c, k] : sorted(e.confusions)) conf.push_back({{"label", c.first}, {"read", c.second}, {"count", k}});
+  j["confusions"] = conf;
+  return j.dump(1) + "\n";
+}
+
+}  // namespace cardtable::vision
