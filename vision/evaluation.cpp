@@ -2,9 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <cstdio>
+#include <stdexcept>
+
+#include <opencv2/imgcodecs.hpp>
 
 #include <nlohmann/json.hpp>
+
+#include "vision/recogniser.hpp"
 
 namespace cardtable::vision {
 
@@ -75,6 +81,33 @@ std::vector<std::pair<Confusion, int>> sorted(const std::map<Confusion, int>& m)
 }
 
 }  // namespace
+
+Evaluation evaluate(Recogniser& rec, const std::vector<DatasetGroup>& groups) {
+  Evaluation ev;
+  using clock = std::chrono::steady_clock;
+  for (const auto& g : groups) {
+    Score gs;
+    for (const auto& im : g.images) {
+      const auto t0 = clock::now();
+      const cv::Mat frame = cv::imread(im.image.string(), cv::IMREAD_COLOR);
+      const auto t1 = clock::now();
+      if (frame.empty()) throw std::runtime_error(im.image.string() + ": not an image OpenCV can decode");
+      const auto reading = rec.read(frame);
+      const auto t2 = clock::now();
+      std::vector<ReadCard> read;
+      for (const auto& c : reading.cards)
+        read.push_back({c.card, (c.box.x + c.box.width / 2.0) / frame.cols, (c.box.y + c.box.height / 2.0) / frame.rows});
+      auto s = score_image(im, read, ev.confusions);
+      s.refused = reading.refused;
+      s.decode_seconds = std::chrono::duration<double>(t1 - t0).count();
+      s.seconds = std::chrono::duration<double>(t2 - t1).count();
+      gs.add(s);
+    }
+    ev.overall.add(gs);
+    ev.groups.emplace_back(g.name, gs);
+  }
+  return ev;
+}
 
 std::string evaluation_text(const Evaluation& e) {
   std::string out = "group                      images   exact precision   recall   true  false missed   fps\n";

@@ -43,6 +43,10 @@ struct ReadCard {
 };
 Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions);
 
+class Recogniser;
+// Reads every image of the groups and scores it: what `cardtable-vision eval` and the corpus test run.
+Evaluation evaluate(Recogniser& recogniser, const std::vector<DatasetGroup>& groups);
+
 std::string evaluation_text(const Evaluation& e);
 std::string evaluation_json(const Evaluation& e);
 

@@ -1,6 +1,5 @@
 #include "eval_command.hpp"
 
-#include <chrono>
 #include <iostream>
 #include <stdexcept>
 
@@ -44,29 +43,7 @@ int eval_command(const std::vector<std::string>& args) {
   std::vector<std::string> only;
   if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));
   const auto groups = vision::read_yolo_dataset(o.value("--dataset", ""), only);
-  vision::Evaluation ev;
-  using clock = std::chrono::steady_clock;
-  for (const auto& g : groups) {
-    vision::Score gs;
-    for (const auto& im : g.images) {
-      const auto t0 = clock::now();
-      cv::Mat frame = cv::imread(im.image.string(), cv::IMREAD_COLOR);
-      const auto t1 = clock::now();
-      if (frame.empty()) throw std::runtime_error(im.image.string() + ": not an image OpenCV can decode");
-      const auto reading = rec.read(frame);
-      const auto t2 = clock::now();
-      std::vector<vision::ReadCard> read;
-      for (const auto& c : reading.cards)
-        read.push_back({c.card, (c.box.x + c.box.width / 2.0) / frame.cols, (c.box.y + c.box.height / 2.0) / frame.rows});
-      auto s = vision::score_image(im, read, ev.confusions);
-      s.refused = reading.refused;
-      s.decode_seconds = std::chrono::duration<double>(t1 - t0).count();
-      s.seconds = std::chrono::duration<double>(t2 - t1).count();
-      gs.add(s);
-    }
-    ev.overall.add(gs);
-    ev.groups.emplace_back(g.name, gs);
-  }
+  const auto ev = vision::evaluate(rec, groups);
   std::cout << (o.flag("--json") ? vision::evaluation_json(ev) : vision::evaluation_text(ev));
   return 0;
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "calibrate_command.hpp"
+#include "enroll_command.hpp"
 #include "eval_command.hpp"
 #include "options.hpp"
 #include "read_command.hpp"
@@ -14,6 +16,8 @@ namespace {
 constexpr const char* kHelp = R"(usage: cardtable-vision COMMAND [ARGS] (COMMAND --help for its arguments)
   eval --dataset DIR [--json]     precision, recall, exact images, frames/s on labelled photographs
   read IMAGE... [--json]          the cards read in each image
+  calibrate --frame IMG --out F   the zones file from the table's ArUco markers (and --png to check it)
+  enroll --images DIR --out DECK   learn a deck from one photo per card (no retraining)
   --version
 )";
 
@@ -33,6 +37,8 @@ int main(int argc, char** argv) {
   args.erase(args.begin());
   try {
     if (cmd == "eval") return cardtable::vision_tool::eval_command(args);
+    if (cmd == "calibrate") return cardtable::vision_tool::calibrate_command(args);
+    if (cmd == "enroll") return cardtable::vision_tool::enroll_command(args);
     if (cmd == "read") return cardtable::vision_tool::read_command(args);
     std::cerr << "cardtable-vision: unknown command '" << cmd << "'\n" << kHelp;
     return 2;
