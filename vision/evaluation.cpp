@@ -21,13 +21,22 @@ void Score::add(const Score& o) {
   false_cards += o.false_cards;
   missed_cards += o.missed_cards;
   refused += o.refused;
+  labelled_indices += o.labelled_indices;
+  found_indices += o.found_indices;
   seconds += o.seconds;
   decode_seconds += o.decode_seconds;
 }
 
-Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions) {
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
+                  const std::vector<cv::Point2d>& peaks) {
   Score s;
   s.images = 1;
+  for (const auto& b : truth.boxes) {
+    if (!b.card) continue;
+    ++s.labelled_indices;
+    for (const auto& p : peaks)
+      if (std::abs(p.x - b.cx) <= b.w / 2 && std::abs(p.y - b.cy) <= b.h / 2) { ++s.found_indices; break; }
+  }
   const bridge::Hand want = truth.cards();
   bridge::Hand got;
   for (const auto& r : read) got.add(r.card);
@@ -70,6 +79,7 @@ nlohmann::json to_json(const Score& s) {
           {"false_cards", s.false_cards},
           {"missed_cards", s.missed_cards},
           {"refused_indices", s.refused},
+          {"index_recall", s.index_recall()},
           {"frames_per_second", s.fps()},
           {"decode_ms_per_frame", s.images ? 1000 * s.decode_seconds / s.images : 0.0}};
 }
@@ -97,7 +107,10 @@ Evaluation evaluate(Recogniser& rec, const std::vector<DatasetGroup>& groups) {
       std::vector<ReadCard> read;
       for (const auto& c : reading.cards)
         read.push_back({c.card, (c.box.x + c.box.width / 2.0) / frame.cols, (c.box.y + c.box.height / 2.0) / frame.rows});
-      auto s = score_image(im, read, ev.confusions);
+      std::vector<cv::Point2d> peaks;
+      for (const auto& i : reading.indices)
+        peaks.emplace_back((i.box.x + i.box.width / 2.0) / frame.cols, (i.box.y + i.box.height / 2.0) / frame.rows);
+      auto s = score_image(im, read, ev.confusions, peaks);
       s.refused = reading.refused;
       s.decode_seconds = std::chrono::duration<double>(t1 - t0).count();
       s.seconds = std::chrono::duration<double>(t2 - t1).count();
@@ -113,9 +126,10 @@ std::string evaluation_text(const Evaluation& e) {
   std::string out = "group                      images   exact precision   recall   true  false missed   fps\n";
   for (const auto& [name, s] : e.groups) out += line(name, s);
   out += line("overall", e.overall);
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "frame decode (not in fps): %.1f ms per frame; indices refused: %d\n",
-                e.overall.images ? 1000 * e.overall.decode_seconds / e.overall.images : 0.0, e.overall.refused);
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "frame decode (not in fps): %.1f ms per frame; indices refused: %d; index recall (found, read or not): %.1f%%\n",
+                e.overall.images ? 1000 * e.overall.decode_seconds / e.overall.images : 0.0, e.overall.refused,
+                100 * e.overall.index_recall());
   out += buf;
   out += "confusions (label under the false card -> read):\n";
   int n = 0;

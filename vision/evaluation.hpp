@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <opencv2/core/types.hpp>
+
 #include "bridge/hand.hpp"
 #include "vision/yolo_dataset.hpp"
 
@@ -17,6 +19,8 @@ struct Score {
   int exact = 0;            // images whose card set was read exactly
   int true_cards = 0, false_cards = 0, missed_cards = 0;
   int refused = 0;          // indices found but not read
+  int labelled_indices = 0, found_indices = 0;  // card indices labelled; of them, with a detector peak inside
+  double index_recall() const { return labelled_indices ? static_cast<double>(found_indices) / labelled_indices : 1.0; }
   double seconds = 0;       // pipeline time, frame decode excluded
   double decode_seconds = 0;
   double precision() const { return true_cards + false_cards ? static_cast<double>(true_cards) / (true_cards + false_cards) : 1.0; }
@@ -41,7 +45,10 @@ struct ReadCard {
   bridge::Card card;
   double cx = 0, cy = 0;  // normalised
 };
-Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions);
+// `peaks`: centres (normalised) of every index the detector found, read or not -- for index recall,
+// which tells finding an index apart from reading it.
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
+                  const std::vector<cv::Point2d>& peaks = {});
 
 class Recogniser;
 // Reads every image of the groups and scores it: what `cardtable-vision eval` and the corpus test run.

@@ -68,6 +68,29 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
   m.ranks = string_list(j, "ranks", 13, where);
   m.suits = string_list(j, "suits", 4, where);
   m.attribution = j.value("attribution", std::string{});
+  if (j.contains("reader")) {
+    const auto& r = j.at("reader");
+    if (!r.is_object()) throw std::runtime_error(where + ": 'reader' is not an object");
+    ModelInfo::Reader rd;
+    if (!r.contains("onnx") || !r.at("onnx").is_string()) throw std::runtime_error(where + ": 'reader.onnx' missing");
+    rd.onnx = r.at("onnx").get<std::string>();
+    if (rd.onnx.empty() || rd.onnx.find("..") != std::string::npos || rd.onnx.front() == '/')
+      throw std::runtime_error(where + ": 'reader.onnx' must name a file beside the metadata");
+    if (!r.contains("sha256") || !r.at("sha256").is_string() || r.at("sha256").get<std::string>().size() != 64)
+      throw std::runtime_error(where + ": 'reader.sha256' must be 64 hex digits");
+    rd.sha256 = r.at("sha256").get<std::string>();
+    rd.crop = int_field(r, "crop", 8, 512, where);
+    if (!r.contains("crop_scale") || !r.at("crop_scale").is_number()) throw std::runtime_error(where + ": 'reader.crop_scale' missing");
+    rd.crop_scale = r.at("crop_scale").get<double>();
+    if (!(rd.crop_scale >= 0.5 && rd.crop_scale <= 4)) throw std::runtime_error(where + ": 'reader.crop_scale' outside 0.5..4");
+    rd.channels = int_field(r, "channels", 18, 4096, where);
+    rd.emb_dim = int_field(r, "emb_dim", 0, 4096, where);
+    rd.rank = int_field(r, "rank", 0, rd.channels - 13, where);
+    rd.suit = int_field(r, "suit", 0, rd.channels - 4, where);
+    rd.is_index = int_field(r, "is_index", 0, rd.channels - 1, where);
+    rd.emb = int_field(r, "emb", 0, rd.channels - rd.emb_dim, where);
+    m.reader = rd;
+  }
   return m;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,15 @@ struct ModelInfo {
   std::vector<std::string> ranks;   // 13, "2".."A"
   std::vector<std::string> suits;   // 4, "C","D","H","S"
   std::string attribution;
+  // The index reader (optional): a second network that reads a square crop around each peak.
+  struct Reader {
+    std::string onnx;
+    std::string sha256;
+    int crop = 48;
+    double crop_scale = 1.3;  // crop side = this x the box's longer side
+    int rank = 0, suit = 13, is_index = 17, emb = 18, emb_dim = 64, channels = 82;
+  };
+  std::optional<Reader> reader;
 };
 
 // Throws std::runtime_error (with `where`) when the text is not a valid cardtable-vision-model.

@@ -26,6 +26,9 @@ struct Candidate {
 struct IndexReading {
   cv::Rect2f box;                  // in frame pixels
   double presence = 0;             // the heat-map peak: is a corner index here at all
+  double is_index = 1;             // the reader's belief that this is a card's index (not a back, joker, pattern)
+  std::array<double, 13> rank_p{}; // rank probabilities, two .. ace
+  std::array<double, 4> suit_p{};  // suit probabilities, clubs .. spades
   std::array<Candidate, 2> best;   // the two most likely cards
   double confidence = 0;           // calibrated: best[0].p scaled by the temperature in RecogniserOptions
   bool refused = true;             // below the floor or the margin: not read
@@ -50,6 +53,7 @@ struct FrameReading {
 
 struct RecogniserOptions {
   double presence = 0.35;        // heat-map peak to count as an index
+  double is_index = 0.5;         // the reader's floor: below it a peak is no card index at all
   double floor = 0.60;           // a reading below this confidence is refused
   double margin = 0.30;          // ...and so is one whose runner-up is this close
   double single_corner = 0.90;   // confidence factor when only one corner of a card shows
@@ -79,8 +83,14 @@ class Recogniser {
   std::unique_ptr<Net> net_;
 };
 
+// The detector's peaks (heat-map maxima, NMS), each with the detector's own rank/suit probabilities.
+std::vector<IndexReading> find_indices(const cv::Mat& maps, const ModelInfo& info, const RecogniserOptions& options, double scale);
+// From probabilities to a reading: the two best cards of each index, refusal below the floor or the
+// margin, the expected deal's tie-break, corners grouped into cards.
+FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& options, const std::optional<bridge::Hand>& expected);
+
 // The decoding step alone (tested without a network): output maps [1, C, H, W] of a model laid out as
-// `info`, for a frame resized by `scale` (frame pixels = network pixels / scale).
+// `info`, for a frame resized by `scale` (frame pixels = network pixels / scale). find_indices + judge.
 FrameReading decode_maps(const cv::Mat& maps, const ModelInfo& info, const RecogniserOptions& options, double scale,
                          const std::optional<bridge::Hand>& expected);
 

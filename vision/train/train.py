@@ -214,6 +214,8 @@ def main():
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true", help="a few steps only: CI checks the script runs")
+    ap.add_argument("--resume", help="start from this checkpoint (state dict); with --minutes 0 it only exports")
+    ap.add_argument("--resumed-steps", type=int, default=0, help="steps the checkpoint had (for the metadata)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -232,6 +234,8 @@ def main():
     print(f"{len(real)} training photos, {len(held)} held out, {len(faces)} rendered faces", flush=True)
 
     model = CornerNet()
+    if args.resume:
+        model.load_state_dict(torch.load(args.resume))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = 60 * (0.3 if args.smoke else args.minutes)
     start = time.time()
@@ -240,7 +244,7 @@ def main():
     ckpt = os.path.join(args.cache, "checkpoint.pt")
     while True:
         elapsed = time.time() - start
-        if elapsed > budget or (args.smoke and step >= 3):
+        if elapsed >= budget or (args.smoke and step >= 3):
             break
         frac = elapsed / budget
         lr = args.lr * min(1.0, (step + 1) / 20) * 0.5 * (1 + np.cos(np.pi * frac))  # warm-up, cosine by time
@@ -276,7 +280,7 @@ def main():
         input=dict(width=640, height=640, channels="BGR", scale=1 / 255.0),
         output=dict(stride=STRIDE, heat=0, rank=1, suit=14, size=18, feat=20, channels=CHANNELS, feat_dim=FEAT),
         ranks=RANKS, suits=SUITS, gmac_640=round(macs(CornerNet()) / 1e9, 3),
-        training=dict(args=vars(args), steps=step, minutes=round((time.time() - start) / 60, 1),
+        training=dict(args=vars(args), steps=step + args.resumed_steps, minutes=round((time.time() - start) / 60, 1),
                       train_images=len(real), held_out_images=len(held), rendered_faces=len(faces),
                       opencv_vs_torch_max_abs_diff=diff, last_losses=log[-1] if log else None),
         attribution=ATTRIBUTION)

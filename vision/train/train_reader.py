@@ -50,13 +50,14 @@ def main():
     ap.add_argument("--out", required=True, help="folder with model.json of the detector")
     ap.add_argument("--cache", default="/tmp/cardtable-vision-cache")
     ap.add_argument("--minutes", type=float, default=20)
-    ap.add_argument("--batch", type=int, default=128)
-    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=5e-3)
     ap.add_argument("--synth-scenes", type=int, default=400)
     ap.add_argument("--exclude-group", action="append", default=[])
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--resume", help="start from this state dict (written beside reader.onnx as reader.pt)")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -71,6 +72,9 @@ def main():
     print(f"{len(images)} photos, {len(scenes)} synthetic scenes", flush=True)
 
     model = IndexReader()
+    if args.resume:
+        model.load_state_dict(torch.load(args.resume))
+    ckpt = os.path.join(args.cache, "reader.pt")
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = 60 * (0.2 if args.smoke else args.minutes)
     start = time.time()
@@ -110,6 +114,9 @@ def main():
             last = dict(step=step, minutes=round((time.time() - start) / 60, 2), rank=lr_.item(), suit=ls.item(),
                         is_index=li.item(), batch_card_accuracy=acc)
             print(json.dumps(last), flush=True)
+        if step % 50 == 0:
+            torch.save(model.state_dict(), ckpt)
+    torch.save(model.state_dict(), ckpt)
     model.eval()
     path = os.path.join(args.out, "reader.onnx")
     torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), path, opset_version=11, input_names=["crop"],
