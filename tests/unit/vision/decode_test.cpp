@@ -1,0 +1,115 @@
+// The decoding laws on hand-made output maps: read rank and suit together, refuse below the margin,
+// corners agree, the master deal breaks ties but never invents a card.
+#include <gtest/gtest.h>
+
+#include "vision/recogniser.hpp"
+
+using cardtable::bridge::Card;
+using cardtable::bridge::Hand;
+using namespace cardtable::vision;
+
+namespace {
+
+ModelInfo info() {
+  ModelInfo m;
+  m.channels = 20;
+  m.feat_dim = 0;
+  m.feat = 20;
+  return m;
+}
+
+struct Maps {
+  cv::Mat m;
+  Maps() {
+    const int sz[4] = {1, 20, 10, 10};
+    m = cv::Mat(4, sz, CV_32F, cv::Scalar(0));
+    for (int c = 1; c < 18; ++c) set(c, -1, -1, 0);  // flat logits everywhere
+  }
+  void set(int c, int y, int x, float v) {
+    if (y < 0) {
+      for (int yy = 0; yy < 10; ++yy)
+        for (int xx = 0; xx < 10; ++xx) set(c, yy, xx, v);
+      return;
+    }
+    const int idx[4] = {0, c, y, x};
+    m.at<float>(idx) = v;
+  }
+  // An index at (y, x): heat, and strong logits for rank r (0 = two .. 12 = ace) and suit s (C D H S).
+  void index(int y, int x, int r, int s, float strength = 12, float heat = 0.9f) {
+    set(0, y, x, heat);
+    set(1 + r, y, x, strength);
+    set(14 + s, y, x, strength);
+  }
+};
+
+}  // namespace
+
+TEST(Decode, RankAndSuitAreReadTogether) {
+  Maps m;
+  m.index(2, 2, 8, 2);  // ten of hearts
+  const auto r = decode_maps(m.m, info(), {}, 1.0, std::nullopt);
+  ASSERT_EQ(r.cards.size(), 1U);
+  EXPECT_EQ(r.cards[0].card, Card::parse("H10"));
+  EXPECT_EQ(r.refused, 0);
+}
+
+TEST(Decode, TwoCornersAgreeingGiveFullConfidenceOneCornerLess) {
+  Maps two, one;
+  two.index(1, 1, 12, 3);
+  two.index(8, 8, 12, 3);
+  one.index(1, 1, 12, 3);
+  const auto a = decode_maps(two.m, info(), {}, 1.0, std::nullopt);
+  const auto b = decode_maps(one.m, info(), {}, 1.0, std::nullopt);
+  ASSERT_EQ(a.cards.size(), 1U);
+  ASSERT_EQ(b.cards.size(), 1U);
+  EXPECT_EQ(a.cards[0].corners, 2);
+  EXPECT_GT(a.cards[0].confidence, b.cards[0].confidence);
+}
+
+TEST(Decode, AReadingCloseToItsRunnerUpIsRefusedNotGuessed) {
+  Maps m;
+  m.index(4, 4, 5, 0);   // seven of clubs...
+  m.set(1 + 6, 4, 4, 12);  // ...or eight of clubs, equally likely
+  const auto r = decode_maps(m.m, info(), {}, 1.0, std::nullopt);
+  EXPECT_TRUE(r.cards.empty());
+  EXPECT_EQ(r.refused, 1);
+}
+
+TEST(Decode, TheMasterDealBreaksATieButNeverInventsACard) {
+  Maps m;
+  m.index(4, 4, 5, 0);
+  m.set(1 + 6, 4, 4, 12);  // C7 or C8
+  Hand expects_c8;
+  expects_c8.add(*Card::parse("C8"));
+  const auto r = decode_maps(m.m, info(), {}, 1.0, expects_c8);
+  ASSERT_EQ(r.cards.size(), 1U);
+  EXPECT_EQ(r.cards[0].card, Card::parse("C8"));
+  EXPECT_TRUE(r.indices[0].tie_broken);
+
+  Hand expects_other;  // neither candidate expected: still refused, the deal adds nothing
+  expects_other.add(*Card::parse("SA"));
+  const auto q = decode_maps(m.m, info(), {}, 1.0, expects_other);
+  EXPECT_TRUE(q.cards.empty());
+  EXPECT_EQ(q.refused, 1);
+
+  Hand expects_both;  // both expected: no tie to break
+  expects_both.add(*Card::parse("C7"));
+  expects_both.add(*Card::parse("C8"));
+  EXPECT_TRUE(decode_maps(m.m, info(), {}, 1.0, expects_both).cards.empty());
+}
+
+TEST(Decode, WeakPeaksAreNoIndexAndOnePeakPerIndex) {
+  Maps m;
+  m.index(5, 5, 0, 1, 12, 0.2f);  // below presence
+  EXPECT_TRUE(decode_maps(m.m, info(), {}, 1.0, std::nullopt).indices.empty());
+  Maps n;
+  n.index(5, 5, 0, 1);
+  n.index(5, 6, 0, 1, 12, 0.85f);  // a shoulder of the same peak
+  EXPECT_EQ(decode_maps(n.m, info(), {}, 1.0, std::nullopt).indices.size(), 1U);
+}
+
+TEST(Decode, MapsOfTheWrongShapeAreAnError) {
+  const int sz[4] = {1, 7, 4, 4};
+  cv::Mat bad(4, sz, CV_32F, cv::Scalar(0));
+  EXPECT_THROW(decode_maps(bad, info(), {}, 1.0, std::nullopt), std::runtime_error);
+}

@@ -1,0 +1,48 @@
+#include "vision/evaluation.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using cardtable::bridge::Card;
+using namespace cardtable::vision;
+
+namespace {
+const std::vector<std::string> kNames = {"10H", "AS", "BACK", "KS"};
+
+LabelledImage image(const char* rows) {
+  LabelledImage im;
+  im.boxes = parse_label_rows(rows, kNames, "t");
+  return im;
+}
+}  // namespace
+
+TEST(Evaluation, CountsDistinctCardsAndNamesWhatAFalseCardStoodOn) {
+  std::map<Confusion, int> conf;
+  // Truth: 10H (two corners) and AS; read: 10H twice (two corners), KS on the ace's corner.
+  const auto im = image("0 0.1 0.1 0.05 0.05\n0 0.9 0.9 0.05 0.05\n1 0.5 0.5 0.05 0.05\n2 0.3 0.3 0.1 0.1\n");
+  const auto s = score_image(im, {{*Card::parse("H10"), 0.1, 0.1}, {*Card::parse("H10"), 0.9, 0.9}, {*Card::parse("SK"), 0.51, 0.5}}, conf);
+  EXPECT_EQ(s.true_cards, 1);
+  EXPECT_EQ(s.false_cards, 1);
+  EXPECT_EQ(s.missed_cards, 1);
+  EXPECT_EQ(s.exact, 0);
+  EXPECT_EQ((conf[{"AS", "SK"}]), 1);
+}
+
+TEST(Evaluation, AnImageOfBacksReadAsNothingIsExact) {
+  std::map<Confusion, int> conf;
+  const auto s = score_image(image("2 0.3 0.3 0.1 0.1\n"), {}, conf);
+  EXPECT_EQ(s.exact, 1);
+  EXPECT_DOUBLE_EQ(s.precision(), 1.0);
+}
+
+TEST(Evaluation, JsonHasOverallPrecisionAndRecallAsFractions) {
+  Evaluation e;
+  Score s;
+  s.images = 2; s.true_cards = 3; s.false_cards = 1; s.missed_cards = 1;
+  e.groups.emplace_back("g", s);
+  e.overall = s;
+  const auto j = nlohmann::json::parse(evaluation_json(e));
+  EXPECT_DOUBLE_EQ(j.at("precision").get<double>(), 0.75);
+  EXPECT_DOUBLE_EQ(j.at("recall").get<double>(), 0.75);
+  EXPECT_TRUE(j.at("groups").contains("g"));
+}

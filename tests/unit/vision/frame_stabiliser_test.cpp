@@ -1,0 +1,63 @@
+#include "vision/frame_stabiliser.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace cardtable;
+using namespace cardtable::vision;
+
+namespace {
+
+ZoneMap two_zones() { return parse_zones("frame 100 100\nzone play:N 0,0 50,0 50,50 0,50\nzone play:S 0,50 50,50 50,100 0,100\n", "z"); }
+
+FrameReading reading(const char* card, float x, float y) {
+  FrameReading r;
+  CardReading c;
+  c.card = *bridge::Card::parse(card);
+  c.confidence = 0.95;
+  c.corners = 2;
+  c.box = cv::Rect2f(x - 2, y - 2, 4, 4);
+  r.cards.push_back(c);
+  return r;
+}
+
+}  // namespace
+
+TEST(FrameStabiliser, ACardReachesTheTableOnlyAfterItHeldForSeveralFrames) {
+  const auto zones = two_zones();
+  FrameStabiliser st(3);
+  const auto frame = observations_by_zone(reading("SA", 20, 20), zones, 0, "cam");
+  EXPECT_EQ(frame.at(zones.regions[0].zone.index()).cards.size(), 1);
+  std::vector<table::Observation> sent;
+  for (int i = 0; i < 3; ++i) {
+    auto out = st.feed(frame, zones, i * 100, "cam");
+    for (auto& o : out) sent.push_back(o);
+  }
+  // Third frame: play:N holds SA, play:S holds nothing; both are now stable and sent once.
+  ASSERT_EQ(sent.size(), 2U);
+  EXPECT_EQ(sent[0].zone.str(), "play:N");
+  EXPECT_TRUE(sent[0].cards.contains(*bridge::Card::parse("SA")));
+  EXPECT_TRUE(sent[1].cards.empty());
+  EXPECT_TRUE(st.feed(frame, zones, 400, "cam").empty()) << "an unchanged reading is not sent again";
+}
+
+TEST(FrameStabiliser, OneFramesMisreadingNeverReachesTheTable) {
+  const auto zones = two_zones();
+  FrameStabiliser st(3);
+  const auto good = observations_by_zone(reading("SA", 20, 20), zones, 0, "cam");
+  const auto bad = observations_by_zone(reading("SK", 20, 20), zones, 0, "cam");
+  for (int i = 0; i < 3; ++i) st.feed(good, zones, i, "cam");
+  EXPECT_TRUE(st.feed(bad, zones, 4, "cam").empty());
+  EXPECT_TRUE(st.feed(good, zones, 5, "cam").empty());
+  EXPECT_TRUE(st.feed(good, zones, 6, "cam").empty());
+}
+
+TEST(FrameStabiliser, RefusedIndicesAreUnknownCardsOfTheirZone) {
+  const auto zones = two_zones();
+  FrameReading r;
+  IndexReading i;
+  i.refused = true;
+  i.box = cv::Rect2f(18, 70, 4, 4);
+  r.indices.push_back(i);
+  const auto frame = observations_by_zone(r, zones, 0, "cam");
+  EXPECT_EQ(frame.at(zones.regions[1].zone.index()).unknown, 1);
+}

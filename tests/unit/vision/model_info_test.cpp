@@ -1,0 +1,34 @@
+#include "vision/model_info.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace cardtable::vision;
+
+TEST(ModelInfo, Sha256OfKnownText) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex(std::string(1000, 'a')), "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3");
+}
+
+TEST(ModelInfo, TheCommittedMetadataParses) {
+  const auto m = read_model_info(CARDTABLE_VISION_MODEL);
+  EXPECT_EQ(m.ranks.size(), 13U);
+  EXPECT_EQ(m.suits.size(), 4U);
+  EXPECT_NE(m.attribution.find("CC BY 4.0"), std::string::npos) << "the photographs' licence asks for attribution";
+}
+
+TEST(ModelInfo, BadMetadataIsAClearError) {
+  EXPECT_THROW(parse_model_info("[]", "m"), std::runtime_error);
+  EXPECT_THROW(parse_model_info(R"({"format":"other"})", "m"), std::runtime_error);
+  const std::string ok = R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
+                         R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
+                         "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
+                         "suits":["C","D","H","S"]})";
+  EXPECT_NO_THROW(parse_model_info(ok, "m"));
+  auto bad = ok;
+  bad.replace(bad.find("\"feat\":20"), 9, "\"feat\":80");  // features would run past the output
+  EXPECT_THROW(parse_model_info(bad, "m"), std::runtime_error);
+  bad = ok;
+  bad.replace(bad.find("cards.onnx"), 10, "../x.onnx");
+  EXPECT_THROW(parse_model_info(bad, "m"), std::runtime_error);
+}

@@ -1,0 +1,51 @@
+#include "eval_command.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include <opencv2/core/utility.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "options.hpp"
+#include "vision/evaluation.hpp"
+#include "vision/recogniser.hpp"
+#include "vision/yolo_dataset.hpp"
+
+namespace cardtable::vision_tool {
+
+namespace {
+
+constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
+                             [--threads N] [--floor P] [--margin P]
+Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
+data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
+the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
+BACK and jokers are not cards), frames per second of the pipeline (decoding the file excluded; the decode
+time is printed apart) and the confusion pairs (label under a false card -> card read).
+  --json        one JSON object: overall figures at the top level (keys precision, recall, exact_share,
+                frames_per_second...), "groups", "confusions"
+  --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)
+  --list FILE   only the images named in FILE ("group/file.jpg" per line), e.g. vision/model/held_out_images.txt
+  --threads N   OpenCV threads (default 1: the figure is per core)
+)";
+
+}  // namespace
+
+int eval_command(const std::vector<std::string>& args) {
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin"}, {"--json", "--help"});
+  if (o.flag("--help")) { std::cout << kHelp; return 0; }
+  if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
+  cv::setNumThreads(o.int_value("--threads", 1));
+  vision::RecogniserOptions ropt;
+  ropt.floor = o.double_value("--floor", ropt.floor);
+  ropt.margin = o.double_value("--margin", ropt.margin);
+  vision::Recogniser rec(o.value("--model", default_model()), ropt);
+  std::vector<std::string> only;
+  if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));
+  const auto groups = vision::read_yolo_dataset(o.value("--dataset", ""), only);
+  const auto ev = vision::evaluate(rec, groups);
+  std::cout << (o.flag("--json") ? vision::evaluation_json(ev) : vision::evaluation_text(ev));
+  return 0;
+}
+
+}  // namespace cardtable::vision_tool

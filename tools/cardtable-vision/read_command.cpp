@@ -1,0 +1,43 @@
+#include "read_command.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+#include <opencv2/imgcodecs.hpp>
+
+#include "options.hpp"
+#include "vision/recogniser.hpp"
+
+namespace cardtable::vision_tool {
+
+int read_command(const std::vector<std::string>& args) {
+  std::vector<std::string> images, rest;
+  for (const auto& a : args) (a.rfind("--", 0) == 0 || (!rest.empty() && rest.back() == "--model") ? rest : images).push_back(a);
+  Options o(rest, {"--model"}, {"--json", "--help"});
+  if (o.flag("--help") || images.empty()) {
+    std::cout << "usage: cardtable-vision read IMAGE... [--json] [--model FILE]\n"
+                 "Prints the cards read in each image, each with its confidence and how many corners agree,\n"
+                 "and the count of indices found but refused (below the floor or the margin).\n";
+    return images.empty() && !o.flag("--help") ? 2 : 0;
+  }
+  vision::Recogniser rec(o.value("--model", default_model()));
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& path : images) {
+    const cv::Mat frame = cv::imread(path, cv::IMREAD_COLOR);
+    if (frame.empty()) throw std::runtime_error(path + ": not an image OpenCV can decode");
+    const auto r = rec.read(frame);
+    nlohmann::json cards = nlohmann::json::array();
+    std::cout << (o.flag("--json") ? "" : path + ":");
+    for (const auto& c : r.cards) {
+      cards.push_back({{"card", c.card.str()}, {"confidence", c.confidence}, {"corners", c.corners}});
+      if (!o.flag("--json")) std::cout << " " << c.card.str() << "(" << static_cast<int>(100 * c.confidence) << "%," << c.corners << ")";
+    }
+    if (!o.flag("--json")) std::cout << (r.refused ? " refused:" + std::to_string(r.refused) : "") << "\n";
+    all.push_back({{"image", path}, {"cards", cards}, {"refused", r.refused}});
+  }
+  if (o.flag("--json")) std::cout << all.dump(1) << "\n";
+  return 0;
+}
+
+}  // namespace cardtable::vision_tool

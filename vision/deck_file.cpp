@@ -1,0 +1,149 @@
+#include "vision/deck_file.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cardtable::vision {
+
+namespace {
+
+std::vector<std::string_view> words(std::string_view line) {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < line.size();) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
+    std::size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
+    if (j > i) out.push_back(line.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+void normalise(std::vector<float>& v) {
+  double n = 0;
+  for (float x : v) n += static_cast<double>(x) * x;
+  n = std::sqrt(n);
+  if (n > 0)
+    for (float& x : v) x = static_cast<float>(x / n);
+}
+
+}  // namespace
+
+Deck parse_deck(std::string_view text, const std::string& where) {
+  Deck d;
+  int line_no = 0;
+  while (!text.empty()) {
+    const auto nl = text.find('\n');
+    const auto line = text.substr(0, nl);
+    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
+    ++line_no;
+    const std::string at = where + ":" + std::to_string(line_no);
+    const auto w = words(line);
+    if (w.empty() || w[0][0] == '#') continue;
+    if (w[0] == "deck" && w.size() == 2) {
+      d.name = std::string(w[1]);
+    } else if (w[0] == "dim" && w.size() == 2) {
+      auto [p, ec] = std::from_chars(w[1].data(), w[1].data() + w[1].size(), d.dim);
+      if (ec != std::errc() || p != w[1].data() + w[1].size() || d.dim < 1 || d.dim > 4096)
+        throw std::runtime_error(at + ": 'dim' wants 1..4096");
+    } else if (w[0] == "card") {
+      if (d.dim == 0) throw std::runtime_error(at + ": 'dim' must come before the cards");
+      if (w.size() != static_cast<std::size_t>(d.dim) + 2)
+        throw std::runtime_error(at + ": a card line is 'card NAME' and " + std::to_string(d.dim) + " numbers");
+      const auto card = bridge::Card::parse(w[1]);
+      if (!card) throw std::runtime_error(at + ": not a card: '" + std::string(w[1]) + "'");
+      if (d.prototypes.contains(card->id())) throw std::runtime_error(at + ": " + card->str() + " given twice");
+      std::vector<float> v;
+      for (std::size_t i = 2; i < w.size(); ++i) {
+        float x = 0;
+        auto [p, ec] = std::from_chars(w[i].data(), w[i].data() + w[i].size(), x);
+        if (ec != std::errc() || p != w[i].data() + w[i].size() || !std::isfinite(x))
+          throw std::runtime_error(at + ": not a number: '" + std::string(w[i]) + "'");
+        v.push_back(x);
+      }
+      normalise(v);
+      d.prototypes[card->id()] = std::move(v);
+    } else {
+      throw std::runtime_error(at + ": unknown line (deck NAME, dim N, card NAME numbers..., # comment)");
+    }
+  }
+  if (d.prototypes.empty()) throw std::runtime_error(where + ": no cards");
+  return d;
+}
+
+Deck read_deck(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read deck file " + file.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return parse_deck(s.str(), file.string());
+}
+
+std::string format_deck(const Deck& d) {
+  std::ostringstream o;
+  o << "# cardtable-vision deck 1\ndeck " << (d.name.empty() ? "unnamed" : d.name) << "\ndim " << d.dim << "\n";
+  for (const auto& [id, v] : d.prototypes) {
+    o << "card " << bridge::Card::from_id(id).str();
+    for (float x : v) o << " " << x;
+    o << "\n";
+  }
+  return o.str();
+}
+
+Deck make_deck(const std::string& name, const std::map<int, std::vector<std::vector<float>>>& samples) {
+  Deck d;
+  d.name = name;
+  for (const auto& [id, list] : samples) {
+    if (list.empty()) continue;
+    std::vector<float> mean(list.front().size(), 0.0f);
+    for (auto v : list) {
+      normalise(v);
+      for (std::size_t i = 0; i < mean.size() && i < v.size(); ++i) mean[i] += v[i];
+    }
+    normalise(mean);
+    d.dim = static_cast<int>(mean.size());
+    d.prototypes[id] = std::move(mean);
+  }
+  return d;
+}
+
+void apply_deck(FrameReading& r, const Deck& deck, double margin, double single_corner) {
+  std::map<int, CardReading> cards;
+  r.refused = 0;
+  for (auto& i : r.indices) {
+    if (static_cast<int>(i.feature.size()) != deck.dim) throw std::runtime_error("deck and model embeddings differ in size");
+    auto f = i.feature;
+    normalise(f);
+    double best = -2, second = -2;
+    int best_id = -1;
+    for (const auto& [id, p] : deck.prototypes) {
+      double s = 0;
+      for (std::size_t k = 0; k < p.size(); ++k) s += static_cast<double>(p[k]) * f[k];
+      if (s > best) { second = best; best = s; best_id = id; }
+      else if (s > second) second = s;
+    }
+    i.refused = best_id < 0 || best - second < margin;
+    if (!i.refused) {
+      i.best[1] = i.best[0];
+      i.best[0] = {bridge::Card::from_id(best_id), best};
+      i.confidence = std::clamp(best, 0.0, 1.0);
+      auto& c = cards[best_id];
+      c.card = bridge::Card::from_id(best_id);
+      ++c.corners;
+      if (i.confidence > c.confidence) { c.confidence = i.confidence; c.box = i.box; }
+    } else {
+      ++r.refused;
+    }
+  }
+  r.cards.clear();
+  for (auto& [id, c] : cards) {
+    if (c.corners < 2) c.confidence *= single_corner;
+    r.cards.push_back(c);
+  }
+}
+
+}  // namespace cardtable::vision

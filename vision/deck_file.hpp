@@ -1,0 +1,40 @@
+// A deck learnt without retraining: per card, the mean of the network's embedding at that card's
+// corner indices in the operator's photographs (`cardtable-vision enroll`). At play, an index's
+// embedding is matched to the nearest prototype by cosine similarity, with a margin over the runner-up.
+// Text file, one card a line:
+//   # cardtable-vision deck 1
+//   deck black-gold
+//   dim 64
+//   card SA 0.0132 -0.2211 ...   (dim numbers, L2-normalised)
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bridge/card.hpp"
+#include "vision/recogniser.hpp"
+
+namespace cardtable::vision {
+
+struct Deck {
+  std::string name;
+  int dim = 0;
+  std::map<int, std::vector<float>> prototypes;  // by card id
+};
+
+// Throws std::runtime_error naming `where` and the line.
+Deck parse_deck(std::string_view text, const std::string& where);
+Deck read_deck(const std::filesystem::path& file);
+std::string format_deck(const Deck& d);
+
+// Averages and normalises per-card embeddings into prototypes.
+Deck make_deck(const std::string& name, const std::map<int, std::vector<std::vector<float>>>& samples);
+
+// Re-reads each index of `r` by its embedding's nearest prototype; an index whose best prototype is not
+// `margin` (cosine) above the runner-up is refused. Needs readings made with keep_features.
+void apply_deck(FrameReading& r, const Deck& deck, double margin, double single_corner);
+
+}  // namespace cardtable::vision

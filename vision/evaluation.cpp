@@ -1,0 +1,155 @@
+#include "vision/evaluation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+#include <opencv2/imgcodecs.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "vision/recogniser.hpp"
+
+namespace cardtable::vision {
+
+void Score::add(const Score& o) {
+  images += o.images;
+  exact += o.exact;
+  true_cards += o.true_cards;
+  false_cards += o.false_cards;
+  missed_cards += o.missed_cards;
+  refused += o.refused;
+  labelled_indices += o.labelled_indices;
+  found_indices += o.found_indices;
+  seconds += o.seconds;
+  decode_seconds += o.decode_seconds;
+}
+
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
+                  const std::vector<cv::Point2d>& peaks) {
+  Score s;
+  s.images = 1;
+  for (const auto& b : truth.boxes) {
+    if (!b.card) continue;
+    ++s.labelled_indices;
+    for (const auto& p : peaks)
+      if (std::abs(p.x - b.cx) <= b.w / 2 && std::abs(p.y - b.cy) <= b.h / 2) { ++s.found_indices; break; }
+  }
+  const bridge::Hand want = truth.cards();
+  bridge::Hand got;
+  for (const auto& r : read) got.add(r.card);
+  s.true_cards = (want & got).size();
+  s.false_cards = (got - want).size();
+  s.missed_cards = (want - got).size();
+  s.exact = want == got ? 1 : 0;
+  for (const auto& r : read) {
+    if (want.contains(r.card)) continue;
+    // What did the false card stand on? The nearest labelled index whose box holds its centre.
+    std::string under = "-";
+    double best = 1e9;
+    for (const auto& b : truth.boxes) {
+      if (std::abs(r.cx - b.cx) > b.w && std::abs(r.cy - b.cy) > b.h) continue;
+      const double d = std::hypot(r.cx - b.cx, r.cy - b.cy);
+      if (d < best && std::abs(r.cx - b.cx) <= b.w && std::abs(r.cy - b.cy) <= b.h) { best = d; under = b.name; }
+    }
+    ++confusions[{under, r.card.str()}];
+  }
+  return s;
+}
+
+namespace {
+
+std::string line(const std::string& name, const Score& s) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%-26s %5d %7.1f%% %9.2f%% %8.2f%% %6d %6d %6d %7.1f\n", name.c_str(), s.images,
+                100 * s.exact_share(), 100 * s.precision(), 100 * s.recall(), s.true_cards, s.false_cards, s.missed_cards,
+                s.fps());
+  return buf;
+}
+
+nlohmann::json to_json(const Score& s) {
+  return {{"images", s.images},
+          {"exact_images", s.exact},
+          {"exact_share", s.exact_share()},
+          {"precision", s.precision()},
+          {"recall", s.recall()},
+          {"true_cards", s.true_cards},
+          {"false_cards", s.false_cards},
+          {"missed_cards", s.missed_cards},
+          {"refused_indices", s.refused},
+          {"index_recall", s.index_recall()},
+          {"frames_per_second", s.fps()},
+          {"decode_ms_per_frame", s.images ? 1000 * s.decode_seconds / s.images : 0.0}};
+}
+
+std::vector<std::pair<Confusion, int>> sorted(const std::map<Confusion, int>& m) {
+  std::vector<std::pair<Confusion, int>> v(m.begin(), m.end());
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return v;
+}
+
+}  // namespace
+
+Evaluation evaluate(Recogniser& rec, const std::vector<DatasetGroup>& groups) {
+  Evaluation ev;
+  using clock = std::chrono::steady_clock;
+  for (const auto& g : groups) {
+    Score gs;
+    for (const auto& im : g.images) {
+      const auto t0 = clock::now();
+      const cv::Mat frame = cv::imread(im.image.string(), cv::IMREAD_COLOR);
+      const auto t1 = clock::now();
+      if (frame.empty()) throw std::runtime_error(im.image.string() + ": not an image OpenCV can decode");
+      const auto reading = rec.read(frame);
+      const auto t2 = clock::now();
+      std::vector<ReadCard> read;
+      for (const auto& c : reading.cards)
+        read.push_back({c.card, (c.box.x + c.box.width / 2.0) / frame.cols, (c.box.y + c.box.height / 2.0) / frame.rows});
+      std::vector<cv::Point2d> peaks;
+      for (const auto& i : reading.indices)
+        peaks.emplace_back((i.box.x + i.box.width / 2.0) / frame.cols, (i.box.y + i.box.height / 2.0) / frame.rows);
+      auto s = score_image(im, read, ev.confusions, peaks);
+      s.refused = reading.refused;
+      s.decode_seconds = std::chrono::duration<double>(t1 - t0).count();
+      s.seconds = std::chrono::duration<double>(t2 - t1).count();
+      gs.add(s);
+    }
+    ev.overall.add(gs);
+    ev.groups.emplace_back(g.name, gs);
+  }
+  return ev;
+}
+
+std::string evaluation_text(const Evaluation& e) {
+  std::string out = "group                      images   exact precision   recall   true  false missed   fps\n";
+  for (const auto& [name, s] : e.groups) out += line(name, s);
+  out += line("overall", e.overall);
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "frame decode (not in fps): %.1f ms per frame; indices refused: %d; index recall (found, read or not): %.1f%%\n",
+                e.overall.images ? 1000 * e.overall.decode_seconds / e.overall.images : 0.0, e.overall.refused,
+                100 * e.overall.index_recall());
+  out += buf;
+  out += "confusions (label under the false card -> read):\n";
+  int n = 0;
+  for (const auto& [c, k] : sorted(e.confusions)) {
+    if (n++ == 20) break;
+    out += "  " + c.first + " -> " + c.second + "  x" + std::to_string(k) + "\n";
+  }
+  if (e.confusions.empty()) out += "  none\n";
+  return out;
+}
+
+std::string evaluation_json(const Evaluation& e) {
+  nlohmann::json j = to_json(e.overall);
+  nlohmann::json groups = nlohmann::json::object();
+  for (const auto& [name, s] : e.groups) groups[name] = to_json(s);
+  j["groups"] = groups;
+  nlohmann::json conf = nlohmann::json::array();
+  for (const auto& [c, k] : sorted(e.confusions)) conf.push_back({{"label", c.first}, {"read", c.second}, {"count", k}});
+  j["confusions"] = conf;
+  return j.dump(1) + "\n";
+}
+
+}  // namespace cardtable::vision

@@ -1,0 +1,60 @@
+// The measuring stick: how well a reader names the cards of labelled photographs. Cards are counted
+// distinct per image (two corners of one card are one card); BACK and jokers are not cards.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <opencv2/core/types.hpp>
+
+#include "bridge/hand.hpp"
+#include "vision/yolo_dataset.hpp"
+
+namespace cardtable::vision {
+
+struct Score {
+  int images = 0;
+  int exact = 0;            // images whose card set was read exactly
+  int true_cards = 0, false_cards = 0, missed_cards = 0;
+  int refused = 0;          // indices found but not read
+  int labelled_indices = 0, found_indices = 0;  // card indices labelled; of them, with a detector peak inside
+  double index_recall() const { return labelled_indices ? static_cast<double>(found_indices) / labelled_indices : 1.0; }
+  double seconds = 0;       // pipeline time, frame decode excluded
+  double decode_seconds = 0;
+  double precision() const { return true_cards + false_cards ? static_cast<double>(true_cards) / (true_cards + false_cards) : 1.0; }
+  double recall() const { return true_cards + missed_cards ? static_cast<double>(true_cards) / (true_cards + missed_cards) : 1.0; }
+  double exact_share() const { return images ? static_cast<double>(exact) / images : 0.0; }
+  double fps() const { return seconds > 0 ? images / seconds : 0.0; }
+  void add(const Score& o);
+};
+
+// A confusion: the label under a false card ("-" when it stands on no labelled index), and what was read.
+using Confusion = std::pair<std::string, std::string>;
+
+struct Evaluation {
+  std::vector<std::pair<std::string, Score>> groups;
+  Score overall;
+  std::map<Confusion, int> confusions;
+};
+
+// Scores one image: truth (its labels) against the cards read; `read_boxes` are the read cards' boxes
+// (normalised centres), used to name what a false card stood on.
+struct ReadCard {
+  bridge::Card card;
+  double cx = 0, cy = 0;  // normalised
+};
+// `peaks`: centres (normalised) of every index the detector found, read or not -- for index recall,
+// which tells finding an index apart from reading it.
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
+                  const std::vector<cv::Point2d>& peaks = {});
+
+class Recogniser;
+// Reads every image of the groups and scores it: what `cardtable-vision eval` and the corpus test run.
+Evaluation evaluate(Recogniser& recogniser, const std::vector<DatasetGroup>& groups);
+
+std::string evaluation_text(const Evaluation& e);
+std::string evaluation_json(const Evaluation& e);
+
+}  // namespace cardtable::vision

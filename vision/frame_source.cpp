@@ -1,0 +1,142 @@
+#include "vision/frame_source.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
+
+namespace cardtable::vision {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+class CameraSource final : public FrameSource {
+ public:
+  CameraSource(std::string device, int w, int h, std::chrono::milliseconds retry)
+      : device_(std::move(device)), w_(w), h_(h), retry_(retry) {
+    open();
+  }
+  std::optional<Frame> next() override {
+    if (!cap_.isOpened()) {
+      // Unplugged (or never there): try again, but not in a busy loop.
+      if (std::chrono::steady_clock::now() - last_try_ < retry_ || !open()) return std::nullopt;
+    }
+    Frame f;
+    if (!cap_.grab()) {  // the camera went away: reopen on a later call
+      cap_.release();
+      return std::nullopt;
+    }
+    f.time_ms = now_ms();  // at capture: grab() returned the newest frame, retrieve() only decodes it
+    if (!cap_.retrieve(f.image) || f.image.empty()) {
+      cap_.release();
+      return std::nullopt;
+    }
+    f.origin = device_;
+    return f;
+  }
+  bool finished() const override { return false; }
+  bool healthy() const override { return cap_.isOpened(); }
+  std::string describe() const override { return "v4l2:" + device_; }
+
+ private:
+  bool open() {
+    last_try_ = std::chrono::steady_clock::now();
+    cap_.open(device_, cv::CAP_V4L2);
+    if (!cap_.isOpened()) return false;
+    cap_.set(cv::CAP_PROP_BUFFERSIZE, 1);  // the newest frame, not one queued while we were busy
+    if (w_ > 0) cap_.set(cv::CAP_PROP_FRAME_WIDTH, w_);
+    if (h_ > 0) cap_.set(cv::CAP_PROP_FRAME_HEIGHT, h_);
+    return true;
+  }
+  std::string device_;
+  int w_, h_;
+  std::chrono::milliseconds retry_;
+  std::chrono::steady_clock::time_point last_try_{};
+  cv::VideoCapture cap_;
+};
+
+class VideoFileSource final : public FrameSource {
+ public:
+  explicit VideoFileSource(const fs::path& file) : file_(file) {
+    if (!cap_.open(file.string())) throw std::runtime_error(file.string() + ": OpenCV cannot open this video");
+  }
+  std::optional<Frame> next() override {
+    Frame f;
+    if (done_ || !cap_.read(f.image) || f.image.empty()) {
+      done_ = true;
+      return std::nullopt;
+    }
+    f.time_ms = static_cast<std::int64_t>(cap_.get(cv::CAP_PROP_POS_MSEC));
+    f.origin = file_.string();
+    return f;
+  }
+  bool finished() const override { return done_; }
+  bool healthy() const override { return true; }
+  std::string describe() const override { return "file:" + file_.string(); }
+
+ private:
+  fs::path file_;
+  cv::VideoCapture cap_;
+  bool done_ = false;
+};
+
+class ImageFolderSource final : public FrameSource {
+ public:
+  ImageFolderSource(const fs::path& dir, std::int64_t period) : dir_(dir), period_(period) {
+    if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + " is not a folder of frames");
+    for (const auto& e : fs::directory_iterator(dir)) {
+      auto ext = e.path().extension().string();
+      std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (e.is_regular_file() && (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp")) files_.push_back(e.path());
+    }
+    std::sort(files_.begin(), files_.end());
+  }
+  std::optional<Frame> next() override {
+    while (i_ < files_.size()) {
+      const auto& p = files_[i_];
+      Frame f{cv::imread(p.string(), cv::IMREAD_COLOR), static_cast<std::int64_t>(i_) * period_, p.string()};
+      ++i_;
+      if (!f.image.empty()) return f;
+      bad_.push_back(p.string());  // a file that does not decode is skipped, and remembered
+    }
+    return std::nullopt;
+  }
+  bool finished() const override { return i_ >= files_.size(); }
+  bool healthy() const override { return bad_.empty(); }
+  std::string describe() const override { return "folder:" + dir_.string(); }
+
+ private:
+  fs::path dir_;
+  std::int64_t period_;
+  std::vector<fs::path> files_;
+  std::size_t i_ = 0;
+  std::vector<std::string> bad_;
+};
+
+}  // namespace
+
+std::unique_ptr<FrameSource> open_camera(const std::string& device, int width, int height, std::chrono::milliseconds retry) {
+  return std::make_unique<CameraSource>(device, width, height, retry);
+}
+std::unique_ptr<FrameSource> open_video_file(const fs::path& file) { return std::make_unique<VideoFileSource>(file); }
+std::unique_ptr<FrameSource> open_image_folder(const fs::path& dir, std::int64_t period_ms) {
+  return std::make_unique<ImageFolderSource>(dir, period_ms);
+}
+
+std::unique_ptr<FrameSource> open_source(const std::string& spec) {
+  auto starts = [&](const char* p) { return spec.rfind(p, 0) == 0; };
+  if (starts("v4l2:")) return open_camera(spec.substr(5));
+  if (starts("file:")) return open_video_file(spec.substr(5));
+  if (starts("folder:")) return open_image_folder(spec.substr(7));
+  if (fs::is_directory(spec)) return open_image_folder(spec);
+  if (spec.rfind("/dev/video", 0) == 0) return open_camera(spec);
+  return open_video_file(spec);
+}
+
+}  // namespace cardtable::vision

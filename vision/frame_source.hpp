@@ -1,0 +1,45 @@
+// Where frames come from: a V4L2 camera, a video file, or a folder of images -- one interface, so a
+// recording replays through the unchanged pipeline.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+namespace cardtable::vision {
+
+struct Frame {
+  cv::Mat image;            // BGR
+  std::int64_t time_ms = 0; // when it was captured (steady clock for cameras; file order for recordings)
+  std::string origin;       // file name or device
+};
+
+class FrameSource {
+ public:
+  virtual ~FrameSource() = default;
+  // The next frame; nullopt when there is none now (camera unplugged: it keeps trying to reopen) or
+  // none left (a recording's end: `finished()` then says so).
+  virtual std::optional<Frame> next() = 0;
+  virtual bool finished() const = 0;
+  virtual bool healthy() const = 0;       // the camera answers
+  virtual std::string describe() const = 0;
+};
+
+// A V4L2 camera (/dev/videoN) through OpenCV's CAP_V4L2 with a buffer of one frame, so a frame is the
+// scene now, not a queued one; reopened after it is unplugged, at most every `retry`.
+std::unique_ptr<FrameSource> open_camera(const std::string& device, int width = 0, int height = 0,
+                                         std::chrono::milliseconds retry = std::chrono::milliseconds(1000));
+// A video file, frame by frame; time from the file's own position.
+std::unique_ptr<FrameSource> open_video_file(const std::filesystem::path& file);
+// The images of a folder in name order, `period_ms` apart (a recording of frames).
+std::unique_ptr<FrameSource> open_image_folder(const std::filesystem::path& dir, std::int64_t period_ms = 100);
+// "v4l2:/dev/video0", "file:clip.mp4", "folder:frames/" -- or a bare path (folder or file).
+std::unique_ptr<FrameSource> open_source(const std::string& spec);
+
+}  // namespace cardtable::vision

@@ -1,0 +1,42 @@
+// The model's metadata (model.json beside cards.onnx): input size and scale, where each head sits in the
+// output tensor, rank/suit order, the SHA-256 of the ONNX file, attribution of the training data.
+// Untrusted input (an operator may point the daemon at any file): every field is checked.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cardtable::vision {
+
+struct ModelInfo {
+  std::string onnx = "cards.onnx";  // relative to the metadata file
+  std::string sha256;               // of the ONNX file, hex
+  int width = 640, height = 640;
+  double scale = 1.0 / 255.0;
+  int stride = 8;
+  int heat = 0, rank = 1, suit = 14, size = 18, feat = 20, channels = 84, feat_dim = 64;
+  std::vector<std::string> ranks;   // 13, "2".."A"
+  std::vector<std::string> suits;   // 4, "C","D","H","S"
+  std::string attribution;
+  // The index reader (optional): a second network that reads a square crop around each peak.
+  struct Reader {
+    std::string onnx;
+    std::string sha256;
+    int crop = 48;
+    double crop_scale = 1.3;  // crop side = this x the box's longer side
+    int rank = 0, suit = 13, is_index = 17, emb = 18, emb_dim = 64, channels = 82;
+  };
+  std::optional<Reader> reader;
+};
+
+// Throws std::runtime_error (with `where`) when the text is not a valid cardtable-vision-model.
+ModelInfo parse_model_info(std::string_view json_text, const std::string& where);
+ModelInfo read_model_info(const std::filesystem::path& file);
+
+// Hex SHA-256 of a file's bytes (OpenSSL-free: a small implementation, the file is a few hundred KB).
+std::string sha256_hex(std::string_view bytes);
+
+}  // namespace cardtable::vision

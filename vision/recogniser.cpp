@@ -1,0 +1,219 @@
+#include "vision/recogniser.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+
+namespace cardtable::vision {
+
+namespace fs = std::filesystem;
+
+struct Recogniser::Net {
+  cv::dnn::Net detector;
+  cv::dnn::Net reader;
+  bool has_reader = false;
+};
+
+bridge::Hand FrameReading::hand() const {
+  bridge::Hand h;
+  for (const auto& c : cards) h.add(c.card);
+  return h;
+}
+
+namespace {
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+template <std::size_t N>
+std::array<double, N> softmax(const float* logits, std::size_t step) {
+  std::array<double, N> p{};
+  double mx = -1e30;
+  for (std::size_t i = 0; i < N; ++i) mx = std::max(mx, p[i] = static_cast<double>(logits[i * step]));
+  double sum = 0;
+  for (auto& v : p) sum += (v = std::exp(v - mx));
+  for (auto& v : p) v /= sum;
+  return p;
+}
+
+cv::dnn::Net load_net(const fs::path& onnx, const std::string& sha256) {
+  const std::string bytes = read_bytes(onnx);
+  const std::string sha = sha256_hex(bytes);
+  if (sha != sha256) throw std::runtime_error(onnx.string() + ": SHA-256 " + sha + " is not the " + sha256 + " its metadata names");
+  cv::dnn::Net net;
+  try {
+    net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());
+  } catch (const cv::Exception& e) {
+    throw std::runtime_error(onnx.string() + ": OpenCV cannot load it: " + e.what());
+  }
+  net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+  net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+  return net;
+}
+
+}  // namespace
+
+std::vector<IndexReading> find_indices(const cv::Mat& maps, const ModelInfo& info, const RecogniserOptions& opt, double scale) {
+  if (maps.dims != 4 || maps.size[0] != 1 || maps.size[1] != info.channels)
+    throw std::runtime_error("the network's output is not [1, " + std::to_string(info.channels) + ", H, W]");
+  const int H = maps.size[2], W = maps.size[3];
+  const std::size_t plane = static_cast<std::size_t>(H) * static_cast<std::size_t>(W);
+  const float* base = maps.ptr<float>();
+  const cv::Mat heat(H, W, CV_32F, const_cast<float*>(base + plane * static_cast<std::size_t>(info.heat)));
+  // Peaks: a cell equal to the maximum of its 3x3 neighbourhood (CenterNet's NMS on the heat map).
+  cv::Mat dil;
+  cv::dilate(heat, dil, cv::Mat::ones(3, 3, CV_8U));
+  std::vector<IndexReading> found;
+  std::vector<cv::Rect> boxes;
+  std::vector<float> scores;
+  for (int y = 0; y < H; ++y) {
+    for (int x = 0; x < W; ++x) {
+      const float v = heat.at<float>(y, x);
+      if (v < opt.presence || v < dil.at<float>(y, x)) continue;
+      const std::size_t at = static_cast<std::size_t>(y) * static_cast<std::size_t>(W) + static_cast<std::size_t>(x);
+      auto channel = [&](int c) { return base + plane * static_cast<std::size_t>(c) + at; };
+      IndexReading r;
+      r.presence = v;
+      r.rank_p = softmax<13>(channel(info.rank), plane);
+      r.suit_p = softmax<4>(channel(info.suit), plane);
+      const double bw = std::exp(std::clamp(static_cast<double>(*channel(info.size)), -3.0, 4.0)) * info.stride;
+      const double bh = std::exp(std::clamp(static_cast<double>(*channel(info.size + 1)), -3.0, 4.0)) * info.stride;
+      const double cx = (x + 0.5) * info.stride, cy = (y + 0.5) * info.stride;
+      r.box = cv::Rect2f(static_cast<float>((cx - bw / 2) / scale), static_cast<float>((cy - bh / 2) / scale),
+                         static_cast<float>(bw / scale), static_cast<float>(bh / scale));
+      if (opt.keep_features && info.feat_dim > 0) {
+        r.feature.resize(static_cast<std::size_t>(info.feat_dim));
+        for (int f = 0; f < info.feat_dim; ++f) r.feature[static_cast<std::size_t>(f)] = *channel(info.feat + f);
+      }
+      boxes.emplace_back(r.box);
+      scores.push_back(v);
+      found.push_back(std::move(r));
+    }
+  }
+  // Two peaks on one index (a large index spans several cells): keep the stronger.
+  std::vector<int> keep;
+  cv::dnn::NMSBoxes(boxes, scores, static_cast<float>(opt.presence), static_cast<float>(opt.nms_iou), keep);
+  std::vector<IndexReading> out;
+  for (int i : keep) out.push_back(std::move(found[static_cast<std::size_t>(i)]));
+  return out;
+}
+
+FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& opt, const std::optional<bridge::Hand>& expected) {
+  FrameReading out;
+  std::map<int, CardReading> cards;
+  for (auto& r : indices) {
+    if (r.is_index < opt.is_index) continue;  // a back, a joker, a pattern: no card index at all
+    // Rank and suit read together: the two best of the 52 joint candidates.
+    std::array<Candidate, 2> best{};
+    for (int s = 0; s < 4; ++s) {
+      for (int k = 0; k < 13; ++k) {
+        const double p = r.rank_p[static_cast<std::size_t>(k)] * r.suit_p[static_cast<std::size_t>(s)];
+        const Candidate c{bridge::Card(static_cast<bridge::Suit>(s), static_cast<bridge::Rank>(k)), p};
+        if (p > best[0].p) { best[1] = best[0]; best[0] = c; }
+        else if (p > best[1].p) best[1] = c;
+      }
+    }
+    r.best = best;
+    r.confidence = best[0].p * r.is_index;
+    r.refused = r.confidence < opt.floor || best[0].p - best[1].p < opt.margin;
+    if (r.refused && expected && (best[0].p + best[1].p) * r.is_index >= opt.floor) {
+      // The master deal breaks a tie between the two closest candidates, only when exactly one of them
+      // is expected; it never names a card the network did not put in its two best.
+      const bool e0 = expected->contains(best[0].card), e1 = expected->contains(best[1].card);
+      if (e0 != e1) {
+        if (e1) std::swap(r.best[0], r.best[1]);
+        r.confidence = r.best[0].p * r.is_index;
+        r.refused = false;
+        r.tie_broken = true;
+      }
+    }
+    if (r.refused) {
+      ++out.refused;
+    } else {
+      auto& c = cards[r.best[0].card.id()];
+      c.card = r.best[0].card;
+      ++c.corners;
+      if (r.confidence > c.confidence) { c.confidence = r.confidence; c.box = r.box; }
+    }
+    out.indices.push_back(std::move(r));
+  }
+  for (auto& [id, c] : cards) {
+    // Full confidence only when two corners agree; a single corner is reported, but less sure.
+    if (c.corners < 2) c.confidence *= opt.single_corner;
+    out.cards.push_back(c);
+  }
+  return out;
+}
+
+FrameReading decode_maps(const cv::Mat& maps, const ModelInfo& info, const RecogniserOptions& opt, double scale,
+                         const std::optional<bridge::Hand>& expected) {
+  return judge(find_indices(maps, info, opt, scale), opt, expected);
+}
+
+Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
+    : info_(read_model_info(model_json)), options_(options), net_(std::make_unique<Net>()) {
+  net_->detector = load_net(model_json.parent_path() / info_.onnx, info_.sha256);
+  if (info_.reader) {
+    net_->reader = load_net(model_json.parent_path() / info_.reader->onnx, info_.reader->sha256);
+    net_->has_reader = true;
+  }
+}
+
+Recogniser::~Recogniser() = default;
+
+FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Hand>& expected) {
+  if (bgr.empty() || bgr.type() != CV_8UC3) throw std::runtime_error("a frame must be an 8-bit BGR image");
+  // Letterbox: keep the aspect ratio, pad right and bottom, so card shapes are not squeezed.
+  const double scale = std::min(static_cast<double>(info_.width) / bgr.cols, static_cast<double>(info_.height) / bgr.rows);
+  cv::Mat input(info_.height, info_.width, CV_8UC3, cv::Scalar(114, 114, 114));
+  if (scale == 1.0) {
+    bgr.copyTo(input(cv::Rect(0, 0, bgr.cols, bgr.rows)));
+  } else {
+    cv::Mat resized;
+    cv::resize(bgr, resized, cv::Size(static_cast<int>(std::lround(bgr.cols * scale)), static_cast<int>(std::lround(bgr.rows * scale))),
+               0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    resized.copyTo(input(cv::Rect(0, 0, std::min(resized.cols, info_.width), std::min(resized.rows, info_.height))));
+  }
+  net_->detector.setInput(cv::dnn::blobFromImage(input, info_.scale, cv::Size(), cv::Scalar(), /*swapRB=*/false, /*crop=*/false));
+  const cv::Mat maps = net_->detector.forward();
+  auto indices = find_indices(maps, info_, options_, scale);
+  if (net_->has_reader && !indices.empty()) {
+    // The reader reads each index from a square crop around it, in the network's input image
+    // (the same crop as vision/train/reader.py: side = crop_scale x the longer side, not turned).
+    const auto& rd = *info_.reader;
+    std::vector<cv::Mat> crops;
+    for (const auto& r : indices) {
+      const double cx = (r.box.x + r.box.width / 2.0) * scale, cy = (r.box.y + r.box.height / 2.0) * scale;
+      const double side = std::max(1.0, rd.crop_scale * std::max(r.box.width, r.box.height) * scale);
+      const double s = rd.crop / side;
+      const cv::Matx23d M(s, 0, rd.crop / 2.0 - s * cx, 0, s, rd.crop / 2.0 - s * cy);
+      cv::Mat c;
+      cv::warpAffine(input, c, M, cv::Size(rd.crop, rd.crop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+      crops.push_back(c);
+    }
+    net_->reader.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
+    const cv::Mat out = net_->reader.forward();  // [N, channels, 1, 1]
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      const float* row = out.ptr<float>(static_cast<int>(i));
+      auto& r = indices[i];
+      r.rank_p = softmax<13>(row + rd.rank, 1);
+      r.suit_p = softmax<4>(row + rd.suit, 1);
+      r.is_index = 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index])));
+      if (options_.keep_features) r.feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
+    }
+  }
+  return judge(std::move(indices), options_, expected);
+}
+
+}  // namespace cardtable::vision

@@ -1,0 +1,97 @@
+// Reads the cards in one frame: the trained network finds corner indices (rank over suit), each index
+// is read as one thing (rank and suit together, so "10" is never "1" and "0"), and a reading below a
+// margin over the runner-up is refused rather than guessed (a false card is worse than a missed one).
+#pragma once
+
+#include <array>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <opencv2/core.hpp>
+
+#include "bridge/card.hpp"
+#include "bridge/hand.hpp"
+#include "vision/model_info.hpp"
+
+namespace cardtable::vision {
+
+struct Candidate {
+  bridge::Card card;
+  double p = 0;  // rank probability times suit probability
+};
+
+// One corner index the network found.
+struct IndexReading {
+  cv::Rect2f box;                  // in frame pixels
+  double presence = 0;             // the heat-map peak: is a corner index here at all
+  double is_index = 1;             // the reader's belief that this is a card's index (not a back, joker, pattern)
+  std::array<double, 13> rank_p{}; // rank probabilities, two .. ace
+  std::array<double, 4> suit_p{};  // suit probabilities, clubs .. spades
+  std::array<Candidate, 2> best;   // the two most likely cards
+  double confidence = 0;           // calibrated: best[0].p scaled by the temperature in RecogniserOptions
+  bool refused = true;             // below the floor or the margin: not read
+  bool tie_broken = false;         // the expected deal chose between best[0] and best[1]
+  std::vector<float> feature;      // the network's embedding at the peak (deck enrolment)
+};
+
+// One card read in the frame, with the corners that agree on it.
+struct CardReading {
+  bridge::Card card;
+  double confidence = 0;  // full (the best corner's) only when two corners agree; one corner: scaled down
+  int corners = 0;
+  cv::Rect2f box;         // the best corner's box
+};
+
+struct FrameReading {
+  std::vector<IndexReading> indices;  // every index found, refused ones included
+  std::vector<CardReading> cards;     // distinct cards read (not refused)
+  int refused = 0;                    // indices found but not read: the table's `unknown`
+  bridge::Hand hand() const;
+};
+
+struct RecogniserOptions {
+  double presence = 0.35;        // heat-map peak to count as an index
+  double is_index = 0.5;         // the reader's floor: below it a peak is no card index at all
+  double floor = 0.60;           // a reading below this confidence is refused
+  double margin = 0.30;          // ...and so is one whose runner-up is this close
+  double single_corner = 0.90;   // confidence factor when only one corner of a card shows
+  double nms_iou = 0.4;
+  bool keep_features = false;
+};
+
+class Recogniser {
+ public:
+  // Loads model.json and the ONNX file beside it; checks its SHA-256. Throws std::runtime_error.
+  explicit Recogniser(const std::filesystem::path& model_json, RecogniserOptions options = {});
+  ~Recogniser();
+  Recogniser(const Recogniser&) = delete;
+  Recogniser& operator=(const Recogniser&) = delete;
+
+  // `expected`: the cards the master deal says may be here. It may choose between a reading's two
+  // closest candidates (a refused reading whose two best add up past the floor), never add a card.
+  FrameReading read(const cv::Mat& bgr, const std::optional<bridge::Hand>& expected = std::nullopt);
+
+  const ModelInfo& info() const { return info_; }
+  const RecogniserOptions& options() const { return options_; }
+
+ private:
+  struct Net;
+  ModelInfo info_;
+  RecogniserOptions options_;
+  std::unique_ptr<Net> net_;
+};
+
+// The detector's peaks (heat-map maxima, NMS), each with the detector's own rank/suit probabilities.
+std::vector<IndexReading> find_indices(const cv::Mat& maps, const ModelInfo& info, const RecogniserOptions& options, double scale);
+// From probabilities to a reading: the two best cards of each index, refusal below the floor or the
+// margin, the expected deal's tie-break, corners grouped into cards.
+FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& options, const std::optional<bridge::Hand>& expected);
+
+// The decoding step alone (tested without a network): output maps [1, C, H, W] of a model laid out as
+// `info`, for a frame resized by `scale` (frame pixels = network pixels / scale). find_indices + judge.
+FrameReading decode_maps(const cv::Mat& maps, const ModelInfo& info, const RecogniserOptions& options, double scale,
+                         const std::optional<bridge::Hand>& expected);
+
+}  // namespace cardtable::vision

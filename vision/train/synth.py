@@ -1,0 +1,146 @@
+"""Synthetic training scenes rendered from Debian's free card art (kdegames-card-data-kf5).
+
+Each card face is rendered once with rsvg-convert; its corner index (rank over suit, top-left) is found
+as the ink near the corner, and the opposite index is the same box turned 180 degrees (cards are
+point-symmetric). Scenes put several cards on cloth or wood-like backgrounds with rotation, perspective,
+overlap (an index hidden under another card is not labelled), blur, glare and noise.
+"""
+import glob
+import gzip
+import os
+import subprocess
+
+import cv2
+import numpy as np
+
+from model import RANKS, SUITS
+
+DECK_DIR = "/usr/share/carddecks"
+SVG_RANK = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
+SVG_SUIT = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
+# Decks whose cards rsvg-convert renders alone (--export-id) with a standard corner index.
+DECKS = ["svg-standard", "svg-nicu-white", "svg-dondorf", "svg-tigullio-international"]
+CARD_W = 240
+
+
+def index_box(img):
+    """Ink bounding box of the top-left corner index of a rendered face (x0, y0, x1, y1) or None."""
+    h, w = img.shape[:2]
+    a = img[:, :, 3] > 128
+    gray = cv2.cvtColor(img[:, :, :3], cv2.COLOR_BGR2GRAY)
+    sat = cv2.cvtColor(img[:, :, :3], cv2.COLOR_BGR2HSV)[:, :, 1]
+    ink = ((gray < 150) | (sat > 100)) & a
+    region = np.zeros_like(ink)
+    region[int(0.015 * h):int(0.33 * h), int(0.015 * w):int(0.22 * w)] = True
+    ink = (ink & region).astype(np.uint8)
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    x0 = y0 = 10 ** 9
+    x1 = y1 = -1
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < 6 or bw > 0.2 * w or bh > 0.2 * h or x < 0.02 * w or y < 0.015 * h:
+            continue  # specks, frame lines, the card's border
+        if x > 0.17 * w or y > 0.3 * h:
+            continue
+        x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + bw), max(y1, y + bh)
+    if x1 < 0 or (x1 - x0) < 0.04 * w or (y1 - y0) < 0.08 * h:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def render_decks(cache):
+    """[(card (rank, suit), BGRA face, index box)] for every deck that renders; cached as PNGs."""
+    os.makedirs(cache, exist_ok=True)
+    faces = []
+    for deck in DECKS:
+        svgz = glob.glob(os.path.join(DECK_DIR, deck, "*.svgz"))
+        if not svgz:
+            continue
+        svg = os.path.join(cache, deck + ".svg")
+        if not os.path.exists(svg):
+            with gzip.open(svgz[0]) as f, open(svg, "wb") as o:
+                o.write(f.read())
+        for ri, r in enumerate(RANKS):
+            for si, s in enumerate(SUITS):
+                cid = f"{SVG_RANK.get(r, r)}_{SVG_SUIT[s]}"
+                png = os.path.join(cache, f"{deck}_{cid}.png")
+                if not os.path.exists(png):
+                    subprocess.run(["rsvg-convert", "-i", cid, "-w", str(CARD_W), svg, "-o", png], check=False,
+                                   stderr=subprocess.DEVNULL)
+                img = cv2.imread(png, cv2.IMREAD_UNCHANGED)
+                if img is None or img.shape[2] != 4:
+                    continue
+                ys, xs = np.nonzero(img[:, :, 3] > 10)
+                img = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+                ratio = img.shape[1] / img.shape[0]
+                if not 0.6 < ratio < 0.8:
+                    continue  # the element did not render alone
+                box = index_box(img)
+                if box:
+                    faces.append(((ri, si), img, box))
+    return faces
+
+
+def background(rng, size):
+    kind = rng.integers(3)
+    base = rng.integers(0, 256, 3)
+    img = np.full((size, size, 3), base, np.float32)
+    if kind == 0:  # cloth: fine noise
+        img += rng.normal(0, rng.uniform(2, 15), (size, size, 1))
+    elif kind == 1:  # wood: stretched noise stripes
+        n = cv2.resize(rng.normal(0, 25, (size, 8)).astype(np.float32), (size, size))
+        img += n[:, :, None]
+    else:  # textured: blurred blobs
+        n = cv2.GaussianBlur(rng.normal(0, 40, (size, size)).astype(np.float32), (0, 0), rng.uniform(2, 12))
+        img += n[:, :, None]
+    return img
+
+
+def scene(rng, faces, size):
+    """One synthetic image (uint8 BGR, size x size) and its index boxes [(cx, cy, w, h, card)] in pixels."""
+    img = background(rng, size)
+    owner = np.full((size, size), -1, np.int32)
+    placed = []
+    ncards = int(rng.integers(1, 7))
+    for k in range(ncards):
+        card, face, (x0, y0, x1, y1) = faces[int(rng.integers(len(faces)))]
+        fh, fw = face.shape[:2]
+        # index height 14..70 px in the scene
+        scale = rng.uniform(14, 70) / (y1 - y0)
+        ang = rng.uniform(0, 2 * np.pi)
+        c, s = np.cos(ang) * scale, np.sin(ang) * scale
+        cx, cy = rng.uniform(0.15, 0.85) * size, rng.uniform(0.15, 0.85) * size
+        src = np.float32([[0, 0], [fw, 0], [fw, fh], [0, fh]])
+        ctr = src - [fw / 2, fh / 2]
+        dst = np.stack([ctr[:, 0] * c - ctr[:, 1] * s + cx, ctr[:, 0] * s + ctr[:, 1] * c + cy], 1)
+        dst += rng.normal(0, 0.03 * scale * fh, dst.shape)  # perspective
+        H = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        warped = cv2.warpPerspective(face, H, (size, size), flags=cv2.INTER_LINEAR, borderValue=(0, 0, 0, 0))
+        a = warped[:, :, 3:4].astype(np.float32) / 255
+        img = img * (1 - a) + warped[:, :, :3].astype(np.float32) * a
+        owner[a[:, :, 0] > 0.5] = k
+        for bx in ((x0, y0, x1, y1), (fw - x1, fh - y1, fw - x0, fh - y0)):
+            pts = np.float32([[bx[0], bx[1]], [bx[2], bx[1]], [bx[2], bx[3]], [bx[0], bx[3]]]).reshape(-1, 1, 2)
+            q = cv2.perspectiveTransform(pts, H).reshape(-1, 2)
+            placed.append((k, q, card))
+    boxes = []
+    for k, q, card in placed:
+        qx0, qy0 = q.min(0)
+        qx1, qy1 = q.max(0)
+        if qx0 < 0 or qy0 < 0 or qx1 >= size or qy1 >= size:
+            continue
+        mask = np.zeros((size, size), np.uint8)
+        cv2.fillConvexPoly(mask, q.astype(np.int32), 1)
+        inside = owner[mask > 0]
+        if inside.size and (inside == k).mean() > 0.85:  # an index under another card is not visible
+            boxes.append(((qx0 + qx1) / 2, (qy0 + qy1) / 2, qx1 - qx0, qy1 - qy0, card))
+    # glare, blur, noise, brightness
+    if rng.random() < 0.3:
+        gx, gy = rng.uniform(0, size, 2)
+        yy, xx = np.mgrid[0:size, 0:size]
+        img += rng.uniform(40, 120) * np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * rng.uniform(10, 60) ** 2))[:, :, None]
+    img = img * rng.uniform(0.6, 1.2) + rng.uniform(-30, 30)
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.3, 1.5))
+    img += rng.normal(0, rng.uniform(0, 8), img.shape)
+    return np.clip(img, 0, 255).astype(np.uint8), boxes

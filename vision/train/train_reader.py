@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Train the index reader (reader.py) on crops of labelled indices: the corpus's training photographs
+(never the held-out captures) and synthetic scenes from Debian's card art. Exports reader.onnx beside
+the detector and adds it to model.json.
+
+  nice -n 15 python3 vision/train/train_reader.py --corpus .../roboflow_card_detection_v12 --out vision/model --minutes 20
+"""
+import argparse
+import hashlib
+import json
+import os
+import sys
+import time
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import synth  # noqa: E402
+from reader import CROP, CROP_SCALE, EMB, OUT, IndexReader, crop  # noqa: E402
+from train import ATTRIBUTION, load_real, photometric  # noqa: E402
+
+
+def samples_from(img, boxes, rng, n_neg):
+    """(crop, rank, suit, is_index) from one image's pixel boxes, plus n_neg background crops."""
+    out = []
+    H, W = img.shape[:2]
+    for cx, cy, w, h, card in boxes:
+        side = max(w, h) * CROP_SCALE * rng.uniform(0.85, 1.2)
+        jx, jy = rng.normal(0, 0.08 * max(w, h), 2)
+        c = crop(img, cx + jx, cy + jy, side, rng.uniform(-180, 180))
+        if card is None:
+            out.append((c, -100, -100, 0))  # BACK, jokers: not a card index
+        else:
+            out.append((c, card[0], card[1], 1))
+    for _ in range(n_neg):
+        cx, cy = rng.uniform(0, W), rng.uniform(0, H)
+        if any(abs(cx - b[0]) < b[2] and abs(cy - b[1]) < b[3] for b in boxes):
+            continue
+        side = rng.uniform(15, 140)
+        out.append((crop(img, cx, cy, side, rng.uniform(-180, 180)), -100, -100, 0))
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--corpus", required=True)
+    ap.add_argument("--out", required=True, help="folder with model.json of the detector")
+    ap.add_argument("--cache", default="/tmp/cardtable-vision-cache")
+    ap.add_argument("--minutes", type=float, default=20)
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=5e-3)
+    ap.add_argument("--synth-scenes", type=int, default=400)
+    ap.add_argument("--exclude-group", action="append", default=[])
+    ap.add_argument("--seed", type=int, default=10)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--resume", help="start from this state dict (written beside reader.onnx as reader.pt)")
+    args = ap.parse_args()
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
+    torch.set_num_threads(args.threads)
+
+    real, held = load_real(args.corpus, set(args.exclude_group))
+    images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]
+    pix = [[(cx * im.shape[1], cy * im.shape[0], w * im.shape[1], h * im.shape[0], c) for cx, cy, w, h, c in b]
+           for im, (_, _, b) in zip(images, real)]
+    faces = synth.render_decks(args.cache)
+    scenes = [synth.scene(rng, faces, 256) for _ in range(3 if args.smoke else args.synth_scenes)]
+    print(f"{len(images)} photos, {len(scenes)} synthetic scenes", flush=True)
+
+    model = IndexReader()
+    if args.resume:
+        model.load_state_dict(torch.load(args.resume))
+    ckpt = os.path.join(args.cache, "reader.pt")
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    budget = 60 * (0.2 if args.smoke else args.minutes)
+    start = time.time()
+    step = 0
+    last = {}
+    while time.time() - start < budget and not (args.smoke and step >= 3):
+        frac = (time.time() - start) / budget
+        for g in opt.param_groups:
+            g["lr"] = args.lr * min(1.0, (step + 1) / 30) * 0.5 * (1 + np.cos(np.pi * frac))
+        batch = []
+        while len(batch) < args.batch:
+            if rng.random() < 0.3:
+                img, b = scenes[int(rng.integers(len(scenes)))]
+            else:
+                i = int(rng.integers(len(images)))
+                img, b = images[i], pix[i]
+            batch += samples_from(img, b, rng, 1)
+        batch = batch[:args.batch]
+        x = torch.from_numpy(np.stack([photometric(rng, c) for c, _, _, _ in batch]).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        rank = torch.tensor([r for _, r, _, _ in batch])
+        suit = torch.tensor([s for _, _, s, _ in batch])
+        isidx = torch.tensor([float(k) for _, _, _, k in batch])
+        model.train()
+        out = model(x)[:, :, 0, 0]
+        lr_ = F.cross_entropy(out[:, 0:13], rank, ignore_index=-100)
+        ls = F.cross_entropy(out[:, 13:17], suit, ignore_index=-100)
+        li = F.binary_cross_entropy_with_logits(out[:, 17], isidx)
+        loss = lr_ + ls + li
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 20 == 0 or args.smoke:
+            with torch.no_grad():
+                m = rank >= 0
+                acc = ((out[m, 0:13].argmax(1) == rank[m]) & (out[m, 13:17].argmax(1) == suit[m])).float().mean().item()
+            last = dict(step=step, minutes=round((time.time() - start) / 60, 2), rank=lr_.item(), suit=ls.item(),
+                        is_index=li.item(), batch_card_accuracy=acc)
+            print(json.dumps(last), flush=True)
+        if step % 50 == 0:
+            torch.save(model.state_dict(), ckpt)
+    torch.save(model.state_dict(), ckpt)
+    model.eval()
+    path = os.path.join(args.out, "reader.onnx")
+    torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), path, opset_version=11, input_names=["crop"],
+                      output_names=["reading"], do_constant_folding=True)
+    net = cv2.dnn.readNetFromONNX(path)
+    x = rng.uniform(0, 1, (4, 3, CROP, CROP)).astype(np.float32)
+    net.setInput(x)
+    with torch.no_grad():
+        diff = float(np.abs(net.forward() - model(torch.from_numpy(x)).numpy()).max())
+    print(f"cv::dnn vs torch max |diff| = {diff:.2e}", flush=True)
+    if diff > 1e-3:
+        raise SystemExit("OpenCV's output differs from torch's")
+    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    with open(path + ".sha256", "w") as f:
+        f.write(f"{sha}  reader.onnx\n")
+    meta_path = os.path.join(args.out, "model.json")
+    meta = json.load(open(meta_path))
+    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, rank=0, suit=13, is_index=17,
+                          emb=18, emb_dim=EMB, channels=OUT,
+                          training=dict(args=vars(args), steps=step, last=last, opencv_vs_torch_max_abs_diff=diff))
+    meta["attribution"] = ATTRIBUTION
+    with open(meta_path, "w") as f:
+        json.dump(meta, f, indent=1)
+        f.write("\n")
+    print("wrote", path, sha, flush=True)
+
+
+if __name__ == "__main__":
+    main()
