@@ -239,15 +239,18 @@ void Gateway::stream_closed(Responder* r) { streams_.erase(r); }
 
 void Gateway::broadcast(const std::string& role, const std::string& event, const json& data) {
   auto message = std::make_shared<const std::string>(sse(event, data));
+  // Collected first: a push may drop a stalled stream, which leaves streams_ while we would iterate it.
+  std::vector<std::shared_ptr<Responder>> targets;
   for (auto it = streams_.begin(); it != streams_.end();) {
     auto s = it->second.first.lock();
     if (!s) {
       it = streams_.erase(it);
       continue;
     }
-    if (it->second.second == role) s->push(message);
+    if (it->second.second == role) targets.push_back(std::move(s));
     ++it;
   }
+  for (const auto& s : targets) s->push(message);
 }
 
 void Gateway::on_event(const json& event, bool live) {
@@ -271,8 +274,10 @@ void Gateway::tick() {
   for (const auto& id : venue_.newly_silent(now)) broadcast("director", "update", {{"tile", venue_.tile(id, now)}});
   if (++ticks_ % 15 == 0) {
     auto keepalive = std::make_shared<const std::string>(": keep-alive\n\n");
+    std::vector<std::shared_ptr<Responder>> targets;
     for (auto& [p, s] : streams_)
-      if (auto sp = s.first.lock()) sp->push(keepalive);
+      if (auto sp = s.first.lock()) targets.push_back(std::move(sp));
+    for (const auto& s : targets) s->push(keepalive);
   }
 }
 

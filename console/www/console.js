@@ -86,7 +86,7 @@ function tileFor(id) {
   e.dataset.table = id;
   e.tabIndex = 0;
   e.append(el('span', 'name'), el('div', 'row'));
-  e.lastChild.append(el('span', 'board'), el('span', 'elapsed'));
+  e.lastChild.append(el('span', 'bno'), el('span', 'elapsed'));
   e.addEventListener('click', () => openDetail(id));
   e.addEventListener('keydown', (k) => { if (k.key === 'Enter') openDetail(id); });
   t = { el: e, data: null };
@@ -104,7 +104,7 @@ function drawTile(id) {
   t.el.className = `tile ${d.state}` + (selected === id ? ' selected' : '');
   t.el.dataset.state = d.state;
   t.el.querySelector('.name').textContent = d.table;
-  t.el.querySelector('.board').textContent = d.board ? `B${d.board}` : '';
+  t.el.querySelector('.bno').textContent = d.board ? `B${d.board}` : '';
   t.el.title = `Table ${d.id}: ${d.state}` + (d.board ? `, board ${d.board}` : '') + (d.tricks ? `, ${d.tricks} tricks` : '') +
     (d.alerts ? `, ${d.alerts} open alert(s)` : '');
   drawElapsed(t);
@@ -272,6 +272,7 @@ function handBlock(seat, hand) {
 }
 
 function drawBoard(b) {
+  if (!b.deal && !b.board) return;  // cards of a board not yet identified: shown once the deal comes
   const key = `${b.table}/${b.session}/${b.board}`;
   let card = boards.get(key);
   if (!card) {
