@@ -91,6 +91,7 @@ bool VenueState::apply_event(const json& e, double now) {
     return true;
   }
   double at = number(e, "time", now);
+  if (int b = static_cast<int>(number(e, "board", 0)); b > 0 && t.phase != "done") t.board = b;
   if (type == "board.arrived" || type == "board.identified") {
     int b = static_cast<int>(number(e, "board", 0));
     if (type == "board.arrived" || t.phase == "idle" || t.phase == "done" || b != t.board) {
