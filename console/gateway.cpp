@@ -3,6 +3,7 @@
 #include <boost/asio/post.hpp>
 
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace cardtable::console {
@@ -262,11 +263,36 @@ void Gateway::on_event(const json& event, bool live) {
     if (!board.is_null()) broadcast("broadcaster", "board", board);
     return;
   }
-  if (!venue_.apply_event(event, now)) return;
   std::string id = VenueState::table_id(event);
+  // A gap in a table's seq (the PUB dropped, the hub restarted): ask the table for what is missing.
+  if (std::uint64_t since = venue_.gap_before(event)) replay_gap(id, since, event.value("seq", std::uint64_t{0}));
+  if (!venue_.apply_event(event, now)) return;
   json update = {{"tile", venue_.tile(id, now)}};
   if (event.value("type", "") != "daemon.heartbeat") update["event"] = VenueState::director_view(event);
   broadcast("director", "update", update);
+}
+
+void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until) {
+  auto peer = table_control_.find(table);
+  if (peer == table_control_.end() || replaying_.count(table)) return;
+  replaying_.insert(table);
+  boost::asio::post(control_pool_, [this, table, since, until, peer = peer->second] {
+    json r = requests_.request(peer, {{"command", "replay"}, {"since", since}});
+    boost::asio::post(io_, [this, table, until, r] {
+      replaying_.erase(table);
+      if (!r.value("ok", false)) {
+        std::cerr << "cardtable-console: table " << table << ": replay: " << r.value("error", "?") << std::endl;
+        return;
+      }
+      double now = wall_now();
+      for (const auto& e : r.value("events", json::array())) {
+        std::uint64_t seq = e.value("seq", std::uint64_t{0});
+        if (until && seq >= until) break;  // from here on the live stream had them
+        venue_.apply_replayed(e);
+        if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
+      }
+    });
+  });
 }
 
 void Gateway::tick() {

@@ -72,6 +72,7 @@ class Gateway {
   Response static_file(const Request& req) const;
   std::optional<Session> session_of(const Request& req);
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
+  void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
 
   boost::asio::io_context& io_;
   VenueState& venue_;
@@ -82,6 +83,7 @@ class Gateway {
   GatewayLimits limits_;
   boost::asio::thread_pool control_pool_{2};  // control requests wait on tables, never on the I/O thread
   std::map<Responder*, std::pair<std::weak_ptr<Responder>, std::string>> streams_;  // -> role
+  std::set<std::string> replaying_;  // tables with a replay request in flight
   std::size_t connections_ = 0;
   unsigned ticks_ = 0;
 };

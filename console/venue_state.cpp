@@ -106,7 +106,7 @@ bool VenueState::apply_event(const json& e, double now) {
     if (std::string n = evidence(e, "board"); !n.empty()) t.board_name = n;
   } else if (type == "auction.period_started") {
     t.phase = "auction";
-    if (!t.board_since) t.board_since = at;
+    if (t.board_since <= 0) t.board_since = at;
   } else if (type == "auction.period_ended") {
     t.phase = "play";
   } else if (type == "board.returned") {
@@ -140,6 +140,38 @@ bool VenueState::apply_event(const json& e, double now) {
   t.timeline.push_front(v);
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
   return true;
+}
+
+std::uint64_t VenueState::gap_before(const json& e) const {
+  auto it = tables_.find(table_id(e));
+  if (it == tables_.end() || it->second.last_seq == 0) return 0;  // a table first heard now: nothing to compare
+  std::uint64_t seen = it->second.last_seq, now_at = 0;
+  if (e.contains("seq") && e["seq"].is_number_unsigned() && e["seq"].get<std::uint64_t>() > 0) now_at = e["seq"].get<std::uint64_t>() - 1;
+  else if (str(e, "type") == "daemon.heartbeat") {
+    try {
+      now_at = std::stoull(evidence(e, "last_seq"));
+    } catch (...) {
+    }
+  }
+  return now_at > seen ? seen + 1 : 0;
+}
+
+void VenueState::apply_replayed(const json& e) {
+  json v = director_view(e);
+  if (v.is_null() || !v.contains("seq") || !e.contains("table")) return;
+  TableView& t = table(table_id(e));
+  t.last_seq = std::max(t.last_seq, v["seq"].get<std::uint64_t>());
+  std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
+  if (type == "director.ack") {
+    try {
+      t.open_alerts.erase(std::stoull(evidence(e, "seq")));
+    } catch (...) {
+    }
+  } else if (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))) {
+    t.open_alerts[v["seq"].get<std::uint64_t>()] = v;
+  }
+  t.timeline.push_front(v);
+  if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
 }
 
 bool VenueState::apply_live(const json& e) {

@@ -39,6 +39,11 @@ class VenueState {
   // An event from the events endpoint (hub). Returns the tables whose tile changed (empty: nothing did).
   // Events of class live, and play.* events, never enter the director's state.
   bool apply_event(const nlohmann::json& event, double now);
+  // An event the table replayed to close a gap: older than what the tile shows, so it only opens or
+  // closes alerts and joins the timeline.
+  void apply_replayed(const nlohmann::json& event);
+  // The first seq missing at a table, when this event (or a heartbeat's last_seq) shows a gap; 0 if none.
+  std::uint64_t gap_before(const nlohmann::json& event) const;
   // A live.* event (broadcaster endpoint): the released hand and play of a finished board.
   bool apply_live(const nlohmann::json& event);
   // Tables named in the config appear before they say anything.

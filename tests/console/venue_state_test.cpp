@@ -84,3 +84,15 @@ TEST(Broadcast, AFinishedBoardHoldsTheDealAndEachTrick) {
   EXPECT_EQ(boards[0]["tricks"].size(), 1u);
   EXPECT_TRUE(v.director_snapshot(1000).dump().find("AKQJ") == std::string::npos) << "the director's snapshot holds no hand";
 }
+
+TEST(Gap, ALaterSeqOrAHeartbeatAheadNamesTheFirstMissingEvent) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 4), 1000);
+  EXPECT_EQ(v.gap_before(event("auction.period_started", 5)), 0u);
+  EXPECT_EQ(v.gap_before(event("auction.period_started", 9)), 5u);
+  EXPECT_EQ(v.gap_before(event("daemon.heartbeat", 0, "info", {{"last_seq", "7"}})), 5u);
+  // The replayed alert opens although it is older than what the tile shows; the gap is then closed.
+  v.apply_replayed(event("irregularity.revoke", 7, "alert"));
+  EXPECT_EQ(v.tile("t/A/7", 1000)["alerts"], 1);
+  EXPECT_EQ(v.gap_before(event("daemon.heartbeat", 0, "info", {{"last_seq", "7"}})), 0u);
+}
