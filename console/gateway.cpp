@@ -175,14 +175,14 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
   double now = wall_now();
   if (path == "/api/stream" && get) {
     if (!director) return answer(http::status::forbidden, {{"error", "the venue stream is for directors"}});
-    if (streams_.size() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
+    if (open_streams() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
     r->start_stream("director", sse("snapshot", venue_.director_snapshot(now)));
     return;
   }
   if (path == "/api/live-stream" && get) {
     // Hands go only to broadcasters, and only what the tables released after their embargo.
     if (!broadcaster) return answer(http::status::forbidden, {{"error", "the live stream is for broadcasters"}});
-    if (streams_.size() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
+    if (open_streams() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
     r->start_stream("broadcaster", sse("snapshot", venue_.broadcast_snapshot()));
     return;
   }
@@ -233,6 +233,11 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     return;
   }
   return answer(http::status::not_found, {{"error", "no such request"}});
+}
+
+std::size_t Gateway::open_streams() {
+  std::erase_if(streams_, [](const auto& s) { return s.second.first.expired(); });
+  return streams_.size();
 }
 
 void Gateway::stream_opened(const std::shared_ptr<Responder>& r, const std::string& role) { streams_[r.get()] = {r, role}; }

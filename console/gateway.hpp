@@ -62,8 +62,10 @@ class Gateway {
 
   void stream_opened(const std::shared_ptr<Responder>& r, const std::string& role);
   void stream_closed(Responder* r);
-  std::size_t streams() const { return streams_.size(); }
-  std::size_t& connections() { return connections_; }
+  std::size_t open_streams();
+  // Shared with every session: a session may outlive the gateway when the process stops (its pending
+  // handler goes with the io_context, after the gateway), so its destructor touches only this.
+  const std::shared_ptr<std::size_t>& connections() { return connections_; }
   // Adds the security headers every response carries.
   static void secure_headers(Response& r, bool tls);
 
@@ -84,7 +86,7 @@ class Gateway {
   boost::asio::thread_pool control_pool_{2};  // control requests wait on tables, never on the I/O thread
   std::map<Responder*, std::pair<std::weak_ptr<Responder>, std::string>> streams_;  // -> role
   std::set<std::string> replaying_;  // tables with a replay request in flight
-  std::size_t connections_ = 0;
+  std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
   unsigned ticks_ = 0;
 };
 

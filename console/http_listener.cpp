@@ -24,13 +24,11 @@ template <class Stream>
 class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
   HttpSession(Stream stream, Gateway& gateway, std::string client)
-      : stream_(std::move(stream)), gateway_(gateway), client_(std::move(client)) {
-    ++gateway_.connections();
+      : stream_(std::move(stream)), gateway_(gateway), connections_(gateway.connections()), client_(std::move(client)) {
+    ++*connections_;
   }
-  ~HttpSession() override {
-    --gateway_.connections();
-    if (streaming_) gateway_.stream_closed(this);
-  }
+  // Touches nothing of the gateway: the stream list holds weak pointers and forgets expired ones.
+  ~HttpSession() override { --*connections_; }
 
   void run() {
     if constexpr (kTls) {
@@ -151,6 +149,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
 
   Stream stream_;
   Gateway& gateway_;
+  std::shared_ptr<std::size_t> connections_;
   std::string client_;
   beast::flat_buffer buffer_{8192};
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -181,7 +180,7 @@ void HttpListener::accept() {
       timer->async_wait([self, timer](beast::error_code) { self->accept(); });
       return;
     }
-    if (self->gateway_.connections() >= self->gateway_.limits().max_connections) {
+    if (*self->gateway_.connections() >= self->gateway_.limits().max_connections) {
       beast::error_code ignored;
       socket.close(ignored);  // over the cap: the newcomer goes, the pages already open stay
     } else {
