@@ -140,6 +140,12 @@ def main():
         driver.find_element("css selector", '#grid .tile[data-table="default/A/1"]').click()
         wait_for("table 1's timeline", lambda: len(driver.find_elements("css selector", "#timeline li")) > 3, 5)
         driver.save_screenshot(f"{artifacts}/director-detail.png")
+        # A tablet held upright: the alerts above the grid, tiles large enough for a finger.
+        driver.set_window_size(820, 1180)
+        time.sleep(0.3)
+        assert driver.find_element("id", "side").location["y"] < driver.find_element("id", "grid").location["y"]
+        driver.save_screenshot(f"{artifacts}/director-tablet.png")
+        driver.set_window_size(1440, 900)
         dom = driver.execute_script("return document.documentElement.outerHTML")
 
         # The broadcaster: the finished boards' hands, from the tables' live endpoints.
