@@ -260,17 +260,26 @@ void Gateway::broadcast(const std::string& role, const std::string& event, const
 }
 
 void Gateway::on_event(const json& event, bool live) {
+  // A publisher's JSON is outside input: whatever it holds costs that event, never the console.
+  try {
+    apply(event, live);
+  } catch (const std::exception& e) {
+    if (rejected_++ % 1000 == 0) std::cerr << "cardtable-console: an event ignored (" << e.what() << ")" << std::endl;
+  }
+}
+
+void Gateway::apply(const json& event, bool live) {
   double now = wall_now();
   if (live) {
     if (!venue_.apply_live(event)) return;
-    json board = venue_.live_board(VenueState::table_id(event),
-                                   event.value("session", "") + "/" + (event.contains("board") ? event["board"].dump() : ""));
+    json board = venue_.live_board(VenueState::table_id(event), VenueState::live_key(event));
     if (!board.is_null()) broadcast("broadcaster", "board", board);
     return;
   }
   std::string id = VenueState::table_id(event);
   // A gap in a table's seq (the PUB dropped, the hub restarted): ask the table for what is missing.
-  if (std::uint64_t since = venue_.gap_before(event)) replay_gap(id, since, event.value("seq", std::uint64_t{0}));
+  if (std::uint64_t since = venue_.gap_before(event))
+    replay_gap(id, since, event.contains("seq") && event["seq"].is_number_unsigned() ? event["seq"].get<std::uint64_t>() : 0);
   if (!venue_.apply_event(event, now)) return;
   json update = {{"tile", venue_.tile(id, now)}};
   if (event.value("type", "") != "daemon.heartbeat") update["event"] = VenueState::director_view(event);
@@ -290,8 +299,10 @@ void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uin
         return;
       }
       double now = wall_now();
-      for (const auto& e : r.value("events", json::array())) {
-        std::uint64_t seq = e.value("seq", std::uint64_t{0});
+      const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
+      for (const auto& e : events) {
+        if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
+        std::uint64_t seq = e["seq"].get<std::uint64_t>();
         if (until && seq >= until) break;  // from here on the live stream had them
         venue_.apply_replayed(e);
         if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});

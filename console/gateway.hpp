@@ -74,6 +74,7 @@ class Gateway {
   Response static_file(const Request& req) const;
   std::optional<Session> session_of(const Request& req);
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
+  void apply(const nlohmann::json& event, bool live);
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
 
   boost::asio::io_context& io_;
@@ -88,6 +89,7 @@ class Gateway {
   std::set<std::string> replaying_;  // tables with a replay request in flight
   std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
   unsigned ticks_ = 0;
+  std::uint64_t rejected_ = 0;
 };
 
 }  // namespace cardtable::console

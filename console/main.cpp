@@ -248,21 +248,25 @@ int main(int argc, char** argv) {
     // (protocol 1.1) and the hands already released to broadcasters.
     std::thread catch_up([&] {
       std::vector<std::pair<json, bool>> events;
-      if (!hub_control.empty()) {
-        json snap = requests.hub_snapshot({address_of(hub_control), hub_public, director ? &*director : nullptr});
-        if (snap.value("ok", false))
-          for (const auto& [name, t] : snap["tables"].items()) {
-            for (const auto& e : t.value("events", json::array())) events.emplace_back(e, false);
-          }
-        else std::cerr << "cardtable-console: hub snapshot: " << snap.value("error", "?") << std::endl;
-      }
+      try {
+        if (!hub_control.empty()) {
+          json snap = requests.hub_snapshot({address_of(hub_control), hub_public, director ? &*director : nullptr});
+          const json boards = snap.contains("tables") && snap["tables"].is_object() ? snap["tables"] : json::object();
+          if (!snap.value("ok", false)) std::cerr << "cardtable-console: hub snapshot: " << snap.value("error", "?") << std::endl;
+          for (const auto& [name, t] : boards.items())
+            if (t.is_object() && t.contains("events") && t["events"].is_array())
+              for (const auto& e : t["events"]) events.emplace_back(e, false);
+        }
       for (const auto& [id, peer] : control)
         if (auto alerts = requests.open_alerts(peer))
           for (const auto& e : *alerts) events.emplace_back(e, false);
       for (const auto& peer : live_sources) {
         json r = requests.replay_live(peer, 1);
-        if (r.value("ok", false))
-          for (const auto& e : r.value("events", json::array())) events.emplace_back(e, true);
+        if (r.value("ok", false) && r.contains("events") && r["events"].is_array())
+          for (const auto& e : r["events"]) events.emplace_back(e, true);
+      }
+      } catch (const std::exception& e) {
+        std::cerr << "cardtable-console: catching up: " << e.what() << std::endl;  // a hostile reply costs the catch-up only
       }
       net::post(io, [&gateway, events = std::move(events)] {
         for (const auto& [e, live] : events) gateway.on_event(e, live);

@@ -48,6 +48,8 @@ std::string VenueState::table_id(const json& e) {
   return str(e, "tournament") + "/" + str(e, "section") + "/" + str(e, "table");
 }
 
+std::string VenueState::live_key(const json& e) { return str(e, "session") + "/" + str(e, "board"); }
+
 json VenueState::director_view(const json& e) {
   if (!e.is_object()) return nullptr;
   std::string type = str(e, "type"), cls = str(e, "class");
@@ -117,7 +119,7 @@ bool VenueState::apply_event(const json& e, double now) {
     if (secs <= 0 && t.board_since > 0) secs = at - t.board_since;
     t.history.push_front({{"board", t.board}, {"seconds", secs}, {"slow", secs > allowance_s_}, {"ended", at}});
     if (t.history.size() > kHistoryLength) t.history.pop_back();
-  } else if (type == "timing.slow_board" && !t.history.empty() && t.history.front().value("board", 0) == t.board) {
+  } else if (type == "timing.slow_board" && !t.history.empty() && number(t.history.front(), "board") == t.board) {
     t.history.front()["slow"] = true;
   } else if (type == "director.ack") {
     std::string acked = evidence(e, "seq");
@@ -135,7 +137,7 @@ bool VenueState::apply_event(const json& e, double now) {
     t.devices[zone] = type == "reading.uncertain" ? "uncertain" : "ok";
   }
   // An alert stays open until a director acknowledges it (the daemon publishes director.ack).
-  if (v.contains("seq") && (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))))
+  if (v.contains("seq") && v["seq"].is_number_unsigned() && (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))))
     t.open_alerts[v["seq"].get<std::uint64_t>()] = v;
   t.timeline.push_front(v);
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
@@ -158,7 +160,7 @@ std::uint64_t VenueState::gap_before(const json& e) const {
 
 void VenueState::apply_replayed(const json& e) {
   json v = director_view(e);
-  if (v.is_null() || !v.contains("seq") || !e.contains("table")) return;
+  if (v.is_null() || !v.contains("seq") || !v["seq"].is_number_unsigned() || !e.contains("table")) return;
   TableView& t = table(table_id(e));
   t.last_seq = std::max(t.last_seq, v["seq"].get<std::uint64_t>());
   std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
@@ -178,16 +180,16 @@ bool VenueState::apply_live(const json& e) {
   if (!e.is_object() || !e.contains("table")) return false;
   std::string type = str(e, "type");
   TableView& t = table(table_id(e));
-  std::string key = str(e, "session") + "/" + str(e, "board");
+  std::string key = live_key(e);
   json& b = t.live_boards[key];
-  if (b.is_null()) b = {{"table", t.id}, {"session", str(e, "session")}, {"board", e.value("board", 0)}, {"event", str(e, "event")},
-                        {"tricks", json::array()}, {"cards", json::array()}};
-  const json ev = e.value("evidence", json::object());
+  if (b.is_null()) b = {{"table", t.id}, {"session", str(e, "session")}, {"board", static_cast<int>(number(e, "board"))},
+                        {"event", str(e, "event")}, {"tricks", json::array()}, {"cards", json::array()}};
+  json ev = e.contains("evidence") && e["evidence"].is_object() ? e["evidence"] : json::object();
   if (type == "live.deal") {
     for (const auto& [k, val] : ev.items()) b[k] = val;  // deal, dealer, vulnerable, and a double-dummy table when given
   } else if (type == "live.card") {
-    b["cards"].push_back({{"seat", e.contains("seats") && !e["seats"].empty() ? e["seats"][0] : json("")},
-                          {"card", ev.value("card", "")}, {"trick", ev.value("trick", "")}});
+    b["cards"].push_back({{"seat", e.contains("seats") && e["seats"].is_array() && !e["seats"].empty() ? e["seats"][0] : json("")},
+                          {"card", str(ev, "card")}, {"trick", str(ev, "trick")}});
   } else if (type == "live.trick") {
     b["tricks"].push_back(ev);
   } else {
@@ -232,7 +234,7 @@ json VenueState::director_snapshot(double now) const {
     tiles.push_back(tile(id, now));
     for (const auto& [seq, a] : t.open_alerts) all.push_back(a);
   }
-  std::sort(all.begin(), all.end(), [](const json& a, const json& b) { return a.value("time", 0.0) > b.value("time", 0.0); });
+  std::sort(all.begin(), all.end(), [](const json& a, const json& b) { return number(a, "time") > number(b, "time"); });
   for (auto& a : all) alerts.push_back(std::move(a));
   return {{"tables", tiles}, {"alerts", alerts}, {"now", now}};
 }

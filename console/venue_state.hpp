@@ -65,6 +65,8 @@ class VenueState {
   // Returns null for an event a director must not see at all (live.*, play.*).
   static nlohmann::json director_view(const nlohmann::json& event);
   static std::string table_id(const nlohmann::json& event);
+  // "session/board": a broadcaster's board within a table.
+  static std::string live_key(const nlohmann::json& event);
 
   bool has_table(const std::string& id) const { return tables_.count(id) != 0; }
   std::size_t table_count() const { return tables_.size(); }
