@@ -1,0 +1,326 @@
+#include "gateway.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cardtable::console {
+using json = nlohmann::json;
+
+namespace {
+
+double wall_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::string sse(const std::string& event, const json& data) {
+  return "event: " + event + "\ndata: " + data.dump(-1, ' ', false, json::error_handler_t::replace) + "\n\n";
+}
+
+std::string cookie(const Request& req, const std::string& name) {
+  auto it = req.find(http::field::cookie);
+  if (it == req.end()) return {};
+  std::string c(it->value());
+  std::size_t at = 0;
+  while (at < c.size()) {
+    while (at < c.size() && (c[at] == ' ' || c[at] == ';')) ++at;
+    auto end = c.find(';', at);
+    std::string part = c.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    if (part.starts_with(name + "=")) return part.substr(name.size() + 1);
+    at = end == std::string::npos ? c.size() : end + 1;
+  }
+  return {};
+}
+
+// "?table=default/A/1&seq=4" -> its values (percent-decoding the few characters a table name may hold).
+std::map<std::string, std::string> query(std::string_view target) {
+  std::map<std::string, std::string> out;
+  auto q = target.find('?');
+  if (q == std::string_view::npos) return out;
+  std::string s(target.substr(q + 1));
+  std::stringstream in(s);
+  for (std::string kv; std::getline(in, kv, '&');) {
+    auto eq = kv.find('=');
+    std::string k = kv.substr(0, eq), v = eq == std::string::npos ? "" : kv.substr(eq + 1), d;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (v[i] == '%' && i + 2 < v.size() && std::isxdigit(static_cast<unsigned char>(v[i + 1])) &&
+          std::isxdigit(static_cast<unsigned char>(v[i + 2]))) {
+        d += static_cast<char>(std::stoi(v.substr(i + 1, 2), nullptr, 16));
+        i += 2;
+      } else {
+        d += v[i] == '+' ? ' ' : v[i];
+      }
+    }
+    out[k] = d;
+  }
+  return out;
+}
+
+std::string_view target_of(const Request& req) { return {req.target().data(), req.target().size()}; }
+
+std::string path_of(std::string_view target) { return std::string(target.substr(0, target.find('?'))); }
+
+}  // namespace
+
+Gateway::Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, TableRequests& requests,
+                 std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits)
+    : io_(io), venue_(venue), logins_(std::move(logins)), requests_(requests), table_control_(std::move(table_control)),
+      limits_(limits) {
+  // The page is a handful of small files, read once: a request never touches the disk.
+  const std::map<std::string, std::string> types = {
+      {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
+      {".svg", "image/svg+xml"}};
+  for (const auto& f : std::filesystem::directory_iterator(www)) {
+    auto t = types.find(f.path().extension().string());
+    if (!f.is_regular_file() || t == types.end()) continue;
+    std::ifstream in(f.path(), std::ios::binary);
+    std::stringstream body;
+    body << in.rdbuf();
+    files_["/" + f.path().filename().string()] = {t->second, body.str()};
+  }
+  if (!files_.count("/index.html")) throw std::runtime_error(www.string() + ": no index.html (give --www)");
+  files_["/"] = files_["/index.html"];
+}
+
+void Gateway::secure_headers(Response& r, bool tls) {
+  // No inline script or style, nothing from elsewhere, no framing: the page is all it loads.
+  r.set("Content-Security-Policy",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+  r.set("X-Content-Type-Options", "nosniff");
+  r.set("X-Frame-Options", "DENY");
+  r.set("Referrer-Policy", "no-referrer");
+  r.set("Cross-Origin-Opener-Policy", "same-origin");
+  r.set("Cross-Origin-Resource-Policy", "same-origin");
+  r.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  if (tls) r.set(http::field::strict_transport_security, "max-age=31536000");
+  r.set(http::field::server, "cardtable-console");
+}
+
+Response Gateway::reply(const Request& req, http::status status, json body) const {
+  Response r{status, req.version()};
+  r.set(http::field::content_type, "application/json");
+  r.set(http::field::cache_control, "no-store");
+  r.body() = body.dump(-1, ' ', false, json::error_handler_t::replace);
+  r.keep_alive(req.keep_alive());
+  r.prepare_payload();
+  return r;
+}
+
+Response Gateway::static_file(const Request& req) const {
+  auto it = files_.find(path_of(target_of(req)));
+  if (it == files_.end()) return reply(req, http::status::not_found, {{"error", "no such page"}});
+  Response r{http::status::ok, req.version()};
+  r.set(http::field::content_type, it->second.first);
+  r.set(http::field::cache_control, "no-cache");
+  r.body() = req.method() == http::verb::head ? "" : it->second.second;
+  r.keep_alive(req.keep_alive());
+  r.prepare_payload();
+  return r;
+}
+
+std::optional<Session> Gateway::session_of(const Request& req) {
+  std::string token = cookie(req, "ct_session");
+  if (token.empty()) return std::nullopt;
+  return logins_.session(token, Logins::Clock::now());
+}
+
+void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
+  const std::string path = path_of(target_of(req));
+  const bool get = req.method() == http::verb::get || req.method() == http::verb::head;
+  const bool post = req.method() == http::verb::post;
+  auto answer = [&](http::status s, json body) { r->respond(reply(req, s, std::move(body))); };
+
+  if (!path.starts_with("/api/")) {
+    if (!get) return answer(http::status::method_not_allowed, {{"error", "GET only"}});
+    return r->respond(static_file(req));
+  }
+  // Every state-changing request is a POST of JSON with our header: a form on another site can send
+  // neither (and the cookie is SameSite=Strict besides).
+  if (post && (req[http::field::content_type].find("application/json") == std::string::npos || req["X-Cardtable"] != "1"))
+    return answer(http::status::forbidden, {{"error", "a console request carries JSON and the X-Cardtable header"}});
+
+  if (path == "/api/login" && post) {
+    json body = json::parse(req.body(), nullptr, false);
+    if (!body.is_object() || !body.contains("name") || !body.contains("password") || !body["name"].is_string() ||
+        !body["password"].is_string())
+      return answer(http::status::bad_request, {{"error", "expected {\"name\":...,\"password\":...}"}});
+    auto result = logins_.login(body["name"], body["password"], r->client_address(), Logins::Clock::now());
+    if (result.outcome == Logins::Outcome::rate_limited) {
+      Response res = reply(req, http::status::too_many_requests, {{"error", "too many failed logins; wait"}, {"retry_after", result.retry_after_s}});
+      res.set(http::field::retry_after, std::to_string(result.retry_after_s));
+      return r->respond(std::move(res));
+    }
+    if (result.outcome == Logins::Outcome::refused) return answer(http::status::unauthorized, {{"error", "wrong name or password"}});
+    Response res = reply(req, http::status::ok, {{"role", result.role}, {"name", body["name"]}});
+    res.set(http::field::set_cookie, "ct_session=" + result.token + "; Path=/; HttpOnly; SameSite=Strict" +
+                                          (r->secure() ? "; Secure" : "") + "; Max-Age=43200");
+    return r->respond(std::move(res));
+  }
+
+  auto session = session_of(req);
+  if (!session) return answer(http::status::unauthorized, {{"error", "log in first"}});
+  const bool director = session->role == "director", broadcaster = session->role == "broadcaster";
+
+  if (path == "/api/logout" && post) {
+    logins_.logout(cookie(req, "ct_session"));
+    Response res = reply(req, http::status::ok, {{"ok", true}});
+    res.set(http::field::set_cookie, "ct_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
+    return r->respond(std::move(res));
+  }
+  if (path == "/api/me" && get) return answer(http::status::ok, {{"name", session->name}, {"role", session->role}});
+
+  double now = wall_now();
+  if (path == "/api/stream" && get) {
+    if (!director) return answer(http::status::forbidden, {{"error", "the venue stream is for directors"}});
+    if (open_streams() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
+    r->start_stream("director", sse("snapshot", venue_.director_snapshot(now)));
+    return;
+  }
+  if (path == "/api/live-stream" && get) {
+    // Hands go only to broadcasters, and only what the tables released after their embargo.
+    if (!broadcaster) return answer(http::status::forbidden, {{"error", "the live stream is for broadcasters"}});
+    if (open_streams() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
+    r->start_stream("broadcaster", sse("snapshot", venue_.broadcast_snapshot()));
+    return;
+  }
+  if (!director) return answer(http::status::forbidden, {{"error", "for directors"}});
+
+  if (path == "/api/table" && get) {
+    json detail = venue_.table_detail(query(target_of(req))["table"], now);
+    if (detail.is_null()) return answer(http::status::not_found, {{"error", "no such table"}});
+    return answer(http::status::ok, detail);
+  }
+  if ((path == "/api/ack" && post) || (path == "/api/evidence" && get)) {
+    std::string table;
+    std::uint64_t seq = 0;
+    if (post) {
+      json body = json::parse(req.body(), nullptr, false);
+      if (!body.is_object() || !body.value("table", json()).is_string() || !body.value("seq", json()).is_number_unsigned())
+        return answer(http::status::bad_request, {{"error", "expected {\"table\":\"tournament/section/table\",\"seq\":N}"}});
+      table = body["table"];
+      seq = body["seq"];
+    } else {
+      auto q = query(target_of(req));
+      table = q["table"];
+      try {
+        seq = std::stoull(q["seq"]);
+      } catch (...) {
+        return answer(http::status::bad_request, {{"error", "give table= and seq="}});
+      }
+    }
+    auto peer = table_control_.find(table);
+    if (peer == table_control_.end())
+      return answer(http::status::not_found, {{"error", "no control endpoint configured for table " + table}});
+    // The table's daemon answers (it checks our director key); the wait happens off the I/O thread.
+    boost::asio::post(control_pool_, [this, r, peer = peer->second, seq, post, by = session->name, version = req.version(),
+                                      keep = req.keep_alive()] {
+      json result = post ? requests_.ack(peer, seq, by) : requests_.evidence(peer, seq);
+      boost::asio::post(io_, [r, result, version, keep] {
+        Response res{result.value("ok", false) ? http::status::ok : http::status::bad_gateway, version};
+        res.set(http::field::content_type, "application/json");
+        res.set(http::field::cache_control, "no-store");
+        json shown = result;
+        if (shown.contains("event")) shown["event"] = VenueState::director_view(shown["event"]);
+        res.body() = shown.dump(-1, ' ', false, json::error_handler_t::replace);
+        res.keep_alive(keep);
+        res.prepare_payload();
+        r->respond(std::move(res));
+      });
+    });
+    return;
+  }
+  return answer(http::status::not_found, {{"error", "no such request"}});
+}
+
+std::size_t Gateway::open_streams() {
+  std::erase_if(streams_, [](const auto& s) { return s.second.first.expired(); });
+  return streams_.size();
+}
+
+void Gateway::stream_opened(const std::shared_ptr<Responder>& r, const std::string& role) { streams_[r.get()] = {r, role}; }
+void Gateway::stream_closed(Responder* r) { streams_.erase(r); }
+
+void Gateway::broadcast(const std::string& role, const std::string& event, const json& data) {
+  auto message = std::make_shared<const std::string>(sse(event, data));
+  // Collected first: a push may drop a stalled stream, which leaves streams_ while we would iterate it.
+  std::vector<std::shared_ptr<Responder>> targets;
+  for (auto it = streams_.begin(); it != streams_.end();) {
+    auto s = it->second.first.lock();
+    if (!s) {
+      it = streams_.erase(it);
+      continue;
+    }
+    if (it->second.second == role) targets.push_back(std::move(s));
+    ++it;
+  }
+  for (const auto& s : targets) s->push(message);
+}
+
+void Gateway::on_event(const json& event, bool live) {
+  // A publisher's JSON is outside input: whatever it holds costs that event, never the console.
+  try {
+    apply(event, live);
+  } catch (const std::exception& e) {
+    if (rejected_++ % 1000 == 0) std::cerr << "cardtable-console: an event ignored (" << e.what() << ")" << std::endl;
+  }
+}
+
+void Gateway::apply(const json& event, bool live) {
+  double now = wall_now();
+  if (live) {
+    if (!venue_.apply_live(event)) return;
+    json board = venue_.live_board(VenueState::table_id(event), VenueState::live_key(event));
+    if (!board.is_null()) broadcast("broadcaster", "board", board);
+    return;
+  }
+  std::string id = VenueState::table_id(event);
+  // A gap in a table's seq (the PUB dropped, the hub restarted): ask the table for what is missing.
+  if (std::uint64_t since = venue_.gap_before(event))
+    replay_gap(id, since, event.contains("seq") && event["seq"].is_number_unsigned() ? event["seq"].get<std::uint64_t>() : 0);
+  if (!venue_.apply_event(event, now)) return;
+  json update = {{"tile", venue_.tile(id, now)}};
+  if (event.value("type", "") != "daemon.heartbeat") update["event"] = VenueState::director_view(event);
+  broadcast("director", "update", update);
+}
+
+void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until) {
+  auto peer = table_control_.find(table);
+  if (peer == table_control_.end() || replaying_.count(table)) return;
+  replaying_.insert(table);
+  boost::asio::post(control_pool_, [this, table, since, until, peer = peer->second] {
+    json r = requests_.request(peer, {{"command", "replay"}, {"since", since}});
+    boost::asio::post(io_, [this, table, until, r] {
+      replaying_.erase(table);
+      if (!r.value("ok", false)) {
+        std::cerr << "cardtable-console: table " << table << ": replay: " << r.value("error", "?") << std::endl;
+        return;
+      }
+      double now = wall_now();
+      const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
+      for (const auto& e : events) {
+        if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
+        std::uint64_t seq = e["seq"].get<std::uint64_t>();
+        if (until && seq >= until) break;  // from here on the live stream had them
+        venue_.apply_replayed(e);
+        if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
+      }
+    });
+  });
+}
+
+void Gateway::tick() {
+  double now = wall_now();
+  for (const auto& id : venue_.newly_silent(now)) broadcast("director", "update", {{"tile", venue_.tile(id, now)}});
+  if (++ticks_ % 15 == 0) {
+    auto keepalive = std::make_shared<const std::string>(": keep-alive\n\n");
+    std::vector<std::shared_ptr<Responder>> targets;
+    for (auto& [p, s] : streams_)
+      if (auto sp = s.first.lock()) targets.push_back(std::move(sp));
+    for (const auto& s : targets) s->push(keepalive);
+  }
+}
+
+}  // namespace cardtable::console

@@ -1,0 +1,95 @@
+// The gateway: HTTP(S) for browsers on one side (Boost.Beast, one I/O thread), the venue's state and the
+// tables' control endpoints on the other. It routes each request (login, the page, the live streams, an
+// acknowledgement) by the session's role, and fans every event out to the streams of the roles that may
+// see it.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+#include <boost/beast/http.hpp>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "logins.hpp"
+#include "table_requests.hpp"
+#include "venue_state.hpp"
+
+namespace cardtable::console {
+
+namespace http = boost::beast::http;
+using Request = http::request<http::string_body>;
+using Response = http::response<http::string_body>;
+
+// A connection as the router sees it: it can answer once, or become an event stream.
+class Responder {
+ public:
+  virtual ~Responder() = default;
+  virtual void respond(Response response) = 0;
+  virtual void start_stream(const std::string& role, std::string first_message) = 0;
+  virtual void push(const std::shared_ptr<const std::string>& message) = 0;  // once a stream
+  virtual const std::string& client_address() const = 0;
+  virtual bool secure() const = 0;
+};
+
+struct GatewayLimits {
+  std::size_t max_connections = 512;      // beyond this, new connections are closed at once
+  std::size_t max_streams = 64;           // open event streams (pages)
+  std::size_t max_header_bytes = 8192;    // a bigger request head gets 431
+  std::size_t max_body_bytes = 16384;     // a bigger body gets 413
+  std::size_t max_stream_backlog = 4u << 20;  // a page that does not read this much is dropped (it reconnects)
+  std::chrono::seconds read_timeout{15};  // a request must arrive whole within this (slowloris)
+  std::chrono::seconds write_timeout{30};
+};
+
+class Gateway {
+ public:
+  Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, TableRequests& requests,
+          std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits = {});
+
+  const GatewayLimits& limits() const { return limits_; }
+  // Routes one request; answers now or later through the responder (kept alive by the shared_ptr).
+  void route(Request request, const std::shared_ptr<Responder>& responder);
+  // An event from the wire, on the I/O thread.
+  void on_event(const nlohmann::json& event, bool live);
+  // Once a second: tables gone silent, keep-alives.
+  void tick();
+
+  void stream_opened(const std::shared_ptr<Responder>& r, const std::string& role);
+  void stream_closed(Responder* r);
+  std::size_t open_streams();
+  // Shared with every session: a session may outlive the gateway when the process stops (its pending
+  // handler goes with the io_context, after the gateway), so its destructor touches only this.
+  const std::shared_ptr<std::size_t>& connections() { return connections_; }
+  // Adds the security headers every response carries.
+  static void secure_headers(Response& r, bool tls);
+
+ private:
+  Response reply(const Request& req, http::status status, nlohmann::json body) const;
+  Response static_file(const Request& req) const;
+  std::optional<Session> session_of(const Request& req);
+  void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
+  void apply(const nlohmann::json& event, bool live);
+  void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
+
+  boost::asio::io_context& io_;
+  VenueState& venue_;
+  Logins logins_;
+  TableRequests& requests_;
+  std::map<std::string, Peer> table_control_;
+  std::map<std::string, std::pair<std::string, std::string>> files_;  // path -> content type, body
+  GatewayLimits limits_;
+  boost::asio::thread_pool control_pool_{2};  // control requests wait on tables, never on the I/O thread
+  std::map<Responder*, std::pair<std::weak_ptr<Responder>, std::string>> streams_;  // -> role
+  std::set<std::string> replaying_;  // tables with a replay request in flight
+  std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
+  unsigned ticks_ = 0;
+  std::uint64_t rejected_ = 0;
+};
+
+}  // namespace cardtable::console

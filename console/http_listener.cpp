@@ -1,0 +1,202 @@
+#include "http_listener.hpp"
+
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <deque>
+#include <iostream>
+
+namespace cardtable::console {
+namespace beast = boost::beast;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+namespace {
+
+bool is_parse_error(const beast::error_code& ec) {
+  return &ec.category() == &http::make_error_code(http::error::bad_target).category();
+}
+
+// One browser connection. Stream is beast::tcp_stream or beast::ssl_stream<beast::tcp_stream>.
+template <class Stream>
+class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
+ public:
+  HttpSession(Stream stream, Gateway& gateway, std::string client)
+      : stream_(std::move(stream)), gateway_(gateway), connections_(gateway.connections()), client_(std::move(client)) {
+    ++*connections_;
+  }
+  // Touches nothing of the gateway: the stream list holds weak pointers and forgets expired ones.
+  ~HttpSession() override { --*connections_; }
+
+  void run() {
+    if constexpr (kTls) {
+      beast::get_lowest_layer(stream_).expires_after(gateway_.limits().read_timeout);
+      stream_.async_handshake(net::ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+        if (ec) return self->close();
+        self->read_request();
+      });
+    } else {
+      read_request();
+    }
+  }
+
+  void respond(Response response) override {
+    Gateway::secure_headers(response, kTls);
+    auto res = std::make_shared<Response>(std::move(response));
+    beast::get_lowest_layer(stream_).expires_after(gateway_.limits().write_timeout);
+    http::async_write(stream_, *res, [self = this->shared_from_this(), res](beast::error_code ec, std::size_t) {
+      if (ec || !res->keep_alive()) return self->close();
+      self->read_request();
+    });
+  }
+
+  void start_stream(const std::string& role, std::string first) override {
+    // Server-Sent Events: a response without a length that lasts as long as the page is open.
+    Response head{http::status::ok, 11};
+    Gateway::secure_headers(head, kTls);
+    std::string text = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\nCache-Control: no-store\r\n"
+                       "X-Accel-Buffering: no\r\nConnection: close\r\n";
+    for (const auto& f : head) text += std::string(f.name_string()) + ": " + std::string(f.value()) + "\r\n";
+    text += "\r\n" + first;
+    streaming_ = true;
+    beast::get_lowest_layer(stream_).expires_never();
+    gateway_.stream_opened(this->shared_from_this(), role);
+    push(std::make_shared<const std::string>(std::move(text)));
+    watch_for_close();
+  }
+
+  void push(const std::shared_ptr<const std::string>& message) override {
+    if (closed_) return;
+    auto now = std::chrono::steady_clock::now();
+    // A page that stops reading (a sleeping tablet, a stalled network) is dropped rather than buffered
+    // without end; EventSource reconnects and gets a fresh snapshot.
+    if (backlog_ + message->size() > gateway_.limits().max_stream_backlog ||
+        (writing_ && now - write_started_ > gateway_.limits().write_timeout))
+      return close();
+    out_.push_back(message);
+    backlog_ += message->size();
+    if (!writing_) write_next();
+  }
+
+  const std::string& client_address() const override { return client_; }
+  bool secure() const override { return kTls; }
+
+ private:
+  static constexpr bool kTls = !std::is_same_v<Stream, beast::tcp_stream>;
+
+  void read_request() {
+    parser_.emplace();
+    parser_->header_limit(static_cast<std::uint32_t>(gateway_.limits().max_header_bytes));
+    parser_->body_limit(gateway_.limits().max_body_bytes);
+    beast::get_lowest_layer(stream_).expires_after(gateway_.limits().read_timeout);
+    http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      self->on_request(ec);
+    });
+  }
+
+  void on_request(beast::error_code ec) {
+    if (ec == http::error::header_limit) return refuse(http::status::request_header_fields_too_large, "the request head is too large");
+    if (ec == http::error::body_limit) return refuse(http::status::payload_too_large, "the request body is too large");
+    if (ec && is_parse_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message)
+      return refuse(http::status::bad_request, "malformed request: " + ec.message());
+    if (ec) return close();  // closed, timed out, reset
+    gateway_.route(parser_->release(), this->shared_from_this());
+  }
+
+  void refuse(http::status status, const std::string& why) {
+    Response r{status, 11};
+    r.set(http::field::content_type, "application/json");
+    r.body() = nlohmann::json({{"error", why}}).dump();
+    r.keep_alive(false);
+    r.prepare_payload();
+    respond(std::move(r));
+  }
+
+  void write_next() {
+    writing_ = true;
+    write_started_ = std::chrono::steady_clock::now();
+    // Everything queued goes in one write: a busy venue costs one syscall per batch, not per event.
+    std::vector<net::const_buffer> buffers;
+    auto batch = std::make_shared<std::vector<std::shared_ptr<const std::string>>>(out_.begin(), out_.end());
+    out_.clear();
+    for (const auto& m : *batch) buffers.emplace_back(m->data(), m->size());
+    net::async_write(stream_, buffers, [self = this->shared_from_this(), batch](beast::error_code ec, std::size_t n) {
+      self->backlog_ -= n;
+      self->writing_ = false;
+      if (ec) return self->close();
+      if (!self->out_.empty()) self->write_next();
+    });
+  }
+
+  void watch_for_close() {
+    // The page sends nothing on a stream; a read that completes means it went away.
+    stream_.async_read_some(net::buffer(sink_), [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) return self->close();
+      self->watch_for_close();
+    });
+  }
+
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    if (streaming_) gateway_.stream_closed(this);
+    beast::error_code ignored;
+    beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
+    beast::get_lowest_layer(stream_).close();
+  }
+
+  Stream stream_;
+  Gateway& gateway_;
+  std::shared_ptr<std::size_t> connections_;
+  std::string client_;
+  beast::flat_buffer buffer_{8192};
+  std::optional<http::request_parser<http::string_body>> parser_;
+  bool streaming_ = false, writing_ = false, closed_ = false;
+  std::deque<std::shared_ptr<const std::string>> out_;
+  std::size_t backlog_ = 0;
+  std::chrono::steady_clock::time_point write_started_;
+  std::array<char, 512> sink_{};
+};
+
+}  // namespace
+
+HttpListener::HttpListener(net::io_context& io, tcp::endpoint at, Gateway& gateway, net::ssl::context* tls)
+    : io_(io), acceptor_(io), gateway_(gateway), tls_(tls) {
+  acceptor_.open(at.protocol());
+  acceptor_.set_option(net::socket_base::reuse_address(true));
+  acceptor_.bind(at);
+  acceptor_.listen(net::socket_base::max_listen_connections);
+}
+
+void HttpListener::start() { accept(); }
+
+void HttpListener::accept() {
+  acceptor_.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+    if (ec) {
+      // EMFILE under a flood: wait a moment rather than spin; the listener itself never stops.
+      auto timer = std::make_shared<net::steady_timer>(self->io_, std::chrono::milliseconds(50));
+      timer->async_wait([self, timer](beast::error_code) { self->accept(); });
+      return;
+    }
+    if (*self->gateway_.connections() >= self->gateway_.limits().max_connections) {
+      beast::error_code ignored;
+      socket.close(ignored);  // over the cap: the newcomer goes, the pages already open stay
+    } else {
+      beast::error_code ignored;
+      std::string client = socket.remote_endpoint(ignored).address().to_string();
+      socket.set_option(tcp::no_delay(true), ignored);
+      if (self->tls_) {
+        std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
+            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, client)
+            ->run();
+      } else {
+        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, client)->run();
+      }
+    }
+    self->accept();
+  });
+}
+
+}  // namespace cardtable::console

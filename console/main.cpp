@@ -1,0 +1,299 @@
+// cardtable-console: the director's and broadcaster's web page for a whole venue. Subscribes to the hub
+// (or daemons) like any client, keeps the venue's state, serves the page and its live streams.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/program_options.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "gateway.hpp"
+#include "http_listener.hpp"
+#include "logins.hpp"
+#include "table_requests.hpp"
+#include "tls_certificate.hpp"
+#include "venue_state.hpp"
+#include "wire_client.hpp"
+
+#ifndef CARDTABLE_CONSOLE_WWW
+#define CARDTABLE_CONSOLE_WWW "/usr/share/cardtable/console"
+#endif
+
+namespace po = boost::program_options;
+namespace net = boost::asio;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+using namespace cardtable;
+using namespace cardtable::console;
+
+namespace {
+
+int usage_error(const std::string& what) {
+  std::cerr << "cardtable-console: " << what << "\n(see cardtable-console --help)\n";
+  return 2;
+}
+
+std::string address_of(std::string e) {
+  for (const char* p : {"connect:", "bind:"})
+    if (e.starts_with(p)) e.erase(0, std::string(p).size());
+  return e;
+}
+
+struct TableSpec {
+  std::string id;
+  Peer control, live;
+};
+
+// "default/A/7 control=tcp://10.0.0.7:5552 live=tcp://10.0.0.7:5553 server-key=/etc/cardtable/keys/table-07.pub"
+std::optional<TableSpec> parse_table(const std::string& text, std::string& error) {
+  std::istringstream in(text);
+  TableSpec t;
+  if (!(in >> t.id) || std::count(t.id.begin(), t.id.end(), '/') != 2) {
+    error = "'" + text + "': start with the table as TOURNAMENT/SECTION/TABLE";
+    return std::nullopt;
+  }
+  for (std::string w; in >> w;) {
+    auto eq = w.find('=');
+    std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
+    if (k == "control") t.control.endpoint = address_of(v);
+    else if (k == "live") t.live.endpoint = address_of(v);
+    else if (k == "server-key") {
+      auto key = protocol::read_key_file(v, error);
+      if (!key) return std::nullopt;
+      t.control.server_public = t.live.server_public = key->public_key;
+    } else {
+      error = "'" + w + "': expected control=, live= or server-key=";
+      return std::nullopt;
+    }
+  }
+  return t;
+}
+
+std::optional<protocol::Keypair> read_keypair(const std::string& file, const char* option, std::string& error) {
+  if (file.empty()) return std::nullopt;
+  auto k = protocol::read_key_file(file, error);
+  if (!k || k->secret_key.empty()) {
+    error = std::string(option) + " " + file + ": " + (k ? "holds no secret key" : error);
+    return std::nullopt;
+  }
+  return k;
+}
+
+int hash_password_command(int argc, char** argv) {
+  int iterations = 200000;
+  if (argc >= 4 && std::string(argv[2]) == "--iterations") iterations = std::atoi(argv[3]);
+  if (iterations < 1000) return usage_error("--iterations: at least 1000");
+  std::string password;
+  std::getline(std::cin, password);
+  if (password.empty()) return usage_error("hash-password reads the password from standard input");
+  std::cout << Logins::hash_password(password, iterations) << '\n';
+  return 0;
+}
+
+int make_cert_command(int argc, char** argv) {
+  std::string dir = ".";
+  std::vector<std::string> names;
+  int days = 400;
+  po::options_description o("cardtable-console make-cert: a self-signed certificate for HTTPS (console.key, console.crt)");
+  o.add_options()("help,h", "this help")("dir", po::value(&dir)->default_value(dir), "where to write console.key and console.crt")(
+      "name", po::value(&names)->composing(), "a host name or address the browsers use (repeat)")(
+      "days", po::value(&days)->default_value(days), "validity");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
+    po::notify(vm);
+    if (vm.count("help")) {
+      std::cout << o;
+      return 0;
+    }
+    make_self_signed_certificate(dir, names, days);
+  } catch (const std::exception& e) {
+    return usage_error(std::string("make-cert: ") + e.what());
+  }
+  std::cout << "wrote " << (fs::path(dir) / "console.crt").string() << " and console.key; give them as --tls-cert and --tls-key\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc >= 2 && std::string(argv[1]) == "hash-password") return hash_password_command(argc, argv);
+  if (argc >= 2 && std::string(argv[1]) == "make-cert") return make_cert_command(argc, argv);
+
+  std::string listen = "127.0.0.1:8080", config, hub, hub_control, hub_key, director_key, broadcaster_key, logins_file, www = CARDTABLE_CONSOLE_WWW,
+              tls_cert, tls_key;
+  std::vector<std::string> events_direct, tables;
+  double allowance = 450, lost_after = 15;
+  GatewayLimits limits;
+  po::options_description opts(
+      "cardtable-console: every table of the venue on one web page, for directors and broadcasters\n"
+      "  cardtable-console [options]            run the gateway\n"
+      "  cardtable-console hash-password [--iterations N] < password   a line's HASH for the logins file\n"
+      "  cardtable-console make-cert --dir DIR --name HOST             a self-signed certificate\n\nOptions");
+  opts.add_options()("help,h", "this help")("config", po::value(&config), "a file of the same options, one 'name = value' a line")(
+      "listen", po::value(&listen)->default_value(listen), "ADDRESS:PORT for browsers (port 0: any free one, printed at start); "
+                                                          "an address other than loopback needs --tls-cert and --tls-key")(
+      "hub", po::value(&hub), "the hub's downstream (XPUB) endpoint: every table's events")(
+      "hub-control", po::value(&hub_control), "the hub's control endpoint: a snapshot of the boards in progress at start")(
+      "hub-key", po::value(&hub_key), "the hub's public key file (CURVE)")(
+      "events", po::value(&events_direct)->composing(), "a daemon's events endpoint, instead of or besides a hub (repeat)")(
+      "table", po::value(&tables)->composing(),
+      "'TOURNAMENT/SECTION/TABLE control=ENDPOINT live=ENDPOINT server-key=FILE': where to acknowledge and where the "
+      "broadcaster's hands come from (repeat)")(
+      "director-key", po::value(&director_key), "the console's director keypair (cardtablectl keygen): subscribes and acknowledges")(
+      "broadcaster-key", po::value(&broadcaster_key), "the console's broadcaster keypair: the tables' live endpoints")(
+      "logins", po::value(&logins_file), "the logins file: 'NAME ROLE HASH' a line (required)")(
+      "www", po::value(&www)->default_value(www), "the page's folder (index.html, console.js, console.css)")(
+      "tls-cert", po::value(&tls_cert), "HTTPS certificate chain (PEM)")("tls-key", po::value(&tls_key), "HTTPS private key (PEM)")(
+      "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(
+      "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost")(
+      "max-connections", po::value(&limits.max_connections)->default_value(limits.max_connections), "browser connections at most")(
+      "max-streams", po::value(&limits.max_streams)->default_value(limits.max_streams), "open pages at most");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc, argv, opts), vm);
+    if (vm.count("config")) {
+      std::ifstream in(vm["config"].as<std::string>());
+      if (!in) return usage_error(vm["config"].as<std::string>() + ": cannot read");
+      po::store(po::parse_config_file(in, opts), vm);
+    }
+    po::notify(vm);
+  } catch (const po::error& e) {
+    return usage_error(e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << opts;
+    return 0;
+  }
+  if (logins_file.empty()) return usage_error("give --logins FILE: without logins nobody sees anything");
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos) return usage_error("--listen " + listen + ": expected ADDRESS:PORT");
+  net::ip::tcp::endpoint at;
+  try {
+    std::string host = listen.substr(0, colon);
+    if (host.starts_with('[')) host = host.substr(1, host.size() - 2);
+    at = {net::ip::make_address(host), static_cast<unsigned short>(std::stoul(listen.substr(colon + 1)))};
+  } catch (const std::exception&) {
+    return usage_error("--listen " + listen + ": expected ADDRESS:PORT with a numeric address");
+  }
+  bool tls = !tls_cert.empty() || !tls_key.empty();
+  if (tls && (tls_cert.empty() || tls_key.empty())) return usage_error("--tls-cert and --tls-key go together");
+  // Passwords and session cookies cross the venue's network only encrypted.
+  if (!at.address().is_loopback() && !tls) return usage_error("--listen " + listen + ": off loopback the console needs HTTPS (--tls-cert, --tls-key)");
+
+  std::string error;
+  auto director = read_keypair(director_key, "--director-key", error);
+  if (!director_key.empty() && !director) return usage_error(error);
+  auto broadcaster = read_keypair(broadcaster_key, "--broadcaster-key", error);
+  if (!broadcaster_key.empty() && !broadcaster) return usage_error(error);
+  std::string hub_public;
+  if (!hub_key.empty()) {
+    auto k = protocol::read_key_file(hub_key, error);
+    if (!k) return usage_error("--hub-key: " + error);
+    hub_public = k->public_key;
+    if (!director) return usage_error("--hub-key needs --director-key: the console subscribes to the hub as a director");
+  }
+
+  std::vector<Peer> event_sources, live_sources;
+  std::map<std::string, Peer> control;
+  VenueState venue(allowance, lost_after);
+  if (!hub.empty()) event_sources.push_back({address_of(hub), hub_public, director ? &*director : nullptr});
+  for (const auto& e : events_direct) event_sources.push_back({address_of(e), "", nullptr});
+  for (const auto& text : tables) {
+    auto t = parse_table(text, error);
+    if (!t) return usage_error("--table " + error);
+    venue.declare_table(t->id);
+    if (!t->control.endpoint.empty()) {
+      t->control.key = director ? &*director : nullptr;
+      if (!t->control.server_public.empty() && !director) return usage_error("--table " + t->id + ": acknowledging with CURVE needs --director-key");
+      control[t->id] = t->control;
+    }
+    if (!t->live.endpoint.empty()) {
+      t->live.key = broadcaster ? &*broadcaster : nullptr;
+      if (!t->live.server_public.empty() && !broadcaster) return usage_error("--table " + t->id + ": live hands with CURVE need --broadcaster-key");
+      live_sources.push_back(t->live);
+    }
+  }
+  if (event_sources.empty()) return usage_error("give --hub ENDPOINT (or --events ENDPOINT for a daemon)");
+
+  net::io_context io{1};
+  std::optional<net::ssl::context> tls_context;
+  try {
+    Logins logins = Logins::load(logins_file);
+    if (tls) {
+      tls_context.emplace(net::ssl::context::tls_server);
+      tls_context->set_options(net::ssl::context::default_workarounds | net::ssl::context::no_sslv2 | net::ssl::context::no_sslv3 |
+                               net::ssl::context::no_tlsv1 | net::ssl::context::no_tlsv1_1);
+      tls_context->use_certificate_chain_file(tls_cert);
+      tls_context->use_private_key_file(tls_key, net::ssl::context::pem);
+    }
+    zmq::context_t zmq_ctx;
+    TableRequests requests(zmq_ctx);
+    Gateway gateway(io, venue, std::move(logins), requests, control, www, limits);
+    auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr);
+    listener->start();
+    auto bound = listener->local_endpoint();
+    std::string host = bound.address().to_string();
+    if (bound.address().is_v6()) host = "[" + host + "]";
+    std::cout << "cardtable-console: open " << (tls ? "https" : "http") << "://" << host << ":" << bound.port() << "/" << std::endl;
+
+    WireClient wire(zmq_ctx, event_sources, live_sources, [&io, &gateway](json event, bool live) {
+      net::post(io, [&gateway, event = std::move(event), live] { gateway.on_event(event, live); });
+    });
+    // A console that starts late catches up: the hub's boards in progress, each table's open alerts
+    // (protocol 1.1) and the hands already released to broadcasters.
+    std::thread catch_up([&] {
+      std::vector<std::pair<json, bool>> events;
+      try {
+        if (!hub_control.empty()) {
+          json snap = requests.hub_snapshot({address_of(hub_control), hub_public, director ? &*director : nullptr});
+          const json boards = snap.contains("tables") && snap["tables"].is_object() ? snap["tables"] : json::object();
+          if (!snap.value("ok", false)) std::cerr << "cardtable-console: hub snapshot: " << snap.value("error", "?") << std::endl;
+          for (const auto& [name, t] : boards.items())
+            if (t.is_object() && t.contains("events") && t["events"].is_array())
+              for (const auto& e : t["events"]) events.emplace_back(e, false);
+        }
+      for (const auto& [id, peer] : control)
+        if (auto alerts = requests.open_alerts(peer))
+          for (const auto& e : *alerts) events.emplace_back(e, false);
+      for (const auto& peer : live_sources) {
+        json r = requests.replay_live(peer, 1);
+        if (r.value("ok", false) && r.contains("events") && r["events"].is_array())
+          for (const auto& e : r["events"]) events.emplace_back(e, true);
+      }
+      } catch (const std::exception& e) {
+        std::cerr << "cardtable-console: catching up: " << e.what() << std::endl;  // a hostile reply costs the catch-up only
+      }
+      net::post(io, [&gateway, events = std::move(events)] {
+        for (const auto& [e, live] : events) gateway.on_event(e, live);
+      });
+    });
+
+    net::steady_timer ticker(io);
+    std::function<void()> tick = [&] {
+      ticker.expires_after(std::chrono::seconds(1));
+      ticker.async_wait([&](boost::system::error_code ec) {
+        if (ec) return;
+        gateway.tick();
+        tick();
+      });
+    };
+    tick();
+    net::signal_set signals(io, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code, int) {
+      std::cerr << "cardtable-console: stopping" << std::endl;
+      io.stop();
+    });
+    std::signal(SIGPIPE, SIG_IGN);
+    io.run();
+    catch_up.join();
+  } catch (const std::exception& e) {
+    std::cerr << "cardtable-console: " << e.what() << std::endl;
+    return 2;
+  }
+  return 0;
+}

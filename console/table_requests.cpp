@@ -1,0 +1,45 @@
+#include "table_requests.hpp"
+
+#include <zmq_addon.hpp>
+
+namespace cardtable::console {
+using json = nlohmann::json;
+
+void apply_curve(zmq::socket_t& s, const Peer& peer) {
+  if (peer.server_public.empty() || !peer.key) return;
+  s.set(zmq::sockopt::curve_serverkey, peer.server_public);
+  s.set(zmq::sockopt::curve_publickey, peer.key->public_key);
+  s.set(zmq::sockopt::curve_secretkey, peer.key->secret_key);
+}
+
+json TableRequests::request(const Peer& peer, const json& req) const {
+  try {
+    zmq::socket_t s(ctx_, zmq::socket_type::req);
+    s.set(zmq::sockopt::linger, 0);
+    s.set(zmq::sockopt::rcvtimeo, static_cast<int>(timeout_.count()));
+    s.set(zmq::sockopt::sndtimeo, static_cast<int>(timeout_.count()));
+    s.set(zmq::sockopt::maxmsgsize, static_cast<std::int64_t>(64) << 20);
+    apply_curve(s, peer);
+    s.connect(peer.endpoint);
+    std::string body = req.dump();
+    if (!s.send(zmq::buffer(body), zmq::send_flags::none))
+      return {{"ok", false}, {"error", peer.endpoint + ": could not send the request"}};
+    zmq::message_t reply;
+    if (!s.recv(reply))
+      return {{"ok", false}, {"error", peer.endpoint + ": no reply within " + std::to_string(timeout_.count()) + " ms"}};
+    json j = json::parse(reply.to_string_view(), nullptr, false);
+    if (!j.is_object()) return {{"ok", false}, {"error", peer.endpoint + ": the reply is not a JSON object"}};
+    return j;
+  } catch (const zmq::error_t& e) {
+    return {{"ok", false}, {"error", peer.endpoint + ": " + e.what()}};
+  }
+}
+
+std::optional<json> TableRequests::open_alerts(const Peer& table) const {
+  json r = request(table, {{"command", "alerts"}});
+  if (!r.value("ok", false)) return std::nullopt;  // a 1.0 daemon: "unknown command"
+  const json list = r.contains("alerts") ? r["alerts"] : r.value("events", json::array());
+  return list.is_array() ? list : json::array();
+}
+
+}  // namespace cardtable::console

@@ -1,0 +1,55 @@
+// Every control request the console sends to a table's daemon or the hub, in one place. The daemon stays
+// the judge of who may act: `ack` goes with the console's director key, `replay-live` with its
+// broadcaster key, and the table answers for itself. Requests of protocol 1.1 (`alerts`, `evidence`)
+// are here too, so an older daemon's "unknown command" reply is handled in one file.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <zmq.hpp>
+
+#include "protocol/curve_keys.hpp"
+
+namespace cardtable::console {
+
+// Where a client connects, and as whom: the server's public key and our keypair (both empty: plain text).
+struct Peer {
+  std::string endpoint;          // tcp://HOST:PORT or ipc://PATH
+  std::string server_public;     // Z85, empty for plain text
+  const protocol::Keypair* key = nullptr;
+};
+// Sets CURVE on a client socket when the peer has a server key.
+void apply_curve(zmq::socket_t& socket, const Peer& peer);
+
+class TableRequests {
+ public:
+  explicit TableRequests(zmq::context_t& ctx, std::chrono::milliseconds timeout = std::chrono::milliseconds(3000))
+      : ctx_(ctx), timeout_(timeout) {}
+
+  // One request, one reply; {"ok":false,"error":...} when the peer does not answer in time. Thread-safe:
+  // each call has its own socket.
+  nlohmann::json request(const Peer& peer, const nlohmann::json& req) const;
+
+  nlohmann::json ack(const Peer& table, std::uint64_t seq, const std::string& by) const {
+    return request(table, {{"command", "ack"}, {"seq", seq}, {"by", by}});
+  }
+  // Protocol 1.1: the table's unacknowledged alerts, oldest first; null when the daemon predates it.
+  std::optional<nlohmann::json> open_alerts(const Peer& table) const;
+  // Protocol 1.1: the card-level detail of an irregularity, for directors only.
+  nlohmann::json evidence(const Peer& table, std::uint64_t seq) const {
+    return request(table, {{"command", "evidence"}, {"seq", seq}});
+  }
+  nlohmann::json replay_live(const Peer& table, std::uint64_t since) const {
+    return request(table, {{"command", "replay-live"}, {"since", since}});
+  }
+  nlohmann::json hub_snapshot(const Peer& hub) const { return request(hub, {{"command", "snapshot"}}); }
+
+ private:
+  zmq::context_t& ctx_;
+  std::chrono::milliseconds timeout_;
+};
+
+}  // namespace cardtable::console

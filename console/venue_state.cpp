@@ -1,0 +1,276 @@
+#include "venue_state.hpp"
+
+#include <algorithm>
+
+namespace cardtable::console {
+using json = nlohmann::json;
+
+namespace {
+
+// Event classes whose evidence a director reads: the irregularity's expected-against-observed, a timing,
+// a device's health, an acknowledgement. Board and auction evidence says nothing a director needs and,
+// on a wire older than 1.1, could name cards.
+bool evidence_for_director(const std::string& cls) {
+  return cls == "irregularity" || cls == "timing" || cls == "director" || cls == "device" || cls == "reading" ||
+         cls == "record" || cls == "daemon";
+}
+// Evidence keys that would carry a hand or the play, whatever the event: never forwarded to a director.
+bool hand_content_key(const std::string& k) {
+  return k == "deal" || k == "hands" || k == "hand" || k == "play" || k == "cards" || k == "pbn" || k == "lin";
+}
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  if (it == j.end()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  if (it->is_number()) return it->dump();
+  return {};
+}
+std::string evidence(const json& e, const char* key) {
+  auto it = e.find("evidence");
+  return it != e.end() && it->is_object() ? str(*it, key) : std::string{};
+}
+double number(const json& j, const char* key, double fallback = 0) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
+}
+double seconds_in(const std::string& text) {  // "37.0 s" -> 37
+  try {
+    return text.empty() ? 0 : std::stod(text);
+  } catch (...) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+std::string VenueState::table_id(const json& e) {
+  return str(e, "tournament") + "/" + str(e, "section") + "/" + str(e, "table");
+}
+
+std::string VenueState::live_key(const json& e) { return str(e, "session") + "/" + str(e, "board"); }
+
+json VenueState::director_view(const json& e) {
+  if (!e.is_object()) return nullptr;
+  std::string type = str(e, "type"), cls = str(e, "class");
+  if (cls.empty()) cls = type.substr(0, type.find('.'));
+  if (cls == "live" || cls == "play" || type.starts_with("live.") || type.starts_with("play.")) return nullptr;
+  json v = json::object();
+  for (const char* k : {"seq", "type", "class", "severity", "time", "mono", "message", "tournament", "section", "table", "event",
+                        "session", "board", "laws", "seats"})
+    if (e.contains(k)) v[k] = e[k];
+  v["class"] = cls;
+  if (evidence_for_director(cls) && e.contains("evidence") && e["evidence"].is_object()) {
+    json ev = json::object();
+    for (const auto& [k, val] : e["evidence"].items())
+      if (!hand_content_key(k)) ev[k] = val;
+    if (!ev.empty()) v["evidence"] = ev;
+  }
+  return v;
+}
+
+TableView& VenueState::table(const std::string& id) {
+  auto [it, fresh] = tables_.try_emplace(id);
+  if (fresh) it->second.id = id;
+  return it->second;
+}
+
+void VenueState::declare_table(const std::string& id) { table(id); }
+
+bool VenueState::apply_event(const json& e, double now) {
+  json v = director_view(e);
+  if (v.is_null() || !e.contains("table")) return false;
+  TableView& t = table(table_id(e));
+  t.last_heard = now;
+  silent_[t.id] = false;
+  std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
+  if (e.contains("seq") && e["seq"].is_number_unsigned()) t.last_seq = std::max(t.last_seq, e["seq"].get<std::uint64_t>());
+  if (type == "daemon.heartbeat") {
+    // The heartbeat says the table is alive and in which phase; events say more, so it only fills gaps.
+    std::string phase = evidence(e, "phase");
+    if (phase == "auction" || phase == "play") t.phase = phase;
+    if (std::string tr = evidence(e, "tricks"); !tr.empty()) t.tricks = static_cast<int>(seconds_in(tr));
+    return true;
+  }
+  double at = number(e, "time", now);
+  if (int b = static_cast<int>(number(e, "board", 0)); b > 0 && t.phase != "done") t.board = b;
+  if (type == "board.arrived" || type == "board.identified") {
+    int b = static_cast<int>(number(e, "board", 0));
+    if (type == "board.arrived" || t.phase == "idle" || t.phase == "done" || b != t.board) {
+      if (t.phase == "idle" || t.phase == "done" || type == "board.arrived") {
+        t.phase = "ready";
+        t.board_since = at;
+        t.board_ended = 0;
+        t.tricks = 0;
+      }
+    }
+    if (b) t.board = b;
+    if (std::string n = evidence(e, "board"); !n.empty()) t.board_name = n;
+  } else if (type == "auction.period_started") {
+    t.phase = "auction";
+    if (t.board_since <= 0) t.board_since = at;
+  } else if (type == "auction.period_ended") {
+    t.phase = "play";
+  } else if (type == "board.returned") {
+    t.phase = "done";
+    t.board_ended = at;
+    if (std::string tr = evidence(e, "tricks"); !tr.empty()) t.tricks = static_cast<int>(seconds_in(tr));
+    double secs = seconds_in(evidence(e, "duration"));
+    if (secs <= 0 && t.board_since > 0) secs = at - t.board_since;
+    t.history.push_front({{"board", t.board}, {"seconds", secs}, {"slow", secs > allowance_s_}, {"ended", at}});
+    if (t.history.size() > kHistoryLength) t.history.pop_back();
+  } else if (type == "timing.slow_board" && !t.history.empty() && number(t.history.front(), "board") == t.board) {
+    t.history.front()["slow"] = true;
+  } else if (type == "director.ack") {
+    std::string acked = evidence(e, "seq");
+    try {
+      if (!acked.empty()) t.open_alerts.erase(std::stoull(acked));
+    } catch (...) {
+    }
+  } else if (cls == "device") {
+    std::string dev = evidence(e, "device");
+    if (dev.empty()) dev = type;
+    t.devices[dev] = type.ends_with("lost") ? "lost" : type.ends_with("error") ? "error" : "ok";
+  } else if (type == "reading.uncertain" || type == "reading.resumed") {
+    std::string zone = evidence(e, "zone");
+    if (zone.empty()) zone = "reading";
+    t.devices[zone] = type == "reading.uncertain" ? "uncertain" : "ok";
+  }
+  // An alert stays open until a director acknowledges it (the daemon publishes director.ack).
+  if (v.contains("seq") && v["seq"].is_number_unsigned() && (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))))
+    t.open_alerts[v["seq"].get<std::uint64_t>()] = v;
+  t.timeline.push_front(v);
+  if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
+  return true;
+}
+
+std::uint64_t VenueState::gap_before(const json& e) const {
+  auto it = tables_.find(table_id(e));
+  if (it == tables_.end() || it->second.last_seq == 0) return 0;  // a table first heard now: nothing to compare
+  std::uint64_t seen = it->second.last_seq, now_at = 0;
+  if (e.contains("seq") && e["seq"].is_number_unsigned() && e["seq"].get<std::uint64_t>() > 0) now_at = e["seq"].get<std::uint64_t>() - 1;
+  else if (str(e, "type") == "daemon.heartbeat") {
+    try {
+      now_at = std::stoull(evidence(e, "last_seq"));
+    } catch (...) {
+    }
+  }
+  return now_at > seen ? seen + 1 : 0;
+}
+
+void VenueState::apply_replayed(const json& e) {
+  json v = director_view(e);
+  if (v.is_null() || !v.contains("seq") || !v["seq"].is_number_unsigned() || !e.contains("table")) return;
+  TableView& t = table(table_id(e));
+  t.last_seq = std::max(t.last_seq, v["seq"].get<std::uint64_t>());
+  std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
+  if (type == "director.ack") {
+    try {
+      t.open_alerts.erase(std::stoull(evidence(e, "seq")));
+    } catch (...) {
+    }
+  } else if (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))) {
+    t.open_alerts[v["seq"].get<std::uint64_t>()] = v;
+  }
+  t.timeline.push_front(v);
+  if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
+}
+
+bool VenueState::apply_live(const json& e) {
+  if (!e.is_object() || !e.contains("table")) return false;
+  std::string type = str(e, "type");
+  TableView& t = table(table_id(e));
+  std::string key = live_key(e);
+  json& b = t.live_boards[key];
+  if (b.is_null()) b = {{"table", t.id}, {"session", str(e, "session")}, {"board", static_cast<int>(number(e, "board"))},
+                        {"event", str(e, "event")}, {"tricks", json::array()}, {"cards", json::array()}};
+  json ev = e.contains("evidence") && e["evidence"].is_object() ? e["evidence"] : json::object();
+  if (type == "live.deal") {
+    for (const auto& [k, val] : ev.items()) b[k] = val;  // deal, dealer, vulnerable, and a double-dummy table when given
+  } else if (type == "live.card") {
+    b["cards"].push_back({{"seat", e.contains("seats") && e["seats"].is_array() && !e["seats"].empty() ? e["seats"][0] : json("")},
+                          {"card", str(ev, "card")}, {"trick", str(ev, "trick")}});
+  } else if (type == "live.trick") {
+    b["tricks"].push_back(ev);
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string VenueState::state_of(const TableView& t, double now) const {
+  if (!t.open_alerts.empty()) return "alert";
+  for (const auto& [d, h] : t.devices)
+    if (h == "lost") return "lost";
+  if (t.last_heard > 0 && now - t.last_heard > lost_after_s_) return "lost";
+  return t.phase;
+}
+
+json VenueState::tile(const std::string& id, double now) const {
+  auto it = tables_.find(id);
+  if (it == tables_.end()) return nullptr;
+  const TableView& t = it->second;
+  json devices = json::object();
+  for (const auto& [d, h] : t.devices) devices[d] = h;
+  return {{"id", t.id},
+          {"table", t.id.substr(t.id.rfind('/') + 1)},
+          {"state", state_of(t, now)},
+          {"phase", t.phase},
+          {"board", t.board},
+          {"board_since", t.board_since},
+          {"board_ended", t.board_ended},
+          {"allowance", allowance_s_},
+          {"tricks", t.tricks},
+          {"alerts", t.open_alerts.size()},
+          {"devices", devices},
+          {"last_heard", t.last_heard},
+          {"last_seq", t.last_seq}};
+}
+
+json VenueState::director_snapshot(double now) const {
+  json tiles = json::array(), alerts = json::array();
+  std::vector<json> all;
+  for (const auto& [id, t] : tables_) {
+    tiles.push_back(tile(id, now));
+    for (const auto& [seq, a] : t.open_alerts) all.push_back(a);
+  }
+  std::sort(all.begin(), all.end(), [](const json& a, const json& b) { return number(a, "time") > number(b, "time"); });
+  for (auto& a : all) alerts.push_back(std::move(a));
+  return {{"tables", tiles}, {"alerts", alerts}, {"now", now}};
+}
+
+json VenueState::table_detail(const std::string& id, double now) const {
+  auto it = tables_.find(id);
+  if (it == tables_.end()) return nullptr;
+  json timeline = json::array(), history = json::array();
+  for (const auto& e : it->second.timeline) timeline.push_back(e);
+  for (const auto& h : it->second.history) history.push_back(h);
+  return {{"tile", tile(id, now)}, {"timeline", timeline}, {"history", history}};
+}
+
+json VenueState::broadcast_snapshot() const {
+  json boards = json::array();
+  for (const auto& [id, t] : tables_)
+    for (const auto& [k, b] : t.live_boards) boards.push_back(b);
+  return {{"boards", boards}};
+}
+
+json VenueState::live_board(const std::string& table, const std::string& key) const {
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return nullptr;
+  auto b = it->second.live_boards.find(key);
+  return b == it->second.live_boards.end() ? json(nullptr) : b->second;
+}
+
+std::vector<std::string> VenueState::newly_silent(double now) {
+  std::vector<std::string> out;
+  for (const auto& [id, t] : tables_) {
+    bool silent = t.last_heard > 0 && now - t.last_heard > lost_after_s_;
+    bool& was = silent_[id];
+    if (silent != was) out.push_back(id);
+    was = silent;
+  }
+  return out;
+}
+
+}  // namespace cardtable::console

@@ -1,0 +1,86 @@
+// The venue as the console shows it: every table's board, phase, time on the board, devices and open
+// alerts, folded from the events the tables publish. Two views leave it: the director's (no deal, no
+// play, ever) and the broadcaster's (finished boards' hands, from the embargoed live.* events).
+// Single-threaded: the gateway's I/O thread owns it.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace cardtable::console {
+
+struct TableView {
+  std::string id;               // "tournament/section/table", as topics name it
+  std::string phase = "idle";   // idle, ready (board on the table), auction, play, done
+  int board = 0;
+  std::string board_name;
+  double board_since = 0;       // wall time the board arrived
+  double board_ended = 0;       // wall time it was returned (0 while in progress)
+  int tricks = 0;
+  std::uint64_t last_seq = 0;
+  double last_heard = 0;        // wall time of the last message from the table (heartbeats included)
+  std::map<std::string, std::string> devices;  // device or zone -> "ok", "uncertain", "lost"
+  std::map<std::uint64_t, nlohmann::json> open_alerts;  // seq -> the alert (director view)
+  std::deque<nlohmann::json> timeline;          // the last events (director view)
+  std::deque<nlohmann::json> history;           // finished boards: board, seconds, slow
+  // Broadcaster side: boards whose live.* events were released (after the embargo).
+  std::map<std::string, nlohmann::json> live_boards;  // "session/board" -> {deal, dealer, tricks[], dd}
+};
+
+class VenueState {
+ public:
+  explicit VenueState(double allowance_s = 450, double lost_after_s = 15) : allowance_s_(allowance_s), lost_after_s_(lost_after_s) {}
+
+  // An event from the events endpoint (hub). Returns the tables whose tile changed (empty: nothing did).
+  // Events of class live, and play.* events, never enter the director's state.
+  bool apply_event(const nlohmann::json& event, double now);
+  // An event the table replayed to close a gap: older than what the tile shows, so it only opens or
+  // closes alerts and joins the timeline.
+  void apply_replayed(const nlohmann::json& event);
+  // The first seq missing at a table, when this event (or a heartbeat's last_seq) shows a gap; 0 if none.
+  std::uint64_t gap_before(const nlohmann::json& event) const;
+  // A live.* event (broadcaster endpoint): the released hand and play of a finished board.
+  bool apply_live(const nlohmann::json& event);
+  // Tables named in the config appear before they say anything.
+  void declare_table(const std::string& id);
+
+  // The tile of one table: what the grid needs (state, board, elapsed, alert count, devices).
+  nlohmann::json tile(const std::string& id, double now) const;
+  // Everything a director's page needs at connection time: tiles and open alerts (newest first).
+  nlohmann::json director_snapshot(double now) const;
+  // One table's detail: timeline and board history (director view).
+  nlohmann::json table_detail(const std::string& id, double now) const;
+  // Finished boards, hands and play, for the broadcaster's page.
+  nlohmann::json broadcast_snapshot() const;
+  nlohmann::json live_board(const std::string& table, const std::string& key) const;
+  // Tables whose silence just crossed the "lost" threshold since the last call (for periodic ticks).
+  std::vector<std::string> newly_silent(double now);
+
+  // The director's view of an event: the fields a director reads, never a deal or a card of the play.
+  // Returns null for an event a director must not see at all (live.*, play.*).
+  static nlohmann::json director_view(const nlohmann::json& event);
+  static std::string table_id(const nlohmann::json& event);
+  // "session/board": a broadcaster's board within a table.
+  static std::string live_key(const nlohmann::json& event);
+
+  bool has_table(const std::string& id) const { return tables_.count(id) != 0; }
+  std::size_t table_count() const { return tables_.size(); }
+
+ private:
+  std::string state_of(const TableView& t, double now) const;
+  TableView& table(const std::string& id);
+
+  std::map<std::string, TableView> tables_;
+  std::map<std::string, bool> silent_;
+  double allowance_s_, lost_after_s_;
+};
+
+inline constexpr std::size_t kTimelineLength = 200;
+inline constexpr std::size_t kHistoryLength = 100;
+
+}  // namespace cardtable::console

@@ -1,0 +1,311 @@
+// cardtable console: the director's grid and alerts, or the broadcaster's finished boards, from the
+// gateway's event stream. Everything is written with textContent: nothing from the wire becomes markup.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const tiles = new Map();   // table id -> {el, data}
+const alerts = new Map();  // "table#seq" -> {el, data}
+let streamClock = 0;       // the gateway's clock minus ours, from the snapshot
+// For tests and the benchmark: when each alert was shown, publish-to-visible latencies.
+window.cardtableStats = { latencies: [], shown: 0 };
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+async function api(path, body) {
+  const init = body === undefined ? { credentials: 'same-origin' } : {
+    method: 'POST', credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json', 'X-Cardtable': '1' }, body: JSON.stringify(body) };
+  const r = await fetch(path, init);
+  let data = {};
+  try { data = await r.json(); } catch (e) { /* an empty or non-JSON reply */ }
+  return { status: r.status, data };
+}
+
+function clock(seconds) {
+  seconds = Math.max(0, Math.floor(seconds));
+  const m = Math.floor(seconds / 60), s = seconds % 60;
+  return m >= 60 ? `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}` : `${m}:${String(s).padStart(2, '0')}`;
+}
+const now = () => Date.now() / 1000 + streamClock;
+
+// ---- login -------------------------------------------------------------------------------------------
+async function start() {
+  const me = await api('/api/me');
+  if (me.status !== 200) return showLogin();
+  $('who').textContent = `${me.data.name} (${me.data.role})`;
+  $('logout').hidden = false;
+  if (me.data.role === 'director') startDirector();
+  else if (me.data.role === 'broadcaster') startBroadcaster();
+}
+
+function showLogin() {
+  $('login').hidden = false;
+  $('login-form').addEventListener('submit', async (ev) => {
+    ev.preventDefault();
+    const r = await api('/api/login', { name: $('login-name').value, password: $('login-password').value });
+    if (r.status === 200) { $('login').hidden = true; $('login-password').value = ''; return start(); }
+    $('login-error').textContent = r.status === 429 ? `Too many failed logins: wait ${r.data.retry_after || 60} s` : (r.data.error || 'refused');
+  }, { once: false });
+}
+
+$('logout').addEventListener('click', async () => { await api('/api/logout', {}); location.reload(); });
+
+// ---- director ----------------------------------------------------------------------------------------
+const pendingTiles = new Set();
+let renderScheduled = false;
+function scheduleRender() {
+  if (renderScheduled) return;
+  renderScheduled = true;
+  // A frame, or 100 ms when frames are throttled: 4,000 events a second become one DOM pass per frame.
+  const run = () => { if (renderScheduled) { renderScheduled = false; renderTiles(); } };
+  requestAnimationFrame(run);
+  setTimeout(run, 100);
+}
+
+function renderTiles() {
+  const t = Date.now() / 1000;
+  for (const id of pendingTiles) drawTile(id);
+  pendingTiles.clear();
+  const stats = window.cardtableStats;
+  for (const sent of pendingLatencies) stats.latencies.push(t - sent);
+  pendingLatencies.length = 0;
+  if (stats.latencies.length > 200000) stats.latencies.splice(0, 100000);
+  summary();
+}
+const pendingLatencies = [];
+
+function tileFor(id) {
+  let t = tiles.get(id);
+  if (t) return t;
+  const e = el('div', 'tile idle');
+  e.dataset.table = id;
+  e.tabIndex = 0;
+  e.append(el('span', 'name'), el('div', 'row'));
+  e.lastChild.append(el('span', 'bno'), el('span', 'elapsed'));
+  e.addEventListener('click', () => openDetail(id));
+  e.addEventListener('keydown', (k) => { if (k.key === 'Enter') openDetail(id); });
+  t = { el: e, data: null };
+  tiles.set(id, t);
+  // Keep the grid in table order: numbers numerically.
+  const all = [...tiles.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const next = all[all.indexOf(id) + 1];
+  $('grid').insertBefore(e, next ? tiles.get(next).el : null);
+  return t;
+}
+
+function drawTile(id) {
+  const t = tiles.get(id);
+  const d = t.data;
+  t.el.className = `tile ${d.state}` + (selected === id ? ' selected' : '');
+  t.el.dataset.state = d.state;
+  t.el.querySelector('.name').textContent = d.table;
+  t.el.querySelector('.bno').textContent = d.board ? `B${d.board}` : '';
+  t.el.title = `Table ${d.id}: ${d.state}` + (d.board ? `, board ${d.board}` : '') + (d.tricks ? `, ${d.tricks} tricks` : '') +
+    (d.alerts ? `, ${d.alerts} open alert(s)` : '');
+  drawElapsed(t);
+}
+
+function drawElapsed(t) {
+  const d = t.data;
+  const e = t.el.querySelector('.elapsed');
+  if (!d.board_since || d.state === 'idle') { e.textContent = ''; return; }
+  const secs = (d.board_ended || now()) - d.board_since;
+  e.textContent = clock(secs);
+  t.el.classList.toggle('slow', secs > d.allowance);
+}
+
+function setTile(tile) {
+  tileFor(tile.id).data = tile;
+  pendingTiles.add(tile.id);
+  scheduleRender();
+}
+
+function isAlert(e) {
+  return e && e.seq && (e.severity === 'alert' || (e.severity === 'warning' && (e.class === 'irregularity' || e.class === 'timing')));
+}
+
+function addAlert(e, fresh) {
+  const key = `${tableId(e)}#${e.seq}`;
+  if (alerts.has(key)) return;
+  const li = el('li', fresh ? 'fresh' : '');
+  li.dataset.table = tableId(e);
+  li.dataset.seq = e.seq;
+  li.dataset.type = e.type;
+  li.dataset.shownAt = String(Date.now() / 1000);
+  li.dataset.publishedAt = String(e.time);
+  const where = el('div');
+  where.append(el('span', 'where', `Table ${e.table}` + (e.board ? `, board ${e.board}` : '')), document.createTextNode(' '),
+    el('span', 'law', (e.laws || []).map((l) => `Law ${l}`).join(', ')), document.createTextNode(' '),
+    el('span', 'when', new Date(e.time * 1000).toLocaleTimeString()));
+  const ack = el('button', 'ack', 'Acknowledge');
+  ack.addEventListener('click', () => acknowledge(e, ack));
+  const more = el('button', 'more', 'Evidence');
+  more.addEventListener('click', () => evidence(e, li));
+  const actions = el('div', 'actions');
+  actions.append(ack, more);
+  li.append(where, el('div', 'msg', e.message || e.type), actions);
+  alerts.set(key, { el: li, data: e });
+  // Newest first.
+  const list = $('alerts');
+  const later = [...list.children].find((c) => Number(alerts.get(`${c.dataset.table}#${c.dataset.seq}`).data.time) < e.time);
+  list.insertBefore(li, later || null);
+  $('alert-count').textContent = alerts.size;
+  window.cardtableStats.shown++;
+  if (fresh) beep();
+}
+
+function removeAlert(table, seq) {
+  const key = `${table}#${seq}`;
+  const a = alerts.get(key);
+  if (!a) return;
+  a.el.remove();
+  alerts.delete(key);
+  $('alert-count').textContent = alerts.size;
+}
+
+async function acknowledge(e, button) {
+  button.disabled = true;
+  button.textContent = 'Sending…';
+  const r = await api('/api/ack', { table: tableId(e), seq: e.seq });
+  // The alert goes when the table's own director.ack comes back on the stream, not before.
+  button.textContent = r.status === 200 ? 'Acknowledged' : (r.data.error || 'failed');
+  if (r.status !== 200) button.disabled = false;
+}
+
+async function evidence(e, li) {
+  const r = await api(`/api/evidence?table=${encodeURIComponent(tableId(e))}&seq=${e.seq}`);
+  let box = li.querySelector('.evidence');
+  if (!box) { box = el('div', 'evidence'); li.append(box); }
+  const detail = r.data.evidence || (r.data.event && r.data.event.evidence) || e.evidence;
+  box.textContent = r.status === 200 ? Object.entries(detail || {}).map(([k, v]) => `${k}: ${v}`).join('\n')
+    : `${r.data.error || 'not available'}` + (e.evidence ? '\n' + Object.entries(e.evidence).map(([k, v]) => `${k}: ${v}`).join('\n') : '');
+}
+
+const tableId = (e) => `${e.tournament}/${e.section}/${e.table}`;
+
+let audio = null;
+function beep() {
+  if (!$('sound').checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const o = audio.createOscillator(), g = audio.createGain();
+    o.frequency.value = 880; g.gain.value = 0.15;
+    o.connect(g).connect(audio.destination);
+    o.start(); o.stop(audio.currentTime + 0.25);
+  } catch (err) { /* no audio on this device */ }
+}
+
+function summary() {
+  const counts = {};
+  for (const t of tiles.values()) if (t.data) counts[t.data.state] = (counts[t.data.state] || 0) + 1;
+  $('venue-summary').textContent = `${tiles.size} tables · ` + Object.entries(counts).map(([k, v]) => `${v} ${k}`).join(' · ');
+}
+
+let selected = null;
+async function openDetail(id) {
+  const previous = selected;
+  selected = id;
+  if (previous && tiles.has(previous)) drawTile(previous);
+  drawTile(id);
+  const r = await api(`/api/table?table=${encodeURIComponent(id)}`);
+  if (r.status !== 200) return;
+  $('detail').hidden = false;
+  $('detail-title').textContent = `Table ${id}`;
+  const body = $('history').tBodies[0];
+  body.replaceChildren();
+  for (const h of r.data.history) {
+    const tr = el('tr');
+    tr.append(el('td', '', `Board ${h.board}`), el('td', '', clock(h.seconds)), el('td', h.slow ? 'slow' : '', h.slow ? 'slow' : ''));
+    body.append(tr);
+  }
+  $('timeline').replaceChildren(...r.data.timeline.map(timelineItem));
+}
+function timelineItem(e) {
+  const li = el('li', `sev-${e.severity}`);
+  li.textContent = `${new Date(e.time * 1000).toLocaleTimeString()}  #${e.seq || ''}  ${e.message || e.type}`;
+  return li;
+}
+$('detail-close').addEventListener('click', () => { $('detail').hidden = true; const p = selected; selected = null; if (p) drawTile(p); });
+
+function startDirector() {
+  $('director').hidden = false;
+  $('sound-toggle').hidden = false;
+  const source = new EventSource('/api/stream');
+  source.addEventListener('open', () => { $('stream-state').textContent = 'live'; });
+  source.addEventListener('error', () => { $('stream-state').textContent = 'reconnecting…'; });
+  source.addEventListener('snapshot', (m) => {
+    const s = JSON.parse(m.data);
+    streamClock = s.now - Date.now() / 1000;
+    for (const a of [...alerts.values()]) removeAlert(tableId(a.data), a.data.seq);
+    for (const t of s.tables) setTile(t);
+    for (const a of s.alerts.slice().reverse()) addAlert(a, false);
+  });
+  source.addEventListener('update', (m) => {
+    const u = JSON.parse(m.data);
+    setTile(u.tile);
+    const e = u.event;
+    if (!e) return;
+    if (e.time) pendingLatencies.push(e.time);
+    if (isAlert(e)) addAlert(e, true);
+    if (e.type === 'director.ack' && e.evidence) removeAlert(tableId(e), Number(e.evidence.seq));
+    if (selected === u.tile.id) $('timeline').prepend(timelineItem(e));
+  });
+  setInterval(() => { for (const t of tiles.values()) if (t.data) drawElapsed(t); }, 1000);
+}
+
+// ---- broadcaster -------------------------------------------------------------------------------------
+const SUITS = [['♠', false], ['♥', true], ['♦', true], ['♣', false]];
+const boards = new Map();
+
+function handBlock(seat, hand) {
+  const box = el('div', `hand ${seat}`);
+  box.append(el('strong', '', { N: 'North', E: 'East', S: 'South', W: 'West' }[seat]), el('br'));
+  hand.split('.').forEach((cards, i) => {
+    box.append(el('span', SUITS[i][1] ? 'red' : '', SUITS[i][0]), document.createTextNode(` ${cards || '—'}`), el('br'));
+  });
+  return box;
+}
+
+function drawBoard(b) {
+  if (!b.deal && !b.board) return;  // cards of a board not yet identified: shown once the deal comes
+  const key = `${b.table}/${b.session}/${b.board}`;
+  let card = boards.get(key);
+  if (!card) {
+    card = el('section', 'board');
+    card.dataset.key = key;
+    boards.set(key, card);
+    $('boards').prepend(card);
+  }
+  card.replaceChildren(el('h3', '', `Table ${b.table.split('/').pop()} · board ${b.board}` + (b.event ? ` · ${b.event}` : '')));
+  if (b.deal) {
+    // PBN: "N:hand hand hand hand", clockwise from the first seat.
+    const [first, rest] = b.deal.split(':');
+    const order = ['N', 'E', 'S', 'W'];
+    const start = order.indexOf(first);
+    const diagram = el('div', 'diagram');
+    rest.trim().split(/\s+/).forEach((h, i) => diagram.append(handBlock(order[(start + i) % 4], h)));
+    diagram.append(el('div', 'mid', `Dealer ${b.dealer || '?'}\nVul ${b.vulnerable || '?'}`));
+    card.append(diagram);
+  }
+  if (b.tricks && b.tricks.length) {
+    const ol = el('ol', 'tricks');
+    for (const t of b.tricks) ol.append(el('li', '', `${t.cards || ''}  → ${t.winner || '?'}`));
+    card.append(ol);
+  }
+  const dd = b.double_dummy || b.dd || b.DoubleDummyTricks;
+  if (dd) card.append(el('p', 'dd', `Double dummy: ${typeof dd === 'string' ? dd : JSON.stringify(dd)}`));
+}
+
+function startBroadcaster() {
+  $('broadcast').hidden = false;
+  const source = new EventSource('/api/live-stream');
+  source.addEventListener('snapshot', (m) => { for (const b of JSON.parse(m.data).boards) drawBoard(b); });
+  source.addEventListener('board', (m) => drawBoard(JSON.parse(m.data)));
+}
+
+start();

@@ -1,0 +1,188 @@
+#!/usr/bin/python3
+"""The console in a real browser (headless Debian chromium driven by selenium), served by the real
+cardtable-console, fed by a real cardtable-hub and three real cardtabled on simulated tables.
+
+  usage: browser_test.py BUILD_DIR SOURCE_DIR    (exit 77: skipped, chromium or chromedriver missing)
+
+Checks: three tiles; table 1's wrong_count (Law 13D) is an alert tile and an alert in the list within one
+second of the daemon publishing it; the Acknowledge click reaches the daemon (its director.ack comes back)
+and the tile clears; the director's page never holds a hand or the play (DOM and stream); the broadcaster
+sees the finished board's hands. Screenshots of the grid and the broadcast view go to BUILD_DIR/console-artifacts."""
+import json
+import os
+import re
+import shutil
+import sys
+import tempfile
+import threading
+import time
+import http.client
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from venue import Venue
+
+CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+def browser(profile):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    o = webdriver.ChromeOptions()
+    o.binary_location = CHROMIUM
+    for a in ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+              "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
+              "--window-size=1440,900"]:
+        o.add_argument(a)
+    return webdriver.Chrome(service=Service(DRIVER), options=o)
+
+
+def wait_for(what, check, timeout):
+    end = time.time() + timeout
+    while time.time() < end:
+        v = check()
+        if v:
+            return v
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+class StreamRecorder(threading.Thread):
+    """Reads a session's event stream as a browser would, keeping every byte for inspection."""
+
+    def __init__(self, port, cookie, path="/api/stream"):
+        super().__init__(daemon=True)
+        self.port, self.cookie, self.path, self.text, self.status = port, cookie, path, "", None
+
+    def run(self):
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
+        c.request("GET", self.path, headers={"Cookie": self.cookie, "Accept": "text/event-stream"})
+        r = c.getresponse()
+        self.status = r.status
+        try:
+            while True:
+                chunk = r.read1(65536) if hasattr(r, "read1") else r.read(1)
+                if not chunk:
+                    break
+                self.text += chunk.decode("utf-8", "replace")
+        except Exception:
+            pass
+
+
+def hand_strings(deal):
+    """'N:AKQ.xx.. ...' -> the four hands as written (S.H.D.C), the strings a leak would contain."""
+    return [h for h in deal.split(":", 1)[1].split() if len(h) > 8]
+
+
+def no_hand_contents(text, hands, where):
+    assert "live." not in text, f"{where}: a live.* event reached the director"
+    assert '"deal"' not in text, f"{where}: a deal reached the director"
+    assert not re.search(r'"type":\s*"play\.', text), f"{where}: a card of the play reached the director"
+    for h in hands:
+        assert h not in text, f"{where}: the hand {h} reached the director"
+
+
+def main():
+    build, source = sys.argv[1], sys.argv[2]
+    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
+        print("SKIP: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+        return 77
+    artifacts = f"{build}/console-artifacts"
+    os.makedirs(artifacts, exist_ok=True)
+    sc = f"{source}/tests/scenarios"
+    # Table 1 returns its board one card short after play (Law 13D: wrong_count, an alert); tables 2 and 3
+    # play clean boards, released to broadcasters once returned (embargo 0).
+    venue = Venue(build, source, tables=[(1, f"{sc}/play-count-after-play.scn", 8), (2, f"{sc}/play-clean-board.scn", 8),
+                                         (3, f"{sc}/play-inferred-board-and-tricks.scn", 8)])
+    profile = tempfile.mkdtemp(prefix="cardtable-chromium-")
+    driver = None
+    try:
+        venue.start_console()
+        venue.start_table(2)
+        venue.start_table(3)
+        status, _, director_cookie = venue.login("td", "td-secret")
+        assert status == 200, "the director's login"
+        recorder = StreamRecorder(venue.port, director_cookie)
+        recorder.start()
+
+        driver = browser(profile)
+        driver.get(venue.url)
+        wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
+        driver.find_element("id", "login-name").send_keys("td")
+        driver.find_element("id", "login-password").send_keys("td-secret")
+        driver.find_element("css selector", "#login-form button").click()
+        tiles = wait_for("three tiles", lambda: len(driver.find_elements("css selector", "#grid .tile")) == 3 and
+                         driver.find_elements("css selector", "#grid .tile"), 10)
+        assert len(tiles) == 3
+        # The page in place, the alerting table starts: the alert must show within a second of its publication.
+        venue.start_table(1)
+        alert = wait_for("table 1's wrong_count alert", lambda: driver.find_elements(
+            "css selector", '#alerts li[data-table="default/A/1"][data-type="irregularity.wrong_count"]'), 30)[0]
+        published = float(alert.get_attribute("data-published-at"))
+        shown = float(alert.get_attribute("data-shown-at"))
+        tile_state = driver.find_element("css selector", '#grid .tile[data-table="default/A/1"]').get_attribute("data-state")
+        print(f"wrong_count published {published:.3f}, shown {shown:.3f}: {1000 * (shown - published):.0f} ms; tile {tile_state}")
+        assert shown - published < 1.0, "the alert must show within one second of publication"
+        assert tile_state == "alert"
+        assert "13D" in alert.text and "Table 1" in alert.text and "board 1" in alert.text
+
+        wait_for("table 2's board returned", lambda: driver.find_element("css selector", '#grid .tile[data-table="default/A/2"]')
+                 .get_attribute("data-state") == "done", 30)
+        driver.save_screenshot(f"{artifacts}/director-grid.png")
+        seq = int(alert.get_attribute("data-seq"))
+        alert.find_element("css selector", "button.ack").click()
+        wait_for("the alert to clear after the daemon's director.ack",
+                 lambda: not driver.find_elements("css selector", f'#alerts li[data-table="default/A/1"][data-seq="{seq}"]'), 10)
+        wait_for("table 1's tile to clear", lambda: driver.find_element("css selector", '#grid .tile[data-table="default/A/1"]')
+                 .get_attribute("data-state") != "alert", 5)
+        # The daemon itself journalled the acknowledgement, by the console's director session.
+        replay = venue.control(1, "replay", "--since", "1")
+        assert "director.ack" in replay and '"td"' in replay.replace(" ", ""), "the daemon's journal holds the ack by td: " + replay[-400:]
+        driver.find_element("css selector", '#grid .tile[data-table="default/A/1"]').click()
+        wait_for("table 1's timeline", lambda: len(driver.find_elements("css selector", "#timeline li")) > 3, 5)
+        driver.save_screenshot(f"{artifacts}/director-detail.png")
+        # A tablet held upright: the alerts above the grid, tiles large enough for a finger.
+        driver.set_window_size(820, 1180)
+        time.sleep(0.3)
+        assert driver.find_element("id", "side").location["y"] < driver.find_element("id", "grid").location["y"]
+        driver.save_screenshot(f"{artifacts}/director-tablet.png")
+        driver.set_window_size(1440, 900)
+        dom = driver.execute_script("return document.documentElement.outerHTML")
+
+        # The broadcaster: the finished boards' hands, from the tables' live endpoints.
+        driver.delete_all_cookies()
+        driver.get(venue.url)
+        wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
+        driver.find_element("id", "login-name").send_keys("vugraph")
+        driver.find_element("id", "login-password").send_keys("vu-secret")
+        driver.find_element("css selector", "#login-form button").click()
+        wait_for("a finished board's hand diagram", lambda: driver.find_elements("css selector", "#boards .board .diagram"), 20)
+        time.sleep(0.5)
+        driver.save_screenshot(f"{artifacts}/broadcast-view.png")
+        broadcast_dom = driver.execute_script("return document.documentElement.outerHTML")
+
+        # What the director's page and stream held, against the hands the broadcaster was given.
+        st, _, vu_cookie = venue.login("vugraph", "vu-secret")
+        live = StreamRecorder(venue.port, vu_cookie, "/api/live-stream")
+        live.start()
+        deals = wait_for("the broadcaster's snapshot", lambda: re.findall(r'"deal":"([^"]+)"', live.text), 5)
+        hands = [h for d in deals for h in hand_strings(d)]
+        assert hands and any(h[:6] in broadcast_dom or h.split(".")[0] in broadcast_dom for h in hands), "the broadcast view shows hands"
+        no_hand_contents(dom, hands, "the director's DOM")
+        no_hand_contents(recorder.text, hands, "the director's stream")
+        assert "irregularity.wrong_count" in recorder.text and "director.ack" in recorder.text
+        # The director's session may not open the broadcaster's stream.
+        refused = StreamRecorder(venue.port, director_cookie, "/api/live-stream")
+        refused.run()
+        assert refused.status == 403, f"the live stream refused a director: {refused.status}"
+        assert venue.console.poll() is None, "the console is still running"
+        print("artifacts:", ", ".join(sorted(os.listdir(artifacts))))
+        return 0
+    finally:
+        if driver:
+            driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        venue.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+// Logins: hashed passwords, sessions, and the limit on failed attempts.
+#include "console/logins.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using cardtable::console::Logins;
+
+namespace {
+Logins staff() {
+  auto file = std::filesystem::temp_directory_path() / ("logins-" + std::to_string(::getpid()));
+  std::ofstream(file) << "# the staff\ntd director " << Logins::hash_password("secret", 1000) << "\n";
+  Logins l = Logins::load(file);
+  std::filesystem::remove(file);
+  return l;
+}
+}  // namespace
+
+TEST(Logins, TheRightPasswordOpensASessionWithTheRole) {
+  Logins l = staff();
+  auto now = Logins::Clock::now();
+  auto r = l.login("td", "secret", "10.0.0.5", now);
+  ASSERT_EQ(r.outcome, Logins::Outcome::ok);
+  EXPECT_EQ(r.role, "director");
+  EXPECT_EQ(r.token.size(), 64u);
+  ASSERT_TRUE(l.session(r.token, now));
+  EXPECT_FALSE(l.session(r.token, now + Logins::kSessionLifetime + std::chrono::seconds(1))) << "sessions expire";
+}
+
+TEST(Logins, FiveFailuresFromAnAddressStopTheNextTryUntilTheWindowPasses) {
+  Logins l = staff();
+  auto now = Logins::Clock::now();
+  for (int i = 0; i < Logins::kFailuresAllowed; ++i) EXPECT_EQ(l.login("td", "guess", "10.0.0.9", now).outcome, Logins::Outcome::refused);
+  auto limited = l.login("td", "secret", "10.0.0.9", now);
+  EXPECT_EQ(limited.outcome, Logins::Outcome::rate_limited);
+  EXPECT_GT(limited.retry_after_s, 0);
+  EXPECT_EQ(l.login("td", "secret", "10.0.0.9", now + Logins::kFailureWindow + std::chrono::seconds(1)).outcome, Logins::Outcome::ok);
+}
+
+TEST(Logins, AFileWithAPlainPasswordIsRefusedWithItsLine) {
+  auto file = std::filesystem::temp_directory_path() / ("bad-logins-" + std::to_string(::getpid()));
+  std::ofstream(file) << "td director hunter2\n";
+  try {
+    Logins::load(file);
+    FAIL() << "a plain password must not load";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":1:"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
+}

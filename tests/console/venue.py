@@ -1,0 +1,142 @@
+"""A real venue in a temporary folder for the console's tests: CURVE keys made by cardtablectl keygen, a
+cardtable-hub, cardtabled daemons on simulated tables (all on ipc sockets), and cardtable-console on an
+ephemeral loopback port. Every process is the real binary from the build tree."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import http.client
+import urllib.parse
+
+
+class Venue:
+    def __init__(self, build, source, tables=(), console_args=(), hub=True, publishers=()):
+        self.build, self.source = build, source
+        self.dir = tempfile.mkdtemp(prefix="cardtable-console-")
+        self.procs = []
+        self.ctl = f"{build}/tools/cardtablectl/cardtablectl"
+        self.keys = f"{self.dir}/keys"
+        os.makedirs(self.keys)
+        for name in ["hub", "director", "broadcaster", "console-director", "console-broadcaster"] + [f"table{t}" for t, _, _ in tables] + list(publishers):
+            subprocess.run([self.ctl, "keygen", name, "--dir", self.keys], check=True, capture_output=True)
+        # Who may connect where: the hub admits the tables upstream and the console's director key
+        # downstream; each table admits the console's director key (acknowledge) and broadcaster key (live).
+        for folder, role, name in [("hub-clients", "director", "console-director"), ("table-clients", "director", "console-director"),
+                                   ("table-clients", "broadcaster", "console-broadcaster"), ("table-clients", "hub", "hub")]:
+            os.makedirs(f"{self.dir}/{folder}/{role}", exist_ok=True)
+            shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/{folder}/{role}/")
+        os.makedirs(f"{self.dir}/hub-clients/table", exist_ok=True)
+        for name in [f"table{t}" for t, _, _ in tables] + list(publishers):
+            shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/hub-clients/table/")
+        self.ipc = lambda name: f"ipc://{self.dir}/{name}"
+        self.tables = {}
+        if hub:
+            self.start([f"{build}/tools/cardtable-hub/cardtable-hub", "--upstream", self.ipc("up"), "--downstream", self.ipc("down"),
+                        "--control", self.ipc("hubctl"), "--curve-secret", f"{self.keys}/hub.key", "--clients", f"{self.dir}/hub-clients"],
+                       "hub")
+        for t, scenario, speed in tables:
+            self.tables[t] = (scenario, speed)
+        self.logins = f"{self.dir}/logins"
+        with open(self.logins, "w") as f:
+            for name, role, password in [("td", "director", "td-secret"), ("vugraph", "broadcaster", "vu-secret")]:
+                h = subprocess.run([f"{build}/console/cardtable-console", "hash-password", "--iterations", "1000"], input=password + "\n",
+                                   text=True, capture_output=True, check=True).stdout.strip()
+                f.write(f"{name} {role} {h}\n")
+        self.console_args = list(console_args)
+
+    def start(self, argv, name):
+        log = open(f"{self.dir}/{name}.log", "w")
+        p = subprocess.Popen(argv, stdout=subprocess.PIPE if name == "console" else log, stderr=log, text=True)
+        self.procs.append(p)
+        return p
+
+    def start_table(self, t):
+        scenario, speed = self.tables[t]
+        master = os.path.join(os.path.dirname(scenario), "master")
+        if not os.path.isdir(master):
+            master = os.path.dirname(scenario)
+        return self.start([f"{self.build}/daemon/cardtabled", "--master", master, "--simulate", scenario, "--speed", str(speed),
+                           "--table", str(t), "--state-dir", f"{self.dir}/state{t}", "--publish", "connect:" + self.ipc("up"),
+                           "--control", "bind:" + self.ipc(f"ctl{t}"), "--live", "bind:" + self.ipc(f"live{t}"), "--embargo", "0",
+                           "--heartbeat", "1", "--curve-secret", f"{self.keys}/table{t}.key", "--clients", f"{self.dir}/table-clients",
+                           "--hub-key", f"{self.keys}/hub.pub"], f"table{t}")
+
+    def start_console(self):
+        argv = [f"{self.build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--hub", self.ipc("down"), "--hub-control",
+                self.ipc("hubctl"), "--hub-key", f"{self.keys}/hub.pub", "--director-key", f"{self.keys}/console-director.key",
+                "--broadcaster-key", f"{self.keys}/console-broadcaster.key", "--logins", self.logins, "--www", f"{self.source}/console/www"]
+        for t in self.tables:
+            argv += ["--table", f"default/A/{t} control={self.ipc(f'ctl{t}')} live={self.ipc(f'live{t}')} server-key={self.keys}/table{t}.pub"]
+        self.console = self.start(argv + self.console_args, "console")
+        line = self.console.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        if not m:
+            raise RuntimeError("cardtable-console did not start: " + line + open(f"{self.dir}/console.log").read())
+        self.port = int(m.group(1))
+        self.url = f"http://127.0.0.1:{self.port}/"
+        return self.console
+
+    def control(self, t, request, *args):
+        """A request to a table's control endpoint, as cardtablectl sends it (director key)."""
+        out = subprocess.run([self.ctl, request, *args, "--control", self.ipc(f"ctl{t}"), "--key", f"{self.keys}/console-director.key",
+                              "--server-key", f"{self.keys}/table{t}.pub", "--json"], capture_output=True, text=True)
+        return out.stdout
+
+    def login(self, name, password):
+        """A session cookie, as the page's fetch gets it."""
+        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        c.request("POST", "/api/login", json.dumps({"name": name, "password": password}),
+                  {"Content-Type": "application/json", "X-Cardtable": "1"})
+        r = c.getresponse()
+        body = r.read()
+        cookie = r.getheader("Set-Cookie", "")
+        return r.status, json.loads(body or b"{}"), cookie.split(";")[0] if cookie else ""
+
+    def rss_kb(self, pid=None):
+        pid = pid or self.console.pid
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        return 0
+
+    def close(self):
+        for p in reversed(self.procs):
+            if p.poll() is None:
+                p.send_signal(signal.SIGTERM)
+        for p in reversed(self.procs):
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        if os.environ.get("CARDTABLE_KEEP_VENUE"):
+            print("venue kept in", self.dir)
+        else:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def publisher(venue, name):
+    """A PUB socket into the hub's upstream, connected as a table's daemon connects (CURVE, with a key
+    the hub admits under clients/table/: give the name in Venue(publishers=...)). Drives many simulated
+    tables' events at a chosen rate."""
+    import zmq
+    keys = dict(l.split(" = ") for l in open(f"{venue.keys}/{name}.key").read().splitlines() if " = " in l)
+    hub = dict(l.split(" = ") for l in open(f"{venue.keys}/hub.pub").read().splitlines() if " = " in l)
+    ctx = zmq.Context()
+    pub = ctx.socket(zmq.PUB)
+    pub.curve_serverkey = hub["public"].encode()
+    pub.curve_publickey, pub.curve_secretkey = keys["public"].encode(), keys["secret"].encode()
+    pub.sndhwm = 1000000
+    pub.connect(venue.ipc("up"))
+    return ctx, pub
+
+def event(table, seq, type_="daemon.heartbeat", severity="info", message="alive", board=1, evidence=None, now=None):
+    e = {"seq": seq, "class": type_.split(".")[0], "type": type_, "severity": severity, "time": now or time.time(), "mono": 0.0,
+         "message": message, "tournament": "default", "section": "A", "table": str(table), "board": board}
+    if evidence:
+        e["evidence"] = evidence
+    return (f"{e['class']}/default/A/{table}/{type_}", json.dumps(e))

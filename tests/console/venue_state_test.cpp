@@ -1,0 +1,98 @@
+// The venue's state as the console keeps it: what a director may see, when a tile is an alert, lost or
+// done, and what a broadcaster's board holds.
+#include "console/venue_state.hpp"
+
+#include <gtest/gtest.h>
+
+using cardtable::console::VenueState;
+using json = nlohmann::json;
+
+namespace {
+
+json event(const std::string& type, std::uint64_t seq, const std::string& severity = "info", json evidence = nullptr, double time = 1000) {
+  json e = {{"seq", seq}, {"class", type.substr(0, type.find('.'))}, {"type", type}, {"severity", severity}, {"time", time},
+            {"mono", 0.0}, {"message", type}, {"tournament", "t"}, {"section", "A"}, {"table", "7"}, {"board", 3}};
+  if (!evidence.is_null()) e["evidence"] = evidence;
+  return e;
+}
+
+}  // namespace
+
+TEST(DirectorView, NeverCarriesTheDealOrThePlay) {
+  EXPECT_TRUE(VenueState::director_view(event("live.deal", 1, "info", {{"deal", "N:AKQJ.T98.765.432 ..."}})).is_null());
+  EXPECT_TRUE(VenueState::director_view(event("play.card", 2, "info", {{"card", "SA"}})).is_null());
+  json verified = VenueState::director_view(event("board.verified", 3, "info", {{"deal", "N:AKQJ.T98.765.432 ..."}}));
+  EXPECT_FALSE(verified.contains("evidence")) << "board evidence is not a director's";
+  json odd = VenueState::director_view(event("irregularity.deal_mismatch", 4, "alert", {{"hands", "N:..."}, {"misplaced", "SA N->E"}}));
+  EXPECT_FALSE(odd["evidence"].contains("hands"));
+  EXPECT_EQ(odd["evidence"]["misplaced"], "SA N->E") << "an irregularity's card-level evidence is the director's";
+}
+
+TEST(Tile, AnAlertStaysOpenUntilTheDaemonPublishesTheDirectorsAck) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_event(event("irregularity.wrong_count", 2, "alert", {{"observed", "N=14 W=12"}}), 1000);
+  EXPECT_EQ(v.tile("t/A/7", 1000)["state"], "alert");
+  EXPECT_EQ(v.director_snapshot(1000)["alerts"].size(), 1u);
+  v.apply_event(event("director.ack", 3, "info", {{"seq", "2"}, {"by", "td"}}), 1001);
+  EXPECT_EQ(v.tile("t/A/7", 1001)["state"], "ready");
+  EXPECT_TRUE(v.director_snapshot(1001)["alerts"].empty());
+}
+
+TEST(Tile, FollowsTheBoardFromArrivalToReturnWithItsDuration) {
+  VenueState v(/*allowance_s=*/30);
+  v.apply_event(event("board.arrived", 1, "info", nullptr, 1000), 1000);
+  v.apply_event(event("auction.period_started", 2, "info", nullptr, 1003), 1003);
+  EXPECT_EQ(v.tile("t/A/7", 1003)["state"], "auction");
+  v.apply_event(event("auction.period_ended", 3, "info", nullptr, 1010), 1010);
+  EXPECT_EQ(v.tile("t/A/7", 1010)["state"], "play");
+  v.apply_event(event("board.returned", 4, "info", {{"duration", "37.0 s"}, {"tricks", "13"}}, 1037), 1037);
+  json t = v.tile("t/A/7", 1037);
+  EXPECT_EQ(t["state"], "done");
+  EXPECT_EQ(t["tricks"], 13);
+  json history = v.table_detail("t/A/7", 1037)["history"];
+  ASSERT_EQ(history.size(), 1u);
+  EXPECT_DOUBLE_EQ(history[0]["seconds"].get<double>(), 37.0);
+  EXPECT_TRUE(history[0]["slow"].get<bool>()) << "37 s against an allowance of 30";
+}
+
+TEST(Tile, ATableThatFallsSilentIsLostAndComesBack) {
+  VenueState v(450, /*lost_after_s=*/15);
+  v.apply_event(event("board.arrived", 1), 1000);
+  EXPECT_TRUE(v.newly_silent(1010).empty());
+  EXPECT_EQ(v.tile("t/A/7", 1016)["state"], "lost");
+  EXPECT_EQ(v.newly_silent(1016).size(), 1u);
+  v.apply_event(event("daemon.heartbeat", 0, "info", {{"phase", "auction"}}), 1017);
+  EXPECT_EQ(v.tile("t/A/7", 1017)["state"], "auction");
+}
+
+TEST(Tile, AnUnpluggedDeviceShowsUntilItReturns) {
+  VenueState v;
+  v.apply_event(event("device.lost", 1, "warning", {{"device", "reader-2"}}), 1000);
+  EXPECT_EQ(v.tile("t/A/7", 1000)["state"], "lost");
+  v.apply_event(event("device.added", 2, "info", {{"device", "reader-2"}}), 1001);
+  EXPECT_NE(v.tile("t/A/7", 1001)["state"], "lost");
+}
+
+TEST(Broadcast, AFinishedBoardHoldsTheDealAndEachTrick) {
+  VenueState v;
+  v.apply_live(event("live.deal", 1, "info", {{"deal", "N:AKQJ.T98.765.432 - - -"}, {"dealer", "N"}}));
+  v.apply_live(event("live.trick", 2, "info", {{"trick", "1"}, {"cards", "W:SK N:S4 E:S3 S:S2"}, {"winner", "W"}}));
+  json boards = v.broadcast_snapshot()["boards"];
+  ASSERT_EQ(boards.size(), 1u);
+  EXPECT_EQ(boards[0]["deal"], "N:AKQJ.T98.765.432 - - -");
+  EXPECT_EQ(boards[0]["tricks"].size(), 1u);
+  EXPECT_TRUE(v.director_snapshot(1000).dump().find("AKQJ") == std::string::npos) << "the director's snapshot holds no hand";
+}
+
+TEST(Gap, ALaterSeqOrAHeartbeatAheadNamesTheFirstMissingEvent) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 4), 1000);
+  EXPECT_EQ(v.gap_before(event("auction.period_started", 5)), 0u);
+  EXPECT_EQ(v.gap_before(event("auction.period_started", 9)), 5u);
+  EXPECT_EQ(v.gap_before(event("daemon.heartbeat", 0, "info", {{"last_seq", "7"}})), 5u);
+  // The replayed alert opens although it is older than what the tile shows; the gap is then closed.
+  v.apply_replayed(event("irregularity.revoke", 7, "alert"));
+  EXPECT_EQ(v.tile("t/A/7", 1000)["alerts"], 1);
+  EXPECT_EQ(v.gap_before(event("daemon.heartbeat", 0, "info", {{"last_seq", "7"}})), 0u);
+}
