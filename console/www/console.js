@@ -181,8 +181,10 @@ async function evidence(e, li) {
   const r = await api(`/api/evidence?table=${encodeURIComponent(tableId(e))}&seq=${e.seq}`);
   let box = li.querySelector('.evidence');
   if (!box) { box = el('div', 'evidence'); li.append(box); }
-  const detail = r.data.evidence || (r.data.event && r.data.event.evidence) || e.evidence;
-  box.textContent = r.status === 200 ? Object.entries(detail || {}).map(([k, v]) => `${k}: ${v}`).join('\n')
+  // The daemon's `evidence SEQ` reply (protocol 1.1): the card-level detail, for directors only.
+  const detail = r.data.card_evidence || (r.data.event && r.data.event.evidence) || e.evidence;
+  const said = r.data.card_message ? r.data.card_message + '\n' : '';
+  box.textContent = r.status === 200 ? said + Object.entries(detail || {}).map(([k, v]) => `${k}: ${v}`).join('\n')
     : `${r.data.error || 'not available'}` + (e.evidence ? '\n' + Object.entries(e.evidence).map(([k, v]) => `${k}: ${v}`).join('\n') : '');
 }
 
