@@ -21,7 +21,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   record.add_options()
       ("master", po::value(&o.masters)->composing(), "a master record file or folder (PBN, LIN, DUP, DLM); repeat for more; reloaded on SIGHUP")
       ("simulate", po::value(&o.simulate), "a scenario file (docs/scenarios.md): the simulated table replays it")
-      ("speed", po::value(&o.speed)->default_value(o.speed), "simulation speed: 1 is real time, 10 ten times faster")
+      ("speed", po::value(&o.speed)->default_value(o.speed), "simulation speed, 0.001..10000: 1 is real time, 10 ten times faster")
       ("loop", po::bool_switch(&o.loop), "replay the scenario again and again")
       ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board; docs/hardware.md)")
       ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE[/antennaN]: which device (and antenna) serves a zone (pocket:N, play:W, dummy, scan, hand:E), e.g. play:N=board0/antenna2; default: the scenario's zones, served by sim")
@@ -83,7 +83,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
     return r;
   };
   if (o.masters.empty()) return fail("give the master record with --master PATH");
-  if (o.speed <= 0) return fail("--speed must be above 0");
+  if (!(o.speed >= 0.001 && o.speed <= 10000)) return fail("--speed must be 0.001..10000 (the simulated table's range)");
   if (o.speed != 1.0 && !o.devices.empty())
     return fail("--speed other than 1 runs the scenario's own clock; devices (--device) need the daemon's real clock");
   // The identity makes the topic class/TOURNAMENT/SECTION/TABLE/type: a '/' would add a part, and a

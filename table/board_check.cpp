@@ -281,9 +281,13 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
   }
 
   if (auto how = unshuffled_deals().match(read)) {
+    // The pack's order says where every card lies: that description is card-level detail, for
+    // directors only; anyone else reads that the pack was sorted.
     Event e = make("irregularity.unshuffled_deal", Severity::Alert, {"6D2"}, time,
-                   board_text(expected) + ": the deal could only come from " + *how + " \u2014 the cards were not shuffled (Law 6D2)");
-    e.evidence = {{"how", *how}};
+                   board_text(expected) + ": the deal could only come from a sorted pack \u2014 the cards were not shuffled (Law 6D2)");
+    e.evidence = {{"pack", "sorted"}};
+    e.card_evidence = {{"how", *how}};
+    e.card_message = board_text(expected) + ": the deal could only come from " + *how + " \u2014 the cards were not shuffled (Law 6D2)";
     out.events.push_back(std::move(e));
     return out;
   }
@@ -291,8 +295,11 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
   if (previous)
     if (auto how = UnshuffledDeals::match_previous(read, *previous)) {
       Event e = make("irregularity.unshuffled_deal", Severity::Alert, {"6D2"}, time,
-                     board_text(expected) + ": the deal could only come from " + *how + " \u2014 not shuffled after that board (Law 6D2)");
-      e.evidence = {{"how", *how}, {"previous", previous->name}};
+                     board_text(expected) + ": the deal could only come from the cards of " + previous->name +
+                         " as they were quitted \u2014 not shuffled after that board (Law 6D2)");
+      e.evidence = {{"pack", "the previous board's"}, {"previous", previous->name}};
+      e.card_evidence = {{"how", *how}};
+      e.card_message = board_text(expected) + ": the deal could only come from " + *how + " \u2014 not shuffled after that board (Law 6D2)";
       out.events.push_back(std::move(e));
       return out;
     }

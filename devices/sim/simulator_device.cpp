@@ -174,8 +174,9 @@ std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceE
     return nullptr;
   }
   double speed = 1.0;
-  if (auto s = config.option("speed"); s && (!parse_double(*s, speed) || speed < 0.01 || speed > 10000)) {
-    error = config.name + ": speed must be 0.01..10000";
+  if (auto s = config.option("speed"); s && (!parse_double(*s, speed) || speed < 0.001 || speed > 10000)) {
+    // The same range as cardtabled's --speed: a thousandth of real time holds a board in play for tests.
+    error = config.name + ": speed must be 0.001..10000";
     return nullptr;
   }
   bool loop = config.option("loop").value_or("no") == "yes";

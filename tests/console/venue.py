@@ -29,9 +29,11 @@ class Venue:
                                    ("table-clients", "broadcaster", "console-broadcaster"), ("table-clients", "hub", "hub")]:
             os.makedirs(f"{self.dir}/{folder}/{role}", exist_ok=True)
             shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/{folder}/{role}/")
-        os.makedirs(f"{self.dir}/hub-clients/table", exist_ok=True)
-        for name in [f"table{t}" for t, _, _ in tables] + list(publishers):
-            shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/hub-clients/table/")
+        # The hub binds each table key to the one table it may speak for: table/TOURNAMENT/SECTION/TABLE.pub.
+        # A test publisher speaks for table 1 (give it a venue without a daemon at table 1).
+        os.makedirs(f"{self.dir}/hub-clients/table/default/A", exist_ok=True)
+        for name, t in [(f"table{t}", t) for t, _, _ in tables] + [(p, 1) for p in publishers]:
+            shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/hub-clients/table/default/A/{t}.pub")
         self.ipc = lambda name: f"ipc://{self.dir}/{name}"
         self.tables = {}
         if hub:

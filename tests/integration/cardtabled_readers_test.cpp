@@ -55,7 +55,7 @@ class DaemonWithReaders : public ::testing::Test {
                                      "--zone", "play:N=board0/antenna0", "--zone", "play:E=board0/antenna1",
                                      "--zone", "play:S=board0/antenna2", "--zone", "play:W=board0/antenna3",
                                      "--decks", (dir_ / "decks").string(), "--quirks", quirks, "--state-dir", (dir_ / "state").string(),
-                                     "--publish", pub_, "--control", control_, "--live", "ipc://" + (dir_ / "live").string(), "--heartbeat", "0"};
+                                     "--publish", pub_, "--control", control_, "--live", "ipc://" + (dir_ / "live").string(), "--heartbeat", "3600"};
     pid_ = ::fork();
     if (pid_ == 0) {
       int fd = ::open((dir_ / "daemon.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -98,5 +98,5 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_EQ(live_replay.status, 0) << live_replay.out;
   CtlRun load = run_ctl({"load-record", "-c", ctl});
   EXPECT_EQ(load.status, 0) << load.out;
-  EXPECT_NE(load.out.find("22 boards"), std::string::npos) << load.out;
+  EXPECT_NE(load.out.find("23 boards"), std::string::npos) << load.out;
 }
