@@ -115,7 +115,7 @@ class Daemon : public ::testing::Test {
   }
 
   // The endpoints the daemon bound, from its "ready:" log line (ephemeral ports read back), e.g.
-  // {"publish": "tcp://127.0.0.1:40123", ...}; empty until it is ready.
+  // {"publish": "tcp://127.0.0.1:PORT", ...} (the port the system chose for "*"); empty until it is ready.
   std::map<std::string, std::string> bound(std::chrono::seconds limit = 10s) {
     auto end = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < end) {

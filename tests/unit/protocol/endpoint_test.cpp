@@ -4,7 +4,8 @@
 
 #include "protocol/endpoint.hpp"
 
-using namespace cardtable::protocol;
+using // Every endpoint here is only parsed and judged, never bound or dialled: the port numbers are text.
+namespace cardtable::protocol;
 
 namespace {
 std::optional<std::string> plain(const std::string& text) {
