@@ -18,17 +18,17 @@ DeviceQueue::~DeviceQueue() { ::close(fd_); }
 void DeviceQueue::push(table::TableInput input) {
   {
     std::lock_guard lock(mutex_);
-    items_.push_back(std::move(input));
+    items_.push_back({std::move(input), std::chrono::steady_clock::now()});
   }
   std::uint64_t one = 1;
   (void)!::write(fd_, &one, sizeof one);
 }
 
-std::deque<table::TableInput> DeviceQueue::take() {
+std::deque<DeviceQueue::Queued> DeviceQueue::take() {
   std::uint64_t n;
   (void)!::read(fd_, &n, sizeof n);
   std::lock_guard lock(mutex_);
-  std::deque<table::TableInput> out;
+  std::deque<Queued> out;
   out.swap(items_);
   return out;
 }

@@ -2,6 +2,7 @@
 // eventfd wakes the loop's poll.
 #pragma once
 
+#include <chrono>
 #include <deque>
 #include <mutex>
 
@@ -16,14 +17,20 @@ class DeviceQueue {
   DeviceQueue(const DeviceQueue&) = delete;
   DeviceQueue& operator=(const DeviceQueue&) = delete;
 
+  // An input and when it was queued: a reader queues right after its transfer completes and is decoded,
+  // so the loop can tell how long a reading waits before the table sees it (status: input_latency).
+  struct Queued {
+    table::TableInput input;
+    std::chrono::steady_clock::time_point at;
+  };
   void push(table::TableInput input);
   // Everything queued so far (and the wake-up cleared).
-  std::deque<table::TableInput> take();
+  std::deque<Queued> take();
   int fd() const { return fd_; }  // readable when something is queued
 
  private:
   std::mutex mutex_;
-  std::deque<table::TableInput> items_;
+  std::deque<Queued> items_;
   int fd_ = -1;
 };
 

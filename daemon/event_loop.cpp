@@ -146,6 +146,10 @@ EventLoop::EventLoop(Options options)
     throw StartupError(e.what());
   }
   load_decks();
+  auto ms = [](double seconds) { return static_cast<table::Millis>(seconds * 1000.0 + 0.5); };
+  if (options_.silence) table_config_.silence_ms = ms(*options_.silence);
+  if (options_.pocket_gap) table_config_.pocket_gap_ms = ms(*options_.pocket_gap);
+  if (options_.board_allowance) table_config_.board_allowance_ms = ms(*options_.board_allowance);
   // The table watches the zones some device serves (none: a station waiting for its readers).
   table_config_.zones = devices_.zones();
   table_ = std::make_unique<table::Table>(*master_, table_config_);
@@ -211,8 +215,21 @@ void EventLoop::on_device_event(const devices::DeviceEvent& d) {
   e.evidence = {{"device", d.device}, {"driver", device ? device->driver() : std::string()}, {"zones", zones}, {"reason", d.reason}};
   publish(e);
   log(e.message);
+  if (d.kind == devices::DeviceEvent::Kind::Added) {
+    // Back: the zones its loss made unknown read again (said once, here; the table's own reading.resumed
+    // for a zone whose silence came from the loss is then left out, see drain_table).
+    for (const table::Zone& z : d.zones) {
+      if (!unknown_by_loss_.erase(z.str())) continue;
+      auto r = daemon_event("reading.resumed", "info", "Readings from " + z.str() + " again: its device " + d.device + " is back",
+                            options_, wall(), mono());
+      r.evidence = {{"zone", z.str()}, {"cause", "device back"}, {"source", d.device}};
+      publish(r);
+    }
+    return;
+  }
   if (d.kind != devices::DeviceEvent::Kind::Lost) return;
   for (const table::Zone& z : d.zones) {
+    unknown_by_loss_.insert(z.str());
     auto u = daemon_event("reading.uncertain", "warning", "The reading of " + z.str() + " is unknown: its device " + d.device + " is lost",
                           options_, wall(), mono());
     u.evidence = {{"zone", z.str()}, {"cause", "device lost"}, {"source", d.device}};
@@ -279,13 +296,17 @@ std::vector<std::string> EventLoop::drain_table() {
   std::vector<std::string> types;
   for (const table::Event& e : table_->take_events()) {
     types.push_back(e.type);
-    if (e.type == "reading.uncertain") {  // already said, with its real cause, when the device was lost
+    if (e.type == "reading.uncertain" || e.type == "reading.resumed") {  // said with their real cause by on_device_event
       std::string zone, cause;
       for (const auto& [k, v] : e.evidence) {
         if (k == "zone") zone = v;
         if (k == "cause") cause = v;
       }
-      if (auto z = table::Zone::parse(zone); z && cause == "silent" && devices_.lost(*z)) continue;
+      if (auto z = table::Zone::parse(zone); z && e.type == "reading.uncertain" && cause == "silent" && devices_.lost(*z)) {
+        silent_by_loss_.insert(zone);
+        continue;
+      }
+      if (e.type == "reading.resumed" && silent_by_loss_.erase(zone)) continue;
     }
     recorder_.on_event(e);
     protocol::WireEvent w = to_wire(e, options_, wall());
@@ -397,7 +418,8 @@ json EventLoop::status() const {
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
             {"analyzer", double_dummy_.program() ? double_dummy_.program()->string() : std::string()},
-            {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"}};
+            {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"},
+            {"input_latency", input_latency_.summary()}};
   json zones = json::object();
   for (const json& d : s["devices"])
     for (const json& z : d["zones"]) zones[z["zone"].get<std::string>()] = d["name"].get<std::string>() + "/antenna" + std::to_string(z["antenna"].get<int>());
@@ -593,7 +615,10 @@ int EventLoop::run() {
       }
     }
     if (items[1].revents & ZMQ_POLLIN)
-      for (const table::TableInput& in : queue_.take()) apply(in);
+      for (const DeviceQueue::Queued& q : queue_.take()) {
+        if (q.input.kind == table::TableInput::Kind::Observe) input_latency_.add(std::chrono::steady_clock::now() - q.at);
+        apply(q.input);
+      }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     release_embargoed();
     for (const std::string& problem : double_dummy_.reap()) log(Priority::Warning, problem);

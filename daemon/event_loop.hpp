@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 #include <memory>
 #include <stdexcept>
 #include <zmq.hpp>
@@ -18,6 +19,7 @@
 #include "daemon/control_server.hpp"
 #include "daemon/device_queue.hpp"
 #include "daemon/double_dummy_helper.hpp"
+#include "daemon/latency_window.hpp"
 #include "daemon/options.hpp"
 #include "daemon/publisher.hpp"
 #include "daemon/signal_set.hpp"
@@ -93,6 +95,9 @@ class EventLoop {
   DoubleDummyHelper double_dummy_;
   BoardRecorder recorder_;
   AlertBook alerts_;
+  LatencyWindow input_latency_;
+  std::set<std::string> unknown_by_loss_;  // zones said unknown because their device was lost (until it is back)
+  std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost  // a reading queued by its reader -> the table (status: input_latency)
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
   table::Millis last_table_time_ = 0;

@@ -27,6 +27,11 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE[/antennaN]: which device (and antenna) serves a zone (pocket:N, play:W, dummy, scan, hand:E), e.g. play:N=board0/antenna2; default: the scenario's zones, served by sim")
       ("decks", po::value(&o.decks), "folder of deck files (UID -> card, docs/hardware.md), loaded at start and on SIGHUP")
       ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk)");
+  po::options_description timing("The table's timeouts (seconds; default: the scenario's, else the value shown)");
+  timing.add_options()
+      ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent) [5]")
+      ("pocket-gap", po::value<double>(), "at the station, a pause this long between cards starts the next pocket [2]")
+      ("board-allowance", po::value<double>(), "a board still in play after this long is timing.slow_board [450]");
   po::options_description wire("Endpoints and state");
   wire.add_options()
       ("publish", po::value(&publish)->default_value("bind:tcp://127.0.0.1:5551"), "the PUB endpoint for events: [bind:|connect:]tcp://HOST:PORT or ipc://PATH")
@@ -46,7 +51,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   general.add_options()("help,h", "this help")("version", "the version and the protocol version")(
       "config", po::value(&config), "a config file: the same names, one \"name = value\" a line");
   po::options_description all("cardtabled: reads the cards at a bridge table and publishes what it sees over ZeroMQ");
-  all.add(general).add(identity).add(record).add(wire);
+  all.add(general).add(identity).add(record).add(timing).add(wire);
 
   ParseResult r;
   po::variables_map vm;
@@ -94,6 +99,13 @@ ParseResult parse_options(int argc, const char* const* argv) {
     for (char ch : *value)
       if (auto c = static_cast<unsigned char>(ch); c == '/' || c < 0x20 || c == 0x7f)
         return fail(std::string(name) + " '" + *value + "': no '/' and no control characters (it is a part of every topic)");
+  }
+  for (auto [name, into] : {std::pair{"silence", &o.silence}, {"pocket-gap", &o.pocket_gap}, {"board-allowance", &o.board_allowance}}) {
+    if (!vm.count(name)) continue;
+    double v = vm[name].as<double>();
+    // Above 0 (a timeout of nothing fires on every tick), at most a day (the scenarios' own bound).
+    if (!(v > 0 && v <= 86400)) return fail(std::string("--") + name + " must be above 0 and at most 86400 seconds");
+    *into = v;
   }
   if (o.journal_files < 1) return fail("--journal-files must be 1 or more (the journal is where replays come from)");
   if (o.journal_file_mb < 1) return fail("--journal-file-mb must be 1 or more");

@@ -14,6 +14,7 @@ table::Observation observe(const Zone& zone, const AntennaTags& heard, const Dec
       o.cards.add(match->card);
     } else {
       ++o.unknown;
+      o.unknown_ids.push_back(s.uid.str());
       ++counters.unknown_tags;
     }
   }

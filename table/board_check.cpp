@@ -120,6 +120,10 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
                        seat_word(s) + "'s pocket " + (n == 1 ? "is" : "are") + " no card of the enrolled deck");
     e.seats = {s};
     e.evidence = {{"unknown", std::to_string(n)}};
+    // The tags' UIDs, for a director looking for the stray tag (director-only detail, like the cards).
+    std::string ids;
+    for (const std::string& id : pockets[static_cast<std::size_t>(index(s))].unknown_ids) ids += (ids.empty() ? "" : ",") + id;
+    if (!ids.empty()) e.card_evidence = {{"uids", ids}};
     out.events.push_back(std::move(e));
   }
 

@@ -15,6 +15,7 @@ namespace cardtable::table {
 struct PocketRead {
   std::vector<bridge::Card> cards;  // in the order read; a card read twice appears twice
   int unknown = 0;                  // stable readings of tags that are no card of the deck
+  std::vector<std::string> unknown_ids;  // what identifies them, where the device said (Observation::unknown_ids)
   bool read = false;
 };
 

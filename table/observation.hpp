@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bridge/hand.hpp"
 #include "table/zone.hpp"
@@ -19,6 +20,9 @@ struct Observation {
   double confidence = 1.0;  // 0..1; below the configured floor a reading counts as noise
   std::string source;       // the device, e.g. "rfid0"
   Millis time = 0;
+  // What identifies each unknown tag, where the device can tell (an RFID UID as upper-case hex): a
+  // director finds the stray tag by it. Opaque text here; table/ knows nothing of USB or tags.
+  std::vector<std::string> unknown_ids;
   // The same reading? (What stability compares: cards, unknown count.)
   bool same_reading(const Observation& o) const { return cards == o.cards && unknown == o.unknown; }
 };

@@ -533,7 +533,7 @@ std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, 
       Live& z = zones[static_cast<std::size_t>(s.zone.index())];
       if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
       z.active = s.kind == ScenarioStep::Kind::Read;
-      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", 0};
+      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", 0, {}};
     }
   }
   return inputs_from(sc, zones, order, offset);
@@ -561,7 +561,7 @@ std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCo
       Live& z = zones[static_cast<std::size_t>(s.zone.index())];
       if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
       z.active = s.kind == ScenarioStep::Kind::Read;
-      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", s.time};
+      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", s.time, {}};
     }
     for (const Zone& zone : order) {
       Live& z = zones[static_cast<std::size_t>(zone.index())];

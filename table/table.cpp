@@ -324,6 +324,7 @@ void Table::on_scan(const Observation& o) {
   }
   o.cards.for_each_descending([&](Card c) { p.cards.push_back(c); });
   p.unknown += o.unknown;
+  p.unknown_ids.insert(p.unknown_ids.end(), o.unknown_ids.begin(), o.unknown_ids.end());
   p.read = true;
   last_card_ = o.time;
 }
@@ -342,6 +343,7 @@ void Table::on_hand(const Observation& o) {
   p.cards.clear();
   o.cards.for_each_descending([&](Card c) { p.cards.push_back(c); });
   p.unknown = o.unknown;
+  p.unknown_ids = o.unknown_ids;
   p.read = true;
   if (std::all_of(pockets_.begin(), pockets_.end(), [](const PocketRead& q) { return q.read; })) station_evaluate(o.time);
 }

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "devices/deck.hpp"
+#include "devices/observe.hpp"
 
 namespace cardtable::devices {
 namespace {
@@ -78,6 +79,22 @@ TEST(DeckWrite, WritesAtomicallyAndReadsBackTheSameDeck) {
   EXPECT_FALSE(write_deck(dir / "missing" / "x.deck", d, error));
   EXPECT_NE(error.find("missing"), std::string::npos);
   std::filesystem::remove_all(dir);
+}
+
+// An unenrolled tag is an unknown card, and its UID goes with the observation: a director looks for the
+// stray tag by it (irregularity.unknown_card's detail).
+TEST(Observe, AnUnenrolledTagIsUnknownWithItsUid) {
+  std::vector<DeckProblem> problems;
+  DeckLibrary decks;
+  decks.add(parse_deck(full_deck_text("pack-07", 0x08), "pack-07.deck", problems), problems);
+  AntennaTags heard;
+  heard.tags = {{*Uid::parse("08102000"), 0}, {*Uid::parse("04DEADBEEF0001"), 0}};
+  DeviceCounters counters;
+  table::Observation o = observe(table::Zone{table::ZoneKind::Scan, bridge::Seat::North}, heard, &decks, "slot", 5, counters);
+  EXPECT_EQ(o.cards.size(), 1);
+  EXPECT_EQ(o.unknown, 1);
+  EXPECT_EQ(o.unknown_ids, std::vector<std::string>{"04DEADBEEF0001"});
+  EXPECT_EQ(counters.unknown_tags, 1u);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 //   N Q7.K62.QT94.KJ85  E JT2.AJT73.A82.A6  S K9654.Q9.J653.Q7  W A83.854.K7.T9432
 #include <gtest/gtest.h>
 
+#include "table/table.hpp"
 #include "table_test_support.hpp"
 
 using namespace cardtable::table;
@@ -121,4 +122,26 @@ TEST(Station, TwoBoardsOneAfterTheOther) {
   // The first board is verified; the second has West's hand in every pocket.
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "board.verified"; }), 1) << test::dump(ev);
   EXPECT_NE(test::first(ev, "irregularity.surplus_card"), nullptr);
+}
+
+// A tag that is no card, read with its UID (an RFID reader says which tag): the UID is in the director-only
+// detail of irregularity.unknown_card, never in the public evidence.
+TEST(UnknownCard, TheTagsUidIsInTheDirectorsDetail) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("master memory\nzones station-scan\nat 0 board Spring Pairs/1/3\nat 1 scan pocket N as master -SQ\n"
+                           "at 9 scan unknown\nat 12 scan pocket E as master\nat 22 scan pocket S as master\nat 32 scan pocket W as master\nend 46\n",
+                           ".", [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc);
+  Table table(test::master(), sc->config);
+  for (TableInput in : scenario_inputs(*sc)) {
+    if (in.kind == TableInput::Kind::Observe && in.observation.unknown) in.observation.unknown_ids = {"04DEADBEEF0001"};
+    apply(table, in);
+  }
+  auto ev = table.take_events();
+  const Event* e = test::first(ev, "irregularity.unknown_card");
+  ASSERT_NE(e, nullptr) << test::dump(ev);
+  EXPECT_EQ(*e->find("unknown"), "1");
+  ASSERT_NE(e->find_card("uids"), nullptr);
+  EXPECT_EQ(*e->find_card("uids"), "04DEADBEEF0001");
+  EXPECT_EQ(e->find("uids"), nullptr);
 }
