@@ -180,6 +180,8 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       {{"--plaintext", "--journal-file-mb", "0"}, "--journal-file-mb must be 1 or more"},
       {{"--plaintext", "--tournament", "a/b"}, "--tournament 'a/b': no '/'"},
       {{"--plaintext", "--heartbeat", "0"}, "--heartbeat must be above 0"},
+      {{"--plaintext", "--silence", "0"}, "--silence must be above 0"},
+      {{"--plaintext", "--board-allowance", "1e9"}, "--board-allowance must be above 0 and at most 86400"},
       {{"--plaintext", "--table", ""}, "--table must not be empty"},
       // Refused while the options are read: these connect endpoints are never bound nor dialled.
       {{"--plaintext", "--publish", "connect:tcp://127.example.org:5560"}, "needs CURVE"},

@@ -1,0 +1,44 @@
+#include "devices/sim/session_script.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+namespace cardtable::devices {
+
+std::optional<std::string> session_scenario(const bridge::MasterRecord& master, const SessionPlan& plan, std::string& error) {
+  std::vector<int> boards;
+  for (std::uint32_t i = 0; i < master.size(); ++i) {
+    const bridge::MasterBoard& b = master.board(i);
+    const bridge::SessionId& s = master.session(b.session);
+    if (s.event == plan.event && s.session == plan.session) boards.push_back(b.board);
+  }
+  if (boards.empty()) {
+    error = "no session '" + plan.session + "' of '" + plan.event + "' in the master record";
+    return std::nullopt;
+  }
+  if (plan.contract.empty() || plan.contract == "pass") {
+    error = "a session is played in a contract, not '" + plan.contract + "'";
+    return std::nullopt;
+  }
+  std::sort(boards.begin(), boards.end());
+  std::ostringstream out;
+  out << "# " << plan.event << " / " << plan.session << ": " << boards.size() << " boards generated from the master record\n";
+  out << "zones playing-table\n";
+  int t = 0;
+  for (int b : boards) {
+    // The scenario language's times are seconds; the play of "play all" takes 13 tricks of 5 s.
+    out << "at " << t << " board " << plan.event << "/" << plan.session << "/" << b << "\n"
+        << "at " << t << " pockets full\n"
+        << "at " << t + 1 << " pocket N empty\nat " << t + 1 << " pocket S empty\n"
+        << "at " << t + 2 << " pocket E empty\nat " << t + 2 << " pocket W empty\n"
+        << "at " << t + 3 << " contract " << plan.contract << "\n"
+        << "at " << t + 4 << " play all as master" << (plan.fouled.count(b) ? " swap NE" : "") << " contract " << plan.contract << "\n"
+        << "at " << t + 4 + 13 * 5 + 2 << " pockets full\n";
+    t += plan.board_seconds;
+  }
+  out << "end " << t << "\n";
+  return out.str();
+}
+
+}  // namespace cardtable::devices

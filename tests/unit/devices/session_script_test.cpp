@@ -1,0 +1,84 @@
+// Whole sessions generated from the master record, played with the sim's faults: misreads, dropped reads
+// and flicker are absorbed by the table's stability rules, an unplugged reader makes nothing up, and only
+// the fouled board has irregularities.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "bridge/synthetic_record.hpp"
+#include "devices/sim/session_script.hpp"
+#include "devices/sim/simulator_device.hpp"
+#include "table/scenario.hpp"
+#include "table/table.hpp"
+
+namespace cardtable::devices {
+namespace {
+
+const bridge::MasterRecord& master() {
+  static const bridge::MasterRecord m = [] {
+    bridge::MasterRecord r;
+    bridge::Diagnostics d;
+    bridge::synthetic_records(8, 8, 7, "Spring Pairs", [&](bridge::BoardRecord&& b) { r.add(b, d); });
+    return r;
+  }();
+  return m;
+}
+
+// The session played through the table, each input passed through the fault injector first (an input
+// while the reader is unplugged is lost). Irregularity types by board, and the boards returned.
+struct Played {
+  std::map<int, std::vector<std::string>> irregularities;
+  std::vector<int> returned;
+};
+Played play(const std::string& text, const SimFaults& faults) {
+  std::vector<table::ScenarioError> errors;
+  auto sc = table::parse_scenario(text, ".", [](const auto&) -> const bridge::MasterRecord& { return master(); }, errors);
+  EXPECT_TRUE(sc) << (errors.empty() ? "" : "line " + std::to_string(errors.front().line) + ": " + errors.front().message);
+  Played p;
+  if (!sc) return p;
+  table::Table table(master(), sc->config);
+  FaultInjector injector(faults);
+  for (const table::TableInput& in : table::scenario_inputs(*sc)) {
+    if (auto faulty = injector.apply(in)) table::apply(table, *faulty);
+  }
+  for (const table::Event& e : table.take_events()) {
+    if (e.event_class() == "irregularity") p.irregularities[e.board].push_back(e.type);
+    if (e.type == "board.returned") p.returned.push_back(e.board);
+  }
+  return p;
+}
+
+TEST(SessionScript, EveryBoardOfTheSessionIsPlayedAndReturnedCleanly) {
+  std::string error;
+  auto text = session_scenario(master(), {"Spring Pairs", "1", "3NT S", {}, 80}, error);
+  ASSERT_TRUE(text) << error;
+  Played p = play(*text, {});
+  EXPECT_EQ(p.returned, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_TRUE(p.irregularities.empty()) << p.irregularities.begin()->second.front();
+}
+
+TEST(SessionScript, WithMisreadsDropsFlickerAndAnUnpluggedReaderOnlyTheFouledBoardIsIrregular) {
+  std::string error;
+  auto text = session_scenario(master(), {"Spring Pairs", "1", "3NT S", {3}, 80}, error);
+  ASSERT_TRUE(text) << error;
+  SimFaults faults;
+  faults.drop = 0.05;
+  faults.misread = 0.02;
+  faults.flicker = 0.02;
+  faults.unplug = std::pair<Millis, Millis>{420'000, 3'000};  // mid-play of board 6, for 3 s (less than the silence)
+  faults.seed = 7;
+  Played p = play(*text, faults);
+  EXPECT_EQ(p.returned, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  ASSERT_EQ(p.irregularities.size(), 1u);
+  EXPECT_EQ(p.irregularities.begin()->first, 3);
+  EXPECT_FALSE(p.irregularities[3].empty());
+}
+
+TEST(SessionScript, ASessionNotInTheRecordIsAnError) {
+  std::string error;
+  EXPECT_FALSE(session_scenario(master(), {"Spring Pairs", "9", "3NT S", {}, 80}, error));
+  EXPECT_EQ(error, "no session '9' of 'Spring Pairs' in the master record");
+}
+
+}  // namespace
+}  // namespace cardtable::devices
