@@ -46,16 +46,20 @@ def main():
     a.add_argument("--rate", type=float, default=20)
     a.add_argument("--seconds", type=float, default=30)
     args = a.parse_args()
-    venue = Venue(args.build, root, publishers=["bench"], console_args=["--lost-after", "3600"])
+    # Hub 1.1 binds each table key to its one table: a key, and a PUB socket, per simulated table.
+    venue = Venue(args.build, root, publishers=[(f"bench{t}", t) for t in range(1, args.tables + 1)],
+                  console_args=["--lost-after", "3600"])
     profile = tempfile.mkdtemp(prefix="cardtable-bench-chromium-")
     driver = None
     try:
         venue.start_console()
-        ctx, pub = publisher(venue, "bench")
-        time.sleep(1)
+        import zmq
+        shared = zmq.Context()
+        pubs = {t: publisher(venue, f"bench{t}", shared) for t in range(1, args.tables + 1)}
+        time.sleep(2)
         # Every table says hello first, so the page holds the whole venue before the clock starts.
         for t in range(1, args.tables + 1):
-            pub.send_multipart([s.encode() for s in event(t, 1, "board.arrived", message=f"Board 1 is on table {t}")])
+            pubs[t][1].send_multipart([s.encode() for s in event(t, 1, "board.arrived", message=f"Board 1 is on table {t}")])
         driver = browser(profile)
         driver.get(venue.url)
         wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 20)
@@ -66,7 +70,7 @@ def main():
         driver.execute_script("window.cardtableStats.latencies = []")
         browser_pids = pids_with(profile)
         gw0, br0 = cpu_seconds(venue.console.pid), sum(cpu_seconds(p) for p in browser_pids)
-        hub0 = cpu_seconds(venue.procs[0].pid)
+        hub0 = cpu_seconds(venue.hub.pid)
         start = time.time()
         total = int(args.tables * args.rate * args.seconds)
         interval = 1 / (args.tables * args.rate)
@@ -81,13 +85,13 @@ def main():
                 kind, sev = TYPES[(sent // args.tables) % len(TYPES)]
                 if sent % 4000 == 17:
                     kind, sev = "irregularity.wrong_count", "alert"
-                pub.send_multipart([s.encode() for s in event(t, seq[t], kind, sev, f"{kind} at table {t}", board=1 + seq[t] // 6)])
+                pubs[t][1].send_multipart([s.encode() for s in event(t, seq[t], kind, sev, f"{kind} at table {t}", board=1 + seq[t] // 6)])
                 sent += 1
             time.sleep(0.005)
         wall = time.time() - start
         time.sleep(1.5)
         gw1, br1 = cpu_seconds(venue.console.pid), sum(cpu_seconds(p) for p in browser_pids if os.path.exists(f"/proc/{p}"))
-        hub1 = cpu_seconds(venue.procs[0].pid)
+        hub1 = cpu_seconds(venue.hub.pid)
         os.makedirs(f"{args.build}/console-artifacts", exist_ok=True)
         driver.save_screenshot(f"{args.build}/console-artifacts/bench-grid-{args.tables}.png")
         lat = sorted(driver.execute_script("return window.cardtableStats.latencies"))
@@ -100,8 +104,9 @@ def main():
         print(f"gateway: CPU {100 * (gw1 - gw0) / wall:.1f} % of a core, RSS {rss / 1024:.1f} MiB")
         print(f"hub: CPU {100 * (hub1 - hub0) / wall:.1f} % of a core")
         print(f"browser (all chromium processes): CPU {100 * (br1 - br0) / wall:.1f} % of a core")
-        pub.close()
-        ctx.term()
+        for _, pub in pubs.values():
+            pub.close()
+        shared.term()
         return 0
     finally:
         if driver:
