@@ -681,6 +681,7 @@ int EventLoop::run() {
     std::vector<fs::path> analysed;
     for (const std::string& problem : double_dummy_.reap(&analysed)) log(Priority::Warning, problem);
     for (const fs::path& pbn : analysed) publish_double_dummy(pbn);
+    if (double_dummy_.running() == 0) dd_pending_.clear();  // a helper that failed leaves its board behind (logged)
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat_ = now;
