@@ -58,6 +58,12 @@ std::map<std::string, std::string> query(std::string_view target) {
   return out;
 }
 
+// A reply's error text; a table's reply is outside input, so a non-string error must not throw.
+std::string error_of(const json& reply) {
+  auto it = reply.find("error");
+  return it != reply.end() && it->is_string() ? it->get<std::string>() : std::string("no reason given");
+}
+
 std::string_view target_of(const Request& req) { return {req.target().data(), req.target().size()}; }
 
 std::string path_of(std::string_view target) { return std::string(target.substr(0, target.find('?'))); }
@@ -219,7 +225,7 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
                                       keep = req.keep_alive()] {
       json result = post ? requests_.ack(peer, seq, by) : requests_.evidence(peer, seq);
       boost::asio::post(io_, [r, result, version, keep] {
-        Response res{result.value("ok", false) ? http::status::ok : http::status::bad_gateway, version};
+        Response res{ok_of(result) ? http::status::ok : http::status::bad_gateway, version};
         res.set(http::field::content_type, "application/json");
         res.set(http::field::cache_control, "no-store");
         json shown = result;
@@ -278,12 +284,54 @@ void Gateway::apply(const json& event, bool live) {
   }
   std::string id = VenueState::table_id(event);
   // A gap in a table's seq (the PUB dropped, the hub restarted): ask the table for what is missing.
+  // A table first heard with a history (its seq, or a heartbeat's last_seq, past 1: it started before the
+  // hub link was up, or while the hub was down) may hold open alerts the console never saw: ask for them.
+  if (venue_.shows_unseen_history(event) && alerts_asked_.insert(id).second) fetch_open_alerts(id);
   if (std::uint64_t since = venue_.gap_before(event))
     replay_gap(id, since, event.contains("seq") && event["seq"].is_number_unsigned() ? event["seq"].get<std::uint64_t>() : 0);
   if (!venue_.apply_event(event, now)) return;
   json update = {{"tile", venue_.tile(id, now)}};
   if (event.value("type", "") != "daemon.heartbeat") update["event"] = VenueState::director_view(event);
   broadcast("director", "update", update);
+  if (event.value("type", "") == "board.trick" && event.contains("seq") && event["seq"].is_number_unsigned())
+    fetch_trick_count(id, event["seq"].get<std::uint64_t>());
+}
+
+void Gateway::fetch_open_alerts(const std::string& table) {
+  auto peer = table_control_.find(table);
+  if (peer == table_control_.end()) return;
+  boost::asio::post(control_pool_, [this, table, peer = peer->second] {
+    auto alerts = requests_.open_alerts(peer);
+    boost::asio::post(io_, [this, table, alerts] {
+      if (!alerts) {
+        alerts_asked_.erase(table);  // a table that did not answer is asked again when next heard
+        return;
+      }
+      double now = wall_now();
+      for (const auto& e : *alerts) {
+        venue_.apply_replayed(e);
+        if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
+      }
+    });
+  });
+}
+
+// Who won the tricks is director-only detail (a broadcaster must not learn a board's result before the
+// embargo): the table gives it to our director key through `evidence`, and only director pages get it.
+void Gateway::fetch_trick_count(const std::string& table, std::uint64_t seq) {
+  auto peer = table_control_.find(table);
+  if (peer == table_control_.end()) return;
+  boost::asio::post(control_pool_, [this, table, seq, peer = peer->second] {
+    json r = requests_.evidence(peer, seq);
+    boost::asio::post(io_, [this, table, seq, r] {
+      if (!ok_of(r) || !r.contains("card_evidence") || !r["card_evidence"].is_object()) {
+        if (trick_errors_++ % 100 == 0)
+          std::cerr << "cardtable-console: table " << table << ": tricks of event " << seq << ": " << error_of(r) << std::endl;
+        return;
+      }
+      if (venue_.apply_trick_count(table, seq, r["card_evidence"])) broadcast("director", "update", {{"tile", venue_.tile(table, wall_now())}});
+    });
+  });
 }
 
 void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until) {
@@ -294,19 +342,24 @@ void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uin
     json r = requests_.request(peer, {{"command", "replay"}, {"since", since}});
     boost::asio::post(io_, [this, table, until, r] {
       replaying_.erase(table);
-      if (!r.value("ok", false)) {
-        std::cerr << "cardtable-console: table " << table << ": replay: " << r.value("error", "?") << std::endl;
+      if (!ok_of(r)) {
+        std::cerr << "cardtable-console: table " << table << ": replay: " << error_of(r) << std::endl;
         return;
       }
       double now = wall_now();
       const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
+      std::uint64_t last = 0;
       for (const auto& e : events) {
         if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
         std::uint64_t seq = e["seq"].get<std::uint64_t>();
         if (until && seq >= until) break;  // from here on the live stream had them
+        last = std::max(last, seq);
         venue_.apply_replayed(e);
         if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
       }
+      // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
+      auto more = r.find("more");
+      if (more != r.end() && more->is_boolean() && more->get<bool>() && last && (!until || last + 1 < until)) replay_gap(table, last + 1, until);
     });
   });
 }

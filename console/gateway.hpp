@@ -76,6 +76,8 @@ class Gateway {
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
   void apply(const nlohmann::json& event, bool live);
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
+  void fetch_trick_count(const std::string& table, std::uint64_t seq);
+  void fetch_open_alerts(const std::string& table);
 
   boost::asio::io_context& io_;
   VenueState& venue_;
@@ -87,9 +89,10 @@ class Gateway {
   boost::asio::thread_pool control_pool_{2};  // control requests wait on tables, never on the I/O thread
   std::map<Responder*, std::pair<std::weak_ptr<Responder>, std::string>> streams_;  // -> role
   std::set<std::string> replaying_;  // tables with a replay request in flight
+  std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
   std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
   unsigned ticks_ = 0;
-  std::uint64_t rejected_ = 0;
+  std::uint64_t rejected_ = 0, trick_errors_ = 0;
 };
 
 }  // namespace cardtable::console

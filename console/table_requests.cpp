@@ -37,7 +37,7 @@ json TableRequests::request(const Peer& peer, const json& req) const {
 
 std::optional<json> TableRequests::open_alerts(const Peer& table) const {
   json r = request(table, {{"command", "alerts"}});
-  if (!r.value("ok", false)) return std::nullopt;  // a 1.0 daemon: "unknown command"
+  if (!ok_of(r)) return std::nullopt;  // a 1.0 daemon: "unknown command"
   const json list = r.contains("alerts") ? r["alerts"] : r.value("events", json::array());
   return list.is_array() ? list : json::array();
 }

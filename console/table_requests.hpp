@@ -21,6 +21,11 @@ struct Peer {
   std::string server_public;     // Z85, empty for plain text
   const protocol::Keypair* key = nullptr;
 };
+// Whether a reply says ok; a reply is outside input: an "ok" that is no boolean is a failure, never a throw.
+inline bool ok_of(const nlohmann::json& reply) {
+  auto it = reply.find("ok");
+  return reply.is_object() && it != reply.end() && it->is_boolean() && it->get<bool>();
+}
 // Sets CURVE on a client socket when the peer has a server key.
 void apply_curve(zmq::socket_t& socket, const Peer& peer);
 

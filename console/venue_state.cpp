@@ -102,6 +102,7 @@ bool VenueState::apply_event(const json& e, double now) {
         t.board_since = at;
         t.board_ended = 0;
         t.tricks = 0;
+        t.tricks_ns = t.tricks_ew = -1;
       }
     }
     if (b) t.board = b;
@@ -111,6 +112,10 @@ bool VenueState::apply_event(const json& e, double now) {
     if (t.board_since <= 0) t.board_since = at;
   } else if (type == "auction.period_ended") {
     t.phase = "play";
+  } else if (type == "board.trick") {
+    // How many tricks are played is public; who won them comes from the table on request (gateway).
+    if (std::string tr = evidence(e, "tricks"); !tr.empty()) t.tricks = static_cast<int>(seconds_in(tr));
+    if (t.phase != "done") t.phase = "play";
   } else if (type == "board.returned") {
     t.phase = "done";
     t.board_ended = at;
@@ -158,6 +163,19 @@ std::uint64_t VenueState::gap_before(const json& e) const {
   return now_at > seen ? seen + 1 : 0;
 }
 
+bool VenueState::shows_unseen_history(const json& e) const {
+  if (!e.is_object() || !e.contains("table")) return false;
+  auto it = tables_.find(table_id(e));
+  if (it != tables_.end() && it->second.last_seq != 0) return false;
+  if (e.contains("seq") && e["seq"].is_number_unsigned()) return e["seq"].get<std::uint64_t>() > 1;
+  if (str(e, "type") != "daemon.heartbeat") return false;
+  try {
+    return std::stoull(evidence(e, "last_seq")) > 0;
+  } catch (...) {
+    return false;
+  }
+}
+
 void VenueState::apply_replayed(const json& e) {
   json v = director_view(e);
   if (v.is_null() || !v.contains("seq") || !v["seq"].is_number_unsigned() || !e.contains("table")) return;
@@ -176,6 +194,18 @@ void VenueState::apply_replayed(const json& e) {
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
 }
 
+bool VenueState::apply_trick_count(const std::string& id, std::uint64_t seq, const json& detail) {
+  auto it = tables_.find(id);
+  if (it == tables_.end() || !detail.is_object() || seq < it->second.trick_seq) return false;
+  double ns = seconds_in(str(detail, "ns")), ew = seconds_in(str(detail, "ew"));
+  if (!detail.contains("ns") || !detail.contains("ew") || ns < 0 || ew < 0 || ns + ew > 13) return false;
+  TableView& t = it->second;
+  t.trick_seq = seq;
+  t.tricks_ns = static_cast<int>(ns);
+  t.tricks_ew = static_cast<int>(ew);
+  return true;
+}
+
 bool VenueState::apply_live(const json& e) {
   if (!e.is_object() || !e.contains("table")) return false;
   std::string type = str(e, "type");
@@ -192,6 +222,8 @@ bool VenueState::apply_live(const json& e) {
                           {"card", str(ev, "card")}, {"trick", str(ev, "trick")}});
   } else if (type == "live.trick") {
     b["tricks"].push_back(ev);
+  } else if (type == "live.double_dummy") {
+    b["double_dummy"] = ev;  // N/S/E/W rows of tricks by strain (NT S H D C), optimum_score, par
   } else {
     return false;
   }
@@ -221,6 +253,8 @@ json VenueState::tile(const std::string& id, double now) const {
           {"board_ended", t.board_ended},
           {"allowance", allowance_s_},
           {"tricks", t.tricks},
+          {"tricks_ns", t.tricks_ns},
+          {"tricks_ew", t.tricks_ew},
           {"alerts", t.open_alerts.size()},
           {"devices", devices},
           {"last_heard", t.last_heard},

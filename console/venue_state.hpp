@@ -21,7 +21,11 @@ struct TableView {
   std::string board_name;
   double board_since = 0;       // wall time the board arrived
   double board_ended = 0;       // wall time it was returned (0 while in progress)
-  int tricks = 0;
+  int tricks = 0;               // tricks played on the board (public: board.trick, board.returned)
+  // Tricks won by each side: director-only detail of board.trick (the daemon's `evidence` reply), -1
+  // until known. trick_seq: the board.trick they came from, so that a late reply never undoes a newer one.
+  int tricks_ns = -1, tricks_ew = -1;
+  std::uint64_t trick_seq = 0;
   std::uint64_t last_seq = 0;
   double last_heard = 0;        // wall time of the last message from the table (heartbeats included)
   std::map<std::string, std::string> devices;  // device or zone -> "ok", "uncertain", "lost"
@@ -36,6 +40,9 @@ class VenueState {
  public:
   explicit VenueState(double allowance_s = 450, double lost_after_s = 15) : allowance_s_(allowance_s), lost_after_s_(lost_after_s) {}
 
+  // Whether this message is the first seq the console hears from its table and shows events before it
+  // (a seq past 1, a heartbeat's last_seq past 0): alerts may be open that no gap check can see.
+  bool shows_unseen_history(const nlohmann::json& event) const;
   // An event from the events endpoint (hub). Returns the tables whose tile changed (empty: nothing did).
   // Events of class live, and play.* events, never enter the director's state.
   bool apply_event(const nlohmann::json& event, double now);
@@ -46,6 +53,9 @@ class VenueState {
   std::uint64_t gap_before(const nlohmann::json& event) const;
   // A live.* event (broadcaster endpoint): the released hand and play of a finished board.
   bool apply_live(const nlohmann::json& event);
+  // The tricks won by each side, from the director-only detail of the board.trick event `seq`. False
+  // when it is older than what the tile shows (or the table unknown).
+  bool apply_trick_count(const std::string& id, std::uint64_t seq, const nlohmann::json& card_evidence);
   // Tables named in the config appear before they say anything.
   void declare_table(const std::string& id);
 

@@ -58,7 +58,7 @@ bool DoubleDummyHelper::start(const fs::path& pbn, std::string& error) {
   return true;
 }
 
-std::vector<std::string> DoubleDummyHelper::reap() {
+std::vector<std::string> DoubleDummyHelper::reap(std::vector<fs::path>* analysed) {
   std::vector<std::string> problems;
   for (auto it = children_.begin(); it != children_.end();) {
     int status = 0;
@@ -72,6 +72,7 @@ std::vector<std::string> DoubleDummyHelper::reap() {
     // `records analyze` exits 1 when it wrote the file but some record had a problem.
     if (done > 0 && WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1) && fs::exists(tmp)) {
       fs::rename(tmp, it->second, ec);
+      if (!ec && analysed) analysed->push_back(it->second);
     } else {
       problems.push_back(it->second.string() + ": no double-dummy table (" + program_->string() + " exited with " +
                          (WIFEXITED(status) ? std::to_string(WEXITSTATUS(status)) : std::string("a signal")) + ")");

@@ -25,8 +25,9 @@ class DoubleDummyHelper {
   // Starts the analysis of `pbn`; its result replaces the file when it succeeds. False (and `error`)
   // when no helper was found or it could not be started.
   bool start(const std::filesystem::path& pbn, std::string& error);
-  // Reaps the children that finished; returns a line per board left without its table.
-  std::vector<std::string> reap();
+  // Reaps the children that finished; returns a line per board left without its table, and adds the
+  // files that got theirs to `analysed` (when given).
+  std::vector<std::string> reap(std::vector<std::filesystem::path>* analysed = nullptr);
   std::size_t running() const { return children_.size(); }
 
  private:

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bridge/record_file.hpp"
 #include "daemon/log.hpp"
 #include "devices/deck.hpp"
 #include "devices/sim/simulator_device.hpp"
@@ -322,18 +323,93 @@ std::vector<std::string> EventLoop::drain_table() {
       if (!w.card_message.empty()) w.message = w.card_message;
       w.card_evidence.clear();
       w.card_message.clear();
+      if (e.type == "play.trick") publish_trick_count(w);
       held_.push_back(std::move(w));
       continue;
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
     if (protocol::seal_card_detail(w)) log(Priority::Warning, w.type + ": a card was named in the public text; moved to the director-only detail");
     publish(w);
+    if (e.type == "board.arrived" || e.type == "board.verified") trick_sides_.clear();
     if (e.type == "board.returned" || e.type == "board.verified") {
       board_first_seq_ = publisher_->journal().last_seq() + 1;  // the next board's snapshot starts after this
       if (e.type == "board.returned") finish_board(w);
     }
   }
   return types;
+}
+
+// Tricks won by each side are the board's result in the making: a director's tile shows them, but a
+// broadcaster must not learn them before the embargo (another table may still play the board). The public
+// board.trick says only how many tricks were played (board.returned says as much); the count per side is
+// director-only detail, read with `evidence SEQ` like an irregularity's card detail.
+void EventLoop::publish_trick_count(const protocol::WireEvent& trick) {
+  int number = 0;
+  char side = 0;
+  for (const auto& [k, v] : trick.evidence) {
+    if (k == "trick") number = std::atoi(v.c_str());
+    // A winner the table could not tell (the last trick, no trump known, a ruff) counts for neither side.
+    if (k == "winner") side = v == "N" || v == "S" ? 'N' : v == "E" || v == "W" ? 'E' : '?';
+  }
+  if (number <= 0 || !side) return;
+  trick_sides_[number] = side;
+  int ns = 0, ew = 0;
+  for (const auto& [n, s] : trick_sides_) {
+    if (s == 'N') ++ns;
+    if (s == 'E') ++ew;
+  }
+  int played = static_cast<int>(trick_sides_.size());
+  std::string board = trick.board ? "Board " + std::to_string(trick.board) : std::string("The board");
+  auto w = daemon_event("board.trick", "info", board + ": " + std::to_string(played) + (played == 1 ? " trick" : " tricks") + " played",
+                        options_, wall(), trick.mono);
+  w.event = trick.event;
+  w.session = trick.session;
+  w.board = trick.board;
+  w.evidence = {{"tricks", std::to_string(played)}};
+  w.card_message = board + ": trick " + std::to_string(number) + " to " +
+                   (side == 'N' ? "North-South" : side == 'E' ? "East-West" : "a side the table could not tell") +
+                   "; North-South " + std::to_string(ns) + ", East-West " + std::to_string(ew);
+  w.card_evidence = {{"trick", std::to_string(number)}, {"ns", std::to_string(ns)}, {"ew", std::to_string(ew)}};
+  publish(w);
+}
+
+// The double-dummy table of a released board, once the helper has written it into the broadcast PBN: a
+// live.double_dummy event on the live endpoint (the board is past its embargo, so nothing waits).
+void EventLoop::publish_double_dummy(const fs::path& pbn) {
+  auto pending = dd_pending_.find(pbn.string());
+  if (pending == dd_pending_.end()) return;
+  protocol::WireEvent deal = std::move(pending->second);
+  dd_pending_.erase(pending);
+  bridge::RecordSet set = bridge::read_record_file(pbn);
+  if (set.boards.empty() || !set.boards.front().dd) {
+    log(Priority::Warning, pbn.string() + ": the analysed file has no DoubleDummyTricks; no live.double_dummy");
+    return;
+  }
+  const bridge::BoardRecord& r = set.boards.front();
+  auto w = daemon_event("live.double_dummy", "info", "", options_, wall(), deal.mono);
+  w.event = deal.event;
+  w.session = deal.session;
+  w.board = deal.board;
+  // Tricks per declarer, strains in the PBN's order NT S H D C; the PBN's own 20 hex digits beside them.
+  w.evidence = {{"strains", "NT S H D C"}, {"dd", r.dd->pbn()}};
+  static constexpr bridge::Strain kOrder[] = {bridge::Strain::NoTrump, bridge::Strain::Spades, bridge::Strain::Hearts,
+                                              bridge::Strain::Diamonds, bridge::Strain::Clubs};
+  for (bridge::Seat s : {bridge::Seat::North, bridge::Seat::South, bridge::Seat::East, bridge::Seat::West}) {
+    std::string row;
+    for (bridge::Strain st : kOrder) row += (row.empty() ? "" : " ") + std::to_string(r.dd->at(s, st));
+    w.evidence.emplace_back(std::string(1, bridge::seat_letter(s)), row);
+  }
+  std::string par;
+  if (r.optimum_score_ns) {
+    w.evidence.emplace_back("optimum_score", "NS " + std::to_string(*r.optimum_score_ns));
+    par = ", par NS " + std::to_string(*r.optimum_score_ns);
+  }
+  if (!r.par_contract.empty()) {
+    w.evidence.emplace_back("par", r.par_contract);
+    par += " (" + r.par_contract + ")";
+  }
+  w.message = (deal.board ? "Board " + std::to_string(deal.board) : std::string("The board")) + ": double-dummy tricks" + par;
+  publisher_->publish_live(w);
 }
 
 void EventLoop::finish_board(const protocol::WireEvent& returned) {
@@ -392,8 +468,14 @@ void EventLoop::release_embargoed() {
         continue;
       }
       std::string error;
-      if (to.extension() == ".pbn" && double_dummy_.program() && !double_dummy_.start(to, error))
+      if (to.extension() != ".pbn" || !double_dummy_.program()) continue;
+      if (!double_dummy_.start(to, error)) {
         log(Priority::Warning, to.string() + ": no double-dummy table: " + error);
+        continue;
+      }
+      // The board's identity for live.double_dummy: its live.deal, released with it.
+      for (const protocol::WireEvent& e : board.events)
+        if (e.type == "live.deal") dd_pending_[to.string()] = e;
     }
     fs::remove_all(held, ec);
   }
@@ -621,7 +703,10 @@ int EventLoop::run() {
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     release_embargoed();
-    for (const std::string& problem : double_dummy_.reap()) log(Priority::Warning, problem);
+    std::vector<fs::path> analysed;
+    for (const std::string& problem : double_dummy_.reap(&analysed)) log(Priority::Warning, problem);
+    for (const fs::path& pbn : analysed) publish_double_dummy(pbn);
+    if (double_dummy_.running() == 0) dd_pending_.clear();  // a helper that failed leaves its board behind (logged)
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat_ = now;

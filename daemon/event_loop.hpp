@@ -60,6 +60,8 @@ class EventLoop {
   void load_decks();
   table::Millis clock_ms() const;  // the one clock: ms since start, monotonic
   nlohmann::json status() const;
+  void publish_trick_count(const protocol::WireEvent& trick);
+  void publish_double_dummy(const std::filesystem::path& pbn);
   double wall() const;
   double mono() const;
 
@@ -100,6 +102,11 @@ class EventLoop {
   std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost  // a reading queued by its reader -> the table (status: input_latency)
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
+  // The side that won each trick of the board in progress (1-based trick -> 'N' for North-South, 'E' for
+  // East-West): board.trick's director-only count. A trick re-decided (taken back) overwrites its entry.
+  std::map<int, char> trick_sides_;
+  // Released broadcast PBN files whose double-dummy table is being computed -> their live.deal (identity).
+  std::map<std::string, protocol::WireEvent> dd_pending_;
   table::Millis last_table_time_ = 0;
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();

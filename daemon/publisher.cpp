@@ -106,4 +106,9 @@ std::vector<Publisher::Released> Publisher::release_due() {
   return released;
 }
 
+void Publisher::publish_live(protocol::WireEvent& e) {
+  send(live_, e.topic(), live_journal_->append(e));
+  live_journal_->flush();
+}
+
 }  // namespace cardtable::daemon

@@ -43,6 +43,9 @@ class Publisher {
   };
   // Publishes (and live-journals) every board whose embargo has ended; returns them, oldest first.
   std::vector<Released> release_due();
+  // A live.* event about a board already released (its double-dummy table, computed after the release):
+  // live-journalled, then published on the live endpoint. Never for a board still under embargo.
+  void publish_live(protocol::WireEvent& e);
   std::filesystem::path embargo_dir() const { return config_.state_dir / "embargo"; }
 
   const protocol::Journal& journal() const { return *journal_; }

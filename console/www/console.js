@@ -85,7 +85,9 @@ function tileFor(id) {
   const e = el('div', 'tile idle');
   e.dataset.table = id;
   e.tabIndex = 0;
-  e.append(el('span', 'name'), el('div', 'row'));
+  const top = el('div', 'row');
+  top.append(el('span', 'name'), el('span', 'won'));
+  e.append(top, el('div', 'row'));
   e.lastChild.append(el('span', 'bno'), el('span', 'elapsed'));
   e.addEventListener('click', () => openDetail(id));
   e.addEventListener('keydown', (k) => { if (k.key === 'Enter') openDetail(id); });
@@ -105,7 +107,15 @@ function drawTile(id) {
   t.el.dataset.state = d.state;
   t.el.querySelector('.name').textContent = d.table;
   t.el.querySelector('.bno').textContent = d.board ? `B${d.board}` : '';
-  t.el.title = `Table ${d.id}: ${d.state}` + (d.board ? `, board ${d.board}` : '') + (d.tricks ? `, ${d.tricks} tricks` : '') +
+  // Tricks won, North-South–East-West (the table's director-only detail); before the first answer, how
+  // many were played.
+  const sides = d.tricks_ns >= 0 && d.tricks_ew >= 0;
+  const won = t.el.querySelector('.won');
+  won.textContent = sides ? `${d.tricks_ns}–${d.tricks_ew}` : (d.tricks ? `${d.tricks} tr` : '');
+  won.dataset.ns = sides ? d.tricks_ns : '';
+  won.dataset.ew = sides ? d.tricks_ew : '';
+  t.el.title = `Table ${d.id}: ${d.state}` + (d.board ? `, board ${d.board}` : '') +
+    (sides ? `, tricks North-South ${d.tricks_ns}, East-West ${d.tricks_ew}` : d.tricks ? `, ${d.tricks} tricks` : '') +
     (d.alerts ? `, ${d.alerts} open alert(s)` : '');
   drawElapsed(t);
 }
@@ -299,8 +309,29 @@ function drawBoard(b) {
     for (const t of b.tricks) ol.append(el('li', '', `${t.cards || ''}  → ${t.winner || '?'}`));
     card.append(ol);
   }
-  const dd = b.double_dummy || b.dd || b.DoubleDummyTricks;
-  if (dd) card.append(el('p', 'dd', `Double dummy: ${typeof dd === 'string' ? dd : JSON.stringify(dd)}`));
+  if (b.double_dummy) card.append(ddTable(b.double_dummy));
+}
+
+// live.double_dummy: tricks for each declarer (rows N S E W) in each strain (NT S H D C), and par.
+function ddTable(dd) {
+  const box = el('div', 'dd-box');
+  const table = el('table', 'dd');
+  table.append(el('caption', '', 'Double dummy'));
+  const head = el('tr');
+  head.append(el('th', '', ''));
+  for (const [sym, red] of [['NT', false], ...SUITS]) head.append(el('th', red ? 'red' : '', sym));
+  table.append(head);
+  for (const seat of ['N', 'S', 'E', 'W']) {
+    if (!dd[seat]) continue;
+    const tr = el('tr');
+    tr.dataset.declarer = seat;
+    tr.append(el('th', '', seat));
+    for (const n of String(dd[seat]).split(' ')) tr.append(el('td', '', n));
+    table.append(tr);
+  }
+  box.append(table);
+  if (dd.par || dd.optimum_score) box.append(el('p', 'par', `Par: ${dd.par || ''}${dd.optimum_score ? ` (${dd.optimum_score})` : ''}`));
+  return box;
 }
 
 function startBroadcaster() {

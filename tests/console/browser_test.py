@@ -7,7 +7,9 @@ cardtable-console, fed by a real cardtable-hub and three real cardtabled on simu
 Checks: three tiles; table 1's wrong_count (Law 13D) is an alert tile and an alert in the list within one
 second of the daemon publishing it; the Acknowledge click reaches the daemon (its director.ack comes back)
 and the tile clears; the director's page never holds a hand or the play (DOM and stream); the broadcaster
-sees the finished board's hands. Screenshots of the grid and the broadcast view go to BUILD_DIR/console-artifacts."""
+sees the finished board's hands and its double-dummy table (the daemon's libdds helper, as in its broadcast
+PBN); the tiles show the tricks each side won (the released play agrees) while the hub carries only how
+many were played. Screenshots of the grid and the broadcast view go to BUILD_DIR/console-artifacts."""
 import json
 import os
 import re
@@ -68,6 +70,30 @@ class StreamRecorder(threading.Thread):
             pass
 
 
+class HubListener(threading.Thread):
+    """Everything the hub forwards, as any admitted subscriber receives it (the console's director key)."""
+
+    def __init__(self, venue):
+        super().__init__(daemon=True)
+        import zmq
+        keys = dict(l.split(" = ") for l in open(f"{venue.keys}/console-director.key").read().splitlines() if " = " in l)
+        hub = dict(l.split(" = ") for l in open(f"{venue.keys}/hub.pub").read().splitlines() if " = " in l)
+        self.ctx = zmq.Context()
+        self.sub = self.ctx.socket(zmq.SUB)
+        self.sub.curve_serverkey = hub["public"].encode()
+        self.sub.curve_publickey, self.sub.curve_secretkey = keys["public"].encode(), keys["secret"].encode()
+        self.sub.setsockopt(zmq.SUBSCRIBE, b"")
+        self.sub.connect(venue.ipc("down"))
+        self.messages = []  # "topic\nbody"
+
+    def run(self):
+        while True:
+            try:
+                self.messages.append("\n".join(f.decode("utf-8", "replace") for f in self.sub.recv_multipart()))
+            except Exception:
+                return
+
+
 def hand_strings(deal):
     """'N:AKQ.xx.. ...' -> the four hands as written (S.H.D.C), the strings a leak would contain."""
     return [h for h in deal.split(":", 1)[1].split() if len(h) > 8]
@@ -103,6 +129,8 @@ def main():
         assert status == 200, "the director's login"
         recorder = StreamRecorder(venue.port, director_cookie)
         recorder.start()
+        hub_listener = HubListener(venue)
+        hub_listener.start()
 
         driver = browser(profile)
         driver.get(venue.url)
@@ -127,6 +155,15 @@ def main():
 
         wait_for("table 2's board returned", lambda: driver.find_element("css selector", '#grid .tile[data-table="default/A/2"]')
                  .get_attribute("data-state") == "done", 30)
+        # The tricks each side won, on the tile: the table's director-only detail of its board.trick events.
+        won = {}
+        for t in (2, 3):
+            tile = f'#grid .tile[data-table="default/A/{t}"]'
+            w = wait_for(f"table {t}'s tricks won by each side", lambda: driver.find_element("css selector", tile).get_attribute(
+                "data-state") == "done" and [e for e in driver.find_elements("css selector", f"{tile} .won") if e.get_attribute("data-ns")], 30)[0]
+            time.sleep(1)  # the table's answer about the last trick may come after the board's return
+            won[t] = (int(w.get_attribute("data-ns")), int(w.get_attribute("data-ew")))
+            print(f"table {t}: tile shows tricks NS {won[t][0]} EW {won[t][1]} ({w.text})")
         driver.save_screenshot(f"{artifacts}/director-grid.png")
         seq = int(alert.get_attribute("data-seq"))
         alert.find_element("css selector", "button.ack").click()
@@ -156,6 +193,29 @@ def main():
         driver.find_element("id", "login-password").send_keys("vu-secret")
         driver.find_element("css selector", "#login-form button").click()
         wait_for("a finished board's hand diagram", lambda: driver.find_elements("css selector", "#boards .board .diagram"), 20)
+        # The double-dummy table of table 2's board, as the daemon's helper (libdds) wrote it into the
+        # broadcast PBN file: declarers N S E W, strains NT S H D C.
+        pbn = wait_for("table 2's analysed broadcast PBN", lambda: [
+            open(os.path.join(d, f)).read() for d in [f"{venue.dir}/state2/broadcast"] if os.path.isdir(d)
+            for f in os.listdir(d) if f.endswith(".pbn") and "DoubleDummyTricks" in open(os.path.join(d, f)).read()], 20)[0]
+        digits = re.search(r'\[DoubleDummyTricks "([0-9a-fA-F]{20})"\]', pbn).group(1)
+        expected = {seat: [str(int(c, 16)) for c in digits[5 * i:5 * i + 5]] for i, seat in enumerate("NSEW")}
+        board2 = '#boards .board[data-key^="default/A/2/"]'
+        shown = wait_for("table 2's double-dummy table in the broadcast view", lambda: {
+            tr.get_attribute("data-declarer"): [td.text for td in tr.find_elements("css selector", "td")]
+            for tr in driver.find_elements("css selector", f"{board2} table.dd tr[data-declarer]")} or None, 20)
+        print("double dummy shown:", shown, "par:", [p.text for p in driver.find_elements("css selector", f"{board2} .par")])
+        assert shown == expected, f"the broadcast view's double-dummy table {shown} is the PBN's {expected}"
+        par = re.search(r'\[ParContract "([^"]+)"\]', pbn)
+        if par:
+            assert par.group(1) in driver.find_element("css selector", f"{board2} .par").text
+        # Each side's tricks on the director's tile were the released play's: count the tricks' winners.
+        for t in (2, 3):
+            tricks = driver.find_elements("css selector", f'#boards .board[data-key^="default/A/{t}/"] ol.tricks li')
+            sides = [li.text.rsplit("→", 1)[1].strip() for li in tricks]
+            # A trick whose winner the table could not tell ("unknown") counts for neither side.
+            ns, ew = sum(1 for w in sides if w in ("N", "S")), sum(1 for w in sides if w in ("E", "W"))
+            assert len(sides) == 13 and (ns, ew) == won[t], f"table {t}: the tile said {won[t]}, the play says NS {ns} EW {ew}: {sides}"
         time.sleep(0.5)
         driver.save_screenshot(f"{artifacts}/broadcast-view.png")
         broadcast_dom = driver.execute_script("return document.documentElement.outerHTML")
@@ -170,6 +230,13 @@ def main():
         no_hand_contents(dom, hands, "the director's DOM")
         no_hand_contents(recorder.text, hands, "the director's stream")
         assert "irregularity.wrong_count" in recorder.text and "director.ack" in recorder.text
+        assert "board.trick" in recorder.text and "double_dummy" not in recorder.text and "double_dummy" not in dom
+        # Who won the tricks never travels on the hub (a broadcaster may subscribe there): only how many.
+        tricks_on_hub = [json.loads(m.split("\n", 1)[1]) for m in hub_listener.messages if "/board.trick\n" in m]
+        assert tricks_on_hub, "board.trick events on the hub"
+        for e in tricks_on_hub:
+            assert set(e.get("evidence", {})) == {"tricks"} and "card_evidence" not in e, f"a side's tricks on the hub: {e}"
+            assert "North-South" not in e["message"] and "East-West" not in e["message"], f"a side's tricks on the hub: {e}"
         # The director's session may not open the broadcaster's stream.
         refused = StreamRecorder(venue.port, director_cookie, "/api/live-stream")
         refused.run()

@@ -1,5 +1,5 @@
 // libFuzzer: an event from a hostile or broken publisher, through everything the console does with one
-// (the director's view, the tile, the broadcaster's board, gap detection). Nothing may throw or crash.
+// (the director's view, the tile and its trick count, the broadcaster's board and double dummy, gap detection). Nothing may throw or crash.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -17,6 +17,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   venue.apply_replayed(j);
   venue.apply_live(j);
   std::string id = cardtable::console::VenueState::table_id(j);
+  // A table's `evidence` reply about a board.trick: its card_evidence holds each side's tricks.
+  if (auto ce = j.find("card_evidence"); ce != j.end())
+    venue.apply_trick_count(id, j.contains("seq") && j["seq"].is_number_unsigned() ? j["seq"].get<std::uint64_t>() : 0, *ce);
   (void)venue.tile(id, 1001.0);
   (void)venue.table_detail(id, 1001.0);
   (void)venue.live_board(id, cardtable::console::VenueState::live_key(j));

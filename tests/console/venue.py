@@ -21,7 +21,9 @@ class Venue:
         self.ctl = f"{build}/tools/cardtablectl/cardtablectl"
         self.keys = f"{self.dir}/keys"
         os.makedirs(self.keys)
-        for name in ["hub", "director", "broadcaster", "console-director", "console-broadcaster"] + [f"table{t}" for t, _, _ in tables] + list(publishers):
+        # A publisher is a name (it speaks for table 1) or (name, table).
+        publishers = [p if isinstance(p, tuple) else (p, 1) for p in publishers]
+        for name in ["hub", "director", "broadcaster", "console-director", "console-broadcaster"] + [f"table{t}" for t, _, _ in tables] + [p for p, _ in publishers]:
             subprocess.run([self.ctl, "keygen", name, "--dir", self.keys], check=True, capture_output=True)
         # Who may connect where: the hub admits the tables upstream and the console's director key
         # downstream; each table admits the console's director key (acknowledge) and broadcaster key (live).
@@ -30,16 +32,14 @@ class Venue:
             os.makedirs(f"{self.dir}/{folder}/{role}", exist_ok=True)
             shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/{folder}/{role}/")
         # The hub binds each table key to the one table it may speak for: table/TOURNAMENT/SECTION/TABLE.pub.
-        # A test publisher speaks for table 1 (give it a venue without a daemon at table 1).
+        # A test publisher speaks for its one table (give it a venue without a daemon at that table).
         os.makedirs(f"{self.dir}/hub-clients/table/default/A", exist_ok=True)
-        for name, t in [(f"table{t}", t) for t, _, _ in tables] + [(p, 1) for p in publishers]:
+        for name, t in [(f"table{t}", t) for t, _, _ in tables] + publishers:
             shutil.copy(f"{self.keys}/{name}.pub", f"{self.dir}/hub-clients/table/default/A/{t}.pub")
         self.ipc = lambda name: f"ipc://{self.dir}/{name}"
         self.tables = {}
         if hub:
-            self.start([f"{build}/tools/cardtable-hub/cardtable-hub", "--upstream", self.ipc("up"), "--downstream", self.ipc("down"),
-                        "--control", self.ipc("hubctl"), "--curve-secret", f"{self.keys}/hub.key", "--clients", f"{self.dir}/hub-clients"],
-                       "hub")
+            self.start_hub()
         for t, scenario, speed in tables:
             self.tables[t] = (scenario, speed)
         self.logins = f"{self.dir}/logins"
@@ -55,6 +55,12 @@ class Venue:
         p = subprocess.Popen(argv, stdout=subprocess.PIPE if name == "console" else log, stderr=log, text=True)
         self.procs.append(p)
         return p
+
+    def start_hub(self, log="hub"):
+        self.hub = self.start([f"{self.build}/tools/cardtable-hub/cardtable-hub", "--upstream", self.ipc("up"), "--downstream",
+                               self.ipc("down"), "--control", self.ipc("hubctl"), "--curve-secret", f"{self.keys}/hub.key",
+                               "--clients", f"{self.dir}/hub-clients"], log)
+        return self.hub
 
     def start_table(self, t):
         scenario, speed = self.tables[t]
@@ -121,14 +127,14 @@ class Venue:
             shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def publisher(venue, name):
+def publisher(venue, name, ctx=None):
     """A PUB socket into the hub's upstream, connected as a table's daemon connects (CURVE, with a key
-    the hub admits under clients/table/: give the name in Venue(publishers=...)). Drives many simulated
-    tables' events at a chosen rate."""
+    the hub admits under clients/table/: give the name in Venue(publishers=...)); since hub 1.1 a key
+    speaks for one table only, so a publisher of many tables has a key, and a socket, per table."""
     import zmq
     keys = dict(l.split(" = ") for l in open(f"{venue.keys}/{name}.key").read().splitlines() if " = " in l)
     hub = dict(l.split(" = ") for l in open(f"{venue.keys}/hub.pub").read().splitlines() if " = " in l)
-    ctx = zmq.Context()
+    ctx = ctx or zmq.Context()
     pub = ctx.socket(zmq.PUB)
     pub.curve_serverkey = hub["public"].encode()
     pub.curve_publickey, pub.curve_secretkey = keys["public"].encode(), keys["secret"].encode()

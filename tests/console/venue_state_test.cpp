@@ -96,3 +96,52 @@ TEST(Gap, ALaterSeqOrAHeartbeatAheadNamesTheFirstMissingEvent) {
   EXPECT_EQ(v.tile("t/A/7", 1000)["alerts"], 1);
   EXPECT_EQ(v.gap_before(event("daemon.heartbeat", 0, "info", {{"last_seq", "7"}})), 0u);
 }
+
+TEST(Tile, ShowsTricksPlayedAndTheDirectorOnlyCountOfEachSide) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_event(event("board.trick", 5, "info", {{"tricks", "4"}}), 1001);
+  json t = v.tile("t/A/7", 1001);
+  EXPECT_EQ(t["tricks"], 4);
+  EXPECT_EQ(t["tricks_ns"], -1) << "who won them comes only from the table's director-only detail";
+  EXPECT_TRUE(v.apply_trick_count("t/A/7", 5, {{"trick", "4"}, {"ns", "3"}, {"ew", "1"}}));
+  EXPECT_EQ(v.tile("t/A/7", 1001)["tricks_ns"], 3);
+  EXPECT_EQ(v.tile("t/A/7", 1001)["tricks_ew"], 1);
+  // A late answer about an older trick never undoes a newer count.
+  EXPECT_TRUE(v.apply_trick_count("t/A/7", 7, {{"ns", "4"}, {"ew", "1"}}));
+  EXPECT_FALSE(v.apply_trick_count("t/A/7", 5, {{"ns", "3"}, {"ew", "1"}}));
+  EXPECT_EQ(v.tile("t/A/7", 1001)["tricks_ns"], 4);
+  // Nonsense from a table is refused: more than thirteen tricks, a missing side, not an object.
+  EXPECT_FALSE(v.apply_trick_count("t/A/7", 9, {{"ns", "12"}, {"ew", "5"}}));
+  EXPECT_FALSE(v.apply_trick_count("t/A/7", 9, {{"ns", "2"}}));
+  EXPECT_FALSE(v.apply_trick_count("t/A/7", 9, json::array()));
+  EXPECT_FALSE(v.apply_trick_count("t/A/9", 9, {{"ns", "2"}, {"ew", "1"}})) << "an unknown table";
+  // The next board starts from nothing.
+  v.apply_event(event("board.returned", 20, "info", {{"tricks", "13"}}), 1100);
+  v.apply_event(event("board.arrived", 21), 1200);
+  EXPECT_EQ(v.tile("t/A/7", 1200)["tricks_ns"], -1);
+  EXPECT_EQ(v.tile("t/A/7", 1200)["tricks"], 0);
+}
+
+TEST(Broadcast, AReleasedBoardGetsItsDoubleDummyTable) {
+  VenueState v;
+  v.apply_live(event("live.deal", 1, "info", {{"deal", "N:AKQJ.T98.765.432 - - -"}}));
+  v.apply_live(event("live.double_dummy", 2, "info",
+                     {{"strains", "NT S H D C"}, {"N", "9 10 8 7 6"}, {"S", "9 10 8 7 6"}, {"E", "4 3 5 6 7"}, {"W", "4 3 5 6 7"},
+                      {"par", "NS 4S"}, {"optimum_score", "NS 420"}}));
+  json b = v.broadcast_snapshot()["boards"][0];
+  EXPECT_EQ(b["double_dummy"]["N"], "9 10 8 7 6");
+  EXPECT_EQ(b["double_dummy"]["par"], "NS 4S");
+  EXPECT_EQ(v.director_snapshot(1000).dump().find("double"), std::string::npos) << "the director's view has no double dummy";
+}
+
+TEST(Gap, ATableFirstHeardWithAHistoryMayHoldAlertsNoGapCheckSees) {
+  VenueState v;
+  EXPECT_TRUE(v.shows_unseen_history(event("board.arrived", 9)));
+  EXPECT_FALSE(v.shows_unseen_history(event("daemon.version", 1)));
+  json hb = event("daemon.heartbeat", 0, "info", {{"last_seq", "12"}});
+  hb.erase("seq");
+  EXPECT_TRUE(v.shows_unseen_history(hb));
+  v.apply_event(event("board.arrived", 9), 1000);
+  EXPECT_FALSE(v.shows_unseen_history(event("auction.period_started", 11))) << "heard before: the gap check covers it";
+}
