@@ -438,7 +438,7 @@ class TableWithReaders : public DaemonWithReaders {
     return j;
   }
   // The table's events the subscriber heard (the daemon's own -- daemon.*, device.*, record.*, director.*,
-  // live.deal -- and the readings a lost device made unknown are checked apart), beside the golden ones.
+  // live.deal, board.trick, live.double_dummy -- and the readings a lost device made unknown are checked apart), beside the golden ones.
   void expect_the_scenarios_events() {
     std::vector<std::string> want, got;
     for (const table::Event& e : expected_)
@@ -446,7 +446,7 @@ class TableWithReaders : public DaemonWithReaders {
     for (const json& e : heard_) {
       std::string type = e.value("type", "");
       if (type.starts_with("daemon.") || type.starts_with("device.") || type.starts_with("record.") || type.starts_with("director.") ||
-          type == "live.deal" || (type == "reading.uncertain" && e["evidence"].value("cause", "") == "device lost") ||
+          type == "live.deal" || type == "board.trick" || type == "live.double_dummy" || (type == "reading.uncertain" && e["evidence"].value("cause", "") == "device lost") ||
           (type == "reading.resumed" && e["evidence"].value("cause", "") == "device back"))
         continue;
       got.push_back(line(e));
