@@ -17,6 +17,7 @@
 #include "protocol/card_seal.hpp"
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
+#include "protocol/durable_file.hpp"
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::daemon {
@@ -373,6 +374,14 @@ void EventLoop::release_embargoed() {
       std::string error;
       if (to.extension() == ".pbn" && double_dummy_.program() && !double_dummy_.start(to, error))
         log(Priority::Warning, to.string() + ": no double-dummy table: " + error);
+    }
+    // The renames are on the disk before the held copy goes: a power cut leaves the board's files in
+    // one folder or the other, never in neither.
+    try {
+      protocol::sync_directory(dir);
+    } catch (const std::runtime_error& e) {
+      log(Priority::Error, std::string(e.what()) + "; the board's files stay in " + held.string());
+      continue;
     }
     fs::remove_all(held, ec);
   }
