@@ -580,9 +580,9 @@ TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTableAndLogsTheDropAsAWarning) {
 TEST_F(Daemon, AHubWithAnUnreadableConfigFileSaysWhichAndExits2) {
   std::string missing = (dir / "no-such-hub.conf").string();
   pid_t hub = fork_exec({HUB, "--config", missing}, (dir / "hub.log").string());
-  int status = 0;
-  ::waitpid(hub, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+  int exit_status = 0;
+  ::waitpid(hub, &exit_status, 0);
+  EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2);
   std::ifstream in(dir / "hub.log");
   std::stringstream hub_log;
   hub_log << in.rdbuf();
