@@ -18,6 +18,7 @@
 #include "protocol/card_seal.hpp"
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
+#include "protocol/durable_file.hpp"
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::daemon {
@@ -476,6 +477,14 @@ void EventLoop::release_embargoed() {
       // The board's identity for live.double_dummy: its live.deal, released with it.
       for (const protocol::WireEvent& e : board.events)
         if (e.type == "live.deal") dd_pending_[to.string()] = e;
+    }
+    // The renames are on the disk before the held copy goes: a power cut leaves the board's files in
+    // one folder or the other, never in neither.
+    try {
+      protocol::sync_directory(dir);
+    } catch (const std::runtime_error& e) {
+      log(Priority::Error, std::string(e.what()) + "; the board's files stay in " + held.string());
+      continue;
     }
     fs::remove_all(held, ec);
   }

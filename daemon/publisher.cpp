@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/log.hpp"
+#include "protocol/durable_file.hpp"
 
 namespace cardtable::daemon {
 namespace fs = std::filesystem;
@@ -75,18 +76,16 @@ void Publisher::publish(protocol::WireEvent& e, bool journal) {
 void Publisher::embargo(std::vector<protocol::WireEvent> board, const std::string& id) {
   if (board.empty()) return;
   Embargoed b{wall_now() + config_.embargo.count(), id, std::move(board)};
-  // Written whole, then renamed: a board is in the folder complete or not at all.
-  fs::path file = embargo_dir() / (id + ".events"), tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << nlohmann::json{{"release", b.release_wall}}.dump() << '\n';
-    for (const auto& e : b.events) out << protocol::to_json(e, true).dump() << '\n';
-    out.flush();
-    if (!out) log(Priority::Error, tmp.string() + ": cannot write; the board is kept in memory only");
+  // Written whole, then renamed, file and folder synced: a board is in the folder complete or not at all,
+  // and once there a power cut does not take it (its live.* events exist nowhere else).
+  fs::path file = embargo_dir() / (id + ".events");
+  std::string text = nlohmann::json{{"release", b.release_wall}}.dump() + '\n';
+  for (const auto& e : b.events) text += protocol::to_json(e, true).dump() + '\n';
+  try {
+    protocol::write_file_durably(file, text);
+  } catch (const std::runtime_error& e) {
+    log(Priority::Error, std::string(e.what()) + "; the board is kept in memory only");
   }
-  std::error_code ec;
-  fs::rename(tmp, file, ec);
-  if (ec) log(Priority::Error, file.string() + ": " + ec.message() + "; the board is kept in memory only");
   embargoed_.push_back(std::move(b));
 }
 

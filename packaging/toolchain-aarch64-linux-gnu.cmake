@@ -8,7 +8,12 @@ set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # pkg-config finds the arm64 .pc files only.
 set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
-# Test binaries (and gtest_discover_tests' listing) run under qemu-user, with arm64's loader and libraries.
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# Test binaries (and gtest_discover_tests' listing) run under qemu-user with the multiarch libc6:arm64's
+# loader (/lib/ld-linux-aarch64.so.1, found with -L /), the one built with the libc.so.6 that the :arm64
+# libraries resolve to. Not -L /usr/aarch64-linux-gnu: that loader is libc6-arm64-cross's (2.36-8cross1 in
+# Debian 12), paired at run time with libc6:arm64's libc.so.6 (2.36-9+deb12u*): a loader and a libc of
+# different builds, with which every pthread_create hangs (the daemon never reached READY; a unit test
+# that starts a thread -- any ZeroMQ context -- never ended).
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /)
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)

@@ -1,11 +1,11 @@
 #include "protocol/broadcast_writer.hpp"
 
 #include <cctype>
-#include <fstream>
 #include <stdexcept>
 
 #include "bridge/lin_format.hpp"
 #include "bridge/pbn_writer.hpp"
+#include "protocol/durable_file.hpp"
 
 namespace cardtable::protocol {
 namespace fs = std::filesystem;
@@ -13,16 +13,9 @@ namespace fs = std::filesystem;
 namespace {
 
 void write_file(const fs::path& p, const std::string& text) {
-  // Written beside and renamed: a vugraph reader never sees half a file.
-  fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw std::runtime_error(tmp.string() + ": cannot write");
-  }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) throw std::runtime_error(p.string() + ": " + ec.message());
+  // Written beside and renamed (a vugraph reader never sees half a file), and synced with its folder: a
+  // board's files, once written, survive a power cut.
+  write_file_durably(p, text);
 }
 
 }  // namespace

@@ -18,6 +18,9 @@ class Journal {
   struct Limits {
     std::uintmax_t file_bytes = 16u << 20;  // rotate after this many bytes
     int files = 16;                          // keep this many files
+    // fdatasync after every event, before append() returns and so before the event is published: what a
+    // subscriber has seen survives a power cut. Off only to measure its cost (bench/journal_bench).
+    bool sync_each = true;
   };
   // Opens (creating the folder) and finds the last sequence number written. Throws std::runtime_error
   // with the path and the reason when the folder cannot be used.
@@ -32,7 +35,7 @@ class Journal {
   void replay(std::uint64_t since, const std::function<bool(const std::string& json_line, std::uint64_t seq)>& visit) const;
   std::uint64_t last_seq() const { return last_seq_; }
   std::uint64_t first_seq() const;  // the oldest still journalled (0 when empty)
-  void flush();                     // to the disk (fdatasync): on shutdown and rotation
+  void flush();                     // to the disk (fdatasync): after every event (sync_each), on shutdown and rotation
   // Bytes of a torn last line (a crash or power cut mid-write) cut off when the journal was opened.
   std::uintmax_t torn_bytes() const { return torn_bytes_; }
 

@@ -523,16 +523,21 @@ TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
 }
 
 // A key in the hub's table/ folder once spoke for any table: a fake revoke for table 99 reached the
-// directors. Now table/TOURNAMENT/SECTION/TABLE.pub speaks for that table only; the rest is dropped and logged.
-TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTable) {
+// directors. Now table/TOURNAMENT/SECTION/TABLE.pub speaks for that table only; the rest is dropped and
+// logged as a warning. The hub reads its keys from a config file (--config), as cardtable-hub.service does.
+TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTableAndLogsTheDropAsAWarning) {
   using cardtable::protocol::write_keypair;
   auto hub_key = write_keypair(dir / "keys", "hub");
   auto table1 = write_keypair(dir / "keys" / "clients" / "table" / "default" / "A", "1");
   auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
   std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
               hubctl = "ipc://" + (dir / "hub-ctl").string();
-  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--curve-secret",
-                         (dir / "keys" / "hub.key").string(), "--clients", (dir / "keys" / "clients").string()},
+  {
+    std::ofstream conf(dir / "hub.conf");
+    conf << "# the venue hub\ncurve-secret = " << (dir / "keys" / "hub.key").string() << "\nclients = " << (dir / "keys" / "clients").string()
+         << "\ncontrol = ipc://" << (dir / "from-the-file").string() << "  # the command line wins\n";
+  }
+  pid_t hub = fork_exec({HUB, "--config", (dir / "hub.conf").string(), "--upstream", up, "--downstream", down, "--control", hubctl},
                         (dir / "hub.log").string());
   auto curve = [&](zmq::socket_t& s, const cardtable::protocol::Keypair& me) {
     s.set(zmq::sockopt::curve_serverkey, hub_key.public_key);
@@ -568,4 +573,22 @@ TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTable) {
   EXPECT_NE(std::find(got.begin(), got.end(), "board/default/A/1/board.arrived"), got.end()) << hub_log.str();
   EXPECT_EQ(std::find(got.begin(), got.end(), "irregularity/default/A/99/irregularity.revoke"), got.end());
   EXPECT_NE(hub_log.str().find("speaks only for its own table"), std::string::npos) << hub_log.str();
+  // Priorities as cardtabled's: syslog's warning for the drop, notice for the start (CURVE from the file) and the stop.
+  EXPECT_NE(hub_log.str().find("<4>cardtable-hub: dropped "), std::string::npos) << hub_log.str();
+  EXPECT_NE(hub_log.str().find("<5>cardtable-hub: upstream " + up), std::string::npos) << hub_log.str();
+  EXPECT_NE(hub_log.str().find("control " + hubctl + " (CURVE)"), std::string::npos) << hub_log.str();
+  EXPECT_NE(hub_log.str().find("<5>cardtable-hub: stopping"), std::string::npos) << hub_log.str();
+}
+
+// A config file the hub cannot read: exit status 2 (the unit does not restart it) and an err line naming the file.
+TEST_F(Daemon, AHubWithAnUnreadableConfigFileSaysWhichAndExits2) {
+  std::string missing = (dir / "no-such-hub.conf").string();
+  pid_t hub = fork_exec({HUB, "--config", missing}, (dir / "hub.log").string());
+  int exit_status = 0;
+  ::waitpid(hub, &exit_status, 0);
+  EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2);
+  std::ifstream in(dir / "hub.log");
+  std::stringstream hub_log;
+  hub_log << in.rdbuf();
+  EXPECT_NE(hub_log.str().find("<3>cardtable-hub: " + missing + ": cannot read the config file"), std::string::npos) << hub_log.str();
 }

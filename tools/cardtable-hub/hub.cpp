@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "daemon/system_log.hpp"
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/endpoint.hpp"
@@ -21,9 +22,13 @@ namespace {
 
 constexpr std::size_t kKeptPerTable = 500;
 
-void log(const std::string& s) {
-  std::string line = "cardtable-hub: " + s + "\n";
-  (void)!::write(2, line.data(), line.size());
+using daemon::Priority;
+
+// The daemon's system log (daemon/system_log.hpp): journald with fields under systemd, "<N>" lines on
+// stderr elsewhere, so that `journalctl -u cardtable-hub -p warning` lists what the hub refused.
+void log(Priority p, const std::string& s) {
+  static daemon::Logger logger("cardtable-hub");
+  logger.log(p, s);
 }
 
 // "<class>/<tournament>/<section>/<table>/<type>" -> "tournament/section/table"; empty when malformed.
@@ -114,7 +119,7 @@ Hub::Hub(const HubOptions& o)
   sigaddset(&mask, SIGINT);
   pthread_sigmask(SIG_BLOCK, &mask, nullptr);
   signal_fd_ = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
-  log("upstream " + o.upstream + ", downstream " + o.downstream + ", control " + o.control + (curve_ ? " (CURVE)" : " (plain text)"));
+  log(Priority::Notice, "upstream " + o.upstream + ", downstream " + o.downstream + ", control " + o.control + (curve_ ? " (CURVE)" : " (plain text)"));
 }
 
 void Hub::forward_upstream() {
@@ -124,7 +129,7 @@ void Hub::forward_upstream() {
     if (!zmq::recv_multipart(xsub_, std::back_inserter(f), zmq::recv_flags::dontwait)) return;
     if (f.size() != 2) {
       ++dropped_;
-      log("dropped a message of " + std::to_string(f.size()) + " frames from upstream (an event is topic + body)");
+      log(Priority::Warning, "dropped a message of " + std::to_string(f.size()) + " frames from upstream (an event is topic + body)");
       continue;
     }
     std::string topic = f[0].to_string();
@@ -137,7 +142,7 @@ void Hub::forward_upstream() {
     }
     if (!may_publish(user, topic, curve_)) {
       ++dropped_;
-      log("dropped " + json(topic.substr(0, 200)).dump(-1, ' ', true, json::error_handler_t::replace) + " from " +
+      log(Priority::Warning, "dropped " + json(topic.substr(0, 200)).dump(-1, ' ', true, json::error_handler_t::replace) + " from " +
           (user.empty() ? std::string("an unknown key") : user) + ": a table key speaks only for its own table");
       continue;
     }
@@ -204,12 +209,12 @@ int Hub::run() {
                                {nullptr, signal_fd_, ZMQ_POLLIN, 0}, {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
     zmq::poll(items, zap_ ? 5 : 4, std::chrono::milliseconds(500));
     if (items[3].revents & ZMQ_POLLIN) {
-      log("stopping");
+      log(Priority::Notice, "stopping");
       return 0;
     }
     if (zap_ && (items[4].revents & ZMQ_POLLIN)) {
       zap_->handle();
-      for (const auto& why : zap_->take_refusals()) log(why);
+      for (const auto& why : zap_->take_refusals()) log(Priority::Warning, why);
     }
     if (items[0].revents & ZMQ_POLLIN) forward_upstream();
     // Subscriptions -> tables.

@@ -2,16 +2,32 @@
 // passes them on to subscribers (XSUB/XPUB), keeping each table's latest board for late joiners.
 #include <boost/program_options.hpp>
 
+#include <fstream>
 #include <iostream>
 
+#include "daemon/system_log.hpp"
 #include "hub.hpp"
 
 namespace po = boost::program_options;
+using cardtable::daemon::Priority;
+
+namespace {
+
+// Failures go to the system log with their priority, as cardtabled's do (journald under systemd, "<N>"
+// lines on a terminal).
+int fail(Priority p, const std::string& why, int status) {
+  cardtable::daemon::Logger("cardtable-hub").log(p, why);
+  return status;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   cardtable::hub::HubOptions o;
+  std::string config;
   po::options_description opts("cardtable-hub: gathers many tables' events and serves them to subscribers");
   opts.add_options()("help,h", "this help")(
+      "config", po::value(&config), "a config file: the same names, one \"name = value\" a line (cardtable-hub(8))")(
       "upstream", po::value(&o.upstream)->default_value(o.upstream), "XSUB endpoint the tables' cardtabled connect their --publish to")(
       "downstream", po::value(&o.downstream)->default_value(o.downstream), "XPUB endpoint subscribers connect to")(
       "control", po::value(&o.control)->default_value(o.control),
@@ -22,11 +38,16 @@ int main(int argc, char** argv) {
       "plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)");
   po::variables_map vm;
   try {
+    // The command line first: what it gives wins over the config file (as cardtabled).
     po::store(po::parse_command_line(argc, argv, opts), vm);
+    if (vm.count("config")) {
+      std::ifstream in(vm["config"].as<std::string>());
+      if (!in) return fail(Priority::Error, vm["config"].as<std::string>() + ": cannot read the config file", 2);
+      po::store(po::parse_config_file(in, opts), vm);
+    }
     po::notify(vm);
   } catch (const po::error& e) {
-    std::cerr << "cardtable-hub: " << e.what() << "\n(see cardtable-hub --help)\n";
-    return 2;
+    return fail(Priority::Error, std::string(e.what()) + " (see cardtable-hub --help)", 2);
   }
   if (vm.count("help")) {
     std::cout << opts;
@@ -36,10 +57,8 @@ int main(int argc, char** argv) {
     cardtable::hub::Hub hub(o);
     return hub.run();
   } catch (const cardtable::hub::HubStartupError& e) {
-    std::cerr << "cardtable-hub: " << e.what() << "\n";
-    return 2;
+    return fail(Priority::Error, e.what(), 2);
   } catch (const std::exception& e) {
-    std::cerr << "cardtable-hub: " << e.what() << "\n";
-    return 1;
+    return fail(Priority::Critical, e.what(), 1);
   }
 }
