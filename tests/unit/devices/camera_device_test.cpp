@@ -7,6 +7,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <thread>
+
+#include <opencv2/videoio.hpp>
 
 #include "devices/camera/camera_device.hpp"
 #include "recording_sink.hpp"
@@ -183,6 +186,43 @@ TEST_F(CameraDeviceTest, AFrameOfAnotherSizeThanTheCalibrationIsAnErrorNotAReadi
   EXPECT_TRUE(said);
   EXPECT_EQ(d->status()["counters"]["garbage"], 1);
   for (const auto& i : sink.inputs()) EXPECT_NE(i.kind, table::TableInput::Kind::Observe);
+}
+
+
+TEST_F(CameraDeviceTest, AVideoFileReplaysThroughTheSameDevice) {
+  if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
+  const auto clip = dir_ / "clip.avi";
+  {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(640, 640));
+    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
+    const cv::Mat f = art_.play_frame({{Seat::North, Card(Suit::Diamonds, Rank::Ten)}});
+    for (int i = 0; i < 4; ++i) w.write(f);
+  }
+  auto d = make(config({{"source", "file:" + clip.string()}}));
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;
+  ASSERT_TRUE(sink.wait([&](auto& in, auto&) { return of_zone(in, "play:S").size() >= 4; }, 60));
+  d->stop();
+  EXPECT_EQ(d->status()["counters"]["frames"], 4);
+  EXPECT_GT(of_zone(sink.inputs(), "play:S")[3].confidence, 0);
+  EXPECT_TRUE(of_zone(sink.inputs(), "play:S")[3].cards.empty());
+}
+
+TEST_F(CameraDeviceTest, ACameraThatIsNotThereLeavesTheDeviceAbsentAndStopsPromptly) {
+  auto d = make(config({{"source", "v4l2:" + (dir_ / "video99").string()}}));
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;  // absent hardware still starts: added when it arrives
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto t0 = std::chrono::steady_clock::now();
+  d->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_FALSE(d->present());
+  EXPECT_TRUE(sink.events().empty()) << "never added, so never lost";
+  EXPECT_TRUE(sink.inputs().empty()) << "no frame, no reading: the table's silence check makes the zones unknown";
 }
 
 }  // namespace
