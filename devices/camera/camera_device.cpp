@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <stdexcept>
+#include <utility>
 
 #include "devices/log.hpp"
 #include "vision/frame_stabiliser.hpp"
@@ -100,6 +101,7 @@ void CameraDevice::run(DeviceSink& sink) {
   vision::FrameStabiliser stabiliser(settings_.settle);
   std::map<int, table::Observation> last_by_zone;  // the last frame's reading, for a recording's end
   auto next_due = steady::now();
+  bool frame_error_said = false;  // a bad frame's device.error is said once, until a frame is read again
   while (true) {
     if (!live) {
       // A recording is replayed at its frame period, as the camera that made it saw the table.
@@ -143,14 +145,19 @@ void CameraDevice::run(DeviceSink& sink) {
     }
     if (settings_.zones.width > 0 &&
         (frame->image.cols != settings_.zones.width || frame->image.rows != settings_.zones.height)) {
-      // The calibration is for another frame size: its polygons would name the wrong zones.
+      // The calibration is for another frame size: its polygons would name the wrong zones. Said once
+      // (not 30 times a second); every such frame is counted.
       ++counters_.garbage;
+      if (std::exchange(frame_error_said, true)) continue;
       event(sink, DeviceEvent::Kind::Error, source->describe() + ": frame " + std::to_string(frame->image.cols) + "x" +
                                                 std::to_string(frame->image.rows) + " is not the calibration's " +
                                                 std::to_string(settings_.zones.width) + "x" + std::to_string(settings_.zones.height));
       continue;
     }
-    const Millis now = live ? frame->time_ms : clock_();  // a camera: the moment of capture (CLOCK_MONOTONIC)
+    // A camera's frame is stamped at capture (steady clock); the table runs on the daemon's clock, which
+    // starts at 0: the frame's time is the daemon's now less the frame's age.
+    const Millis age = live ? std::chrono::duration_cast<std::chrono::milliseconds>(steady::now().time_since_epoch()).count() - frame->time_ms : 0;
+    const Millis now = clock_() - std::clamp<Millis>(age, 0, 10000);
     vision::FrameReading reading;
     try {
       const auto t0 = steady::now();
@@ -159,9 +166,10 @@ void CameraDevice::run(DeviceSink& sink) {
       last_frame_us_ = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count();
     } catch (const std::exception& e) {
       ++counters_.garbage;
-      event(sink, DeviceEvent::Kind::Error, frame->origin + ": " + e.what());
+      if (!std::exchange(frame_error_said, true)) event(sink, DeviceEvent::Kind::Error, frame->origin + ": " + e.what());
       continue;
     }
+    frame_error_said = false;
     ++counters_.frames;
     refused_ += static_cast<std::uint64_t>(reading.refused);
     last_by_zone = vision::observations_by_zone(reading, settings_.zones, now, name());
