@@ -135,7 +135,7 @@ EventLoop::EventLoop(Options options)
     throw StartupError(e.what());
   }
   // The sim serves the scenario's zones unless a --zone names it.
-  if (scenario && configs.front().antennas.empty()) {
+  if (scenario && configs.front().driver == "sim" && configs.front().antennas.empty()) {
     int i = 0;
     for (const table::Zone& z : scenario->config.zones) configs.front().antennas[i++] = z;
   }

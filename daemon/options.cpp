@@ -23,7 +23,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("simulate", po::value(&o.simulate), "a scenario file (docs/scenarios.md): the simulated table replays it")
       ("speed", po::value(&o.speed)->default_value(o.speed), "simulation speed, 0.001..10000: 1 is real time, 10 ten times faster")
       ("loop", po::bool_switch(&o.loop), "replay the scenario again and again")
-      ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board; docs/hardware.md)")
+      ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board, camera; docs/hardware.md); a camera, e.g. cam0=camera:source=v4l2:/dev/video0,zones=/etc/cardtable/zones.txt, takes its zones from its calibration file")
       ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE[/antennaN]: which device (and antenna) serves a zone (pocket:N, play:W, dummy, scan, hand:E), e.g. play:N=board0/antenna2; default: the scenario's zones, served by sim")
       ("decks", po::value(&o.decks), "folder of deck files (UID -> card, docs/hardware.md), loaded at start and on SIGHUP")
       ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk)");

@@ -1,6 +1,7 @@
 // The driver table (in the manner of gpsd's): every driver this build knows, by name. A new driver is one
 // line here. Explicit rather than self-registering, because a static library drops an object file that
 // nothing references, and with it a registration done by a static constructor.
+#include "devices/camera/camera_device.hpp"
 #include "devices/device.hpp"
 #include "devices/sim/simulator_device.hpp"
 #include "devices/usb/acr122u_reader.hpp"
@@ -13,6 +14,7 @@ const std::vector<DriverEntry>& drivers() {
       {"sim", "the simulated table: plays a scenario, with faults if asked", &make_simulator},
       {"acr122u", "PN533-family USB readers (ACS ACR122U, SCL3711): one antenna", &make_acr122u},
       {"cardtable-board", "the open cardtable reader board: several antennas (docs/hardware.md)", &make_board},
+      {"camera", "a camera reading card faces (V4L2, a video file or a folder of frames; zones from a calibration file)", &make_camera},
   };
   return table;
 }

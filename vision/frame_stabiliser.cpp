@@ -63,4 +63,24 @@ std::vector<table::Observation> FrameStabiliser::feed(const std::map<int, table:
   return out;
 }
 
+std::vector<table::Observation> FrameStabiliser::report(const ZoneMap& zones, table::Millis time) const {
+  std::vector<table::Observation> out;
+  for (const auto& region : zones.regions) {
+    auto it = state_.find(region.zone.index());
+    if (it == state_.end() || !it->second.candidate) continue;  // not fed yet
+    const ZoneState& s = it->second;
+    table::Observation o;
+    if (s.sent && s.sent->same_reading(*s.candidate) && s.count >= frames_) {
+      o = *s.sent;
+      o.confidence = s.candidate->confidence;
+    } else {
+      o = *s.candidate;
+      o.confidence = 0;  // unsettled: noise to the table, and a run of it is reading.uncertain
+    }
+    o.time = time;
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
 }  // namespace cardtable::vision

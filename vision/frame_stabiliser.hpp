@@ -25,6 +25,12 @@ class FrameStabiliser {
   // reading has just held for `frames` frames and differs from what was last sent.
   std::vector<table::Observation> feed(const std::map<int, table::Observation>& frame, const ZoneMap& zones,
                                        table::Millis time, const std::string& source);
+  // What a device reports each frame, one observation for every zone of the map (a camera reports every
+  // frame, as an RFID reader reports every poll): after feed(), a zone whose frame agrees with the
+  // reading last sent is reported as that reading; a zone still changing (its frame's reading has not held
+  // `frames` frames) is reported as the frame saw it at confidence 0, which the table counts as noise --
+  // so a card flickering in and out never settles and the table marks the zone uncertain.
+  std::vector<table::Observation> report(const ZoneMap& zones, table::Millis time) const;
 
  private:
   struct ZoneState {

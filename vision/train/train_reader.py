@@ -53,6 +53,7 @@ def main():
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=5e-3)
     ap.add_argument("--synth-scenes", type=int, default=400)
+    ap.add_argument("--synth-share", type=float, default=0.3, help="share of crops taken from synthetic scenes")
     ap.add_argument("--exclude-group", action="append", default=[])
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
@@ -86,7 +87,7 @@ def main():
             g["lr"] = args.lr * min(1.0, (step + 1) / 30) * 0.5 * (1 + np.cos(np.pi * frac))
         batch = []
         while len(batch) < args.batch:
-            if rng.random() < 0.3:
+            if rng.random() < args.synth_share:
                 img, b = scenes[int(rng.integers(len(scenes)))]
             else:
                 i = int(rng.integers(len(images)))

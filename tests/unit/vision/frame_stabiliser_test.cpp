@@ -61,3 +61,44 @@ TEST(FrameStabiliser, RefusedIndicesAreUnknownCardsOfTheirZone) {
   const auto frame = observations_by_zone(r, zones, 0, "cam");
   EXPECT_EQ(frame.at(zones.regions[1].zone.index()).unknown, 1);
 }
+
+// What a camera reports each frame (FrameStabiliser::report): every zone, a settled reading as read, a zone
+// still changing at confidence 0 (noise to the table, whose run of four such is reading.uncertain).
+TEST(FrameStabiliser, EachFrameReportsEveryZoneAndAZoneStillChangingAtConfidenceZero) {
+  const auto zones = two_zones();
+  FrameStabiliser st(3);
+  const auto card = observations_by_zone(reading("SA", 20, 20), zones, 0, "cam");
+  const std::map<int, table::Observation> empty;
+  std::vector<double> north;
+  for (int i = 0; i < 4; ++i) {
+    st.feed(card, zones, i, "cam");
+    const auto r = st.report(zones, i);
+    ASSERT_EQ(r.size(), 2U);
+    EXPECT_EQ(r[0].zone.str(), "play:N");
+    north.push_back(r[0].confidence);
+  }
+  EXPECT_EQ(north, (std::vector<double>{0, 0, 0.95, 0.95}));
+  // A card flickering in and out: never held for three frames, every report is noise.
+  for (int i = 0; i < 8; ++i) {
+    st.feed(i % 2 ? card : empty, zones, 10 + i, "cam");
+    EXPECT_EQ(st.report(zones, 10 + i)[0].confidence, 0) << "frame " << i;
+  }
+}
+
+TEST(FrameStabiliser, OneFramesMisreadingCostsFewerNoiseReportsThanTheTableCallsUncertain) {
+  const auto zones = two_zones();
+  FrameStabiliser st(3);
+  const auto good = observations_by_zone(reading("SA", 20, 20), zones, 0, "cam");
+  const auto bad = observations_by_zone(reading("SK", 20, 20), zones, 0, "cam");
+  for (int i = 0; i < 3; ++i) st.feed(good, zones, i, "cam");
+  int noise = 0;
+  st.feed(bad, zones, 3, "cam");
+  noise += st.report(zones, 3)[0].confidence == 0;
+  for (int i = 4; i < 10; ++i) {
+    st.feed(good, zones, i, "cam");
+    const auto r = st.report(zones, i)[0];
+    noise += r.confidence == 0;
+    EXPECT_TRUE(r.cards.contains(*bridge::Card::parse("SA")));
+  }
+  EXPECT_LT(noise, 4) << "the table's flicker_changes: four noise reports in a row are reading.uncertain";
+}

@@ -1,0 +1,268 @@
+#include "devices/camera/camera_device.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include "devices/log.hpp"
+#include "vision/frame_stabiliser.hpp"
+
+#ifndef CARDTABLE_VISION_MODEL_INSTALLED
+#define CARDTABLE_VISION_MODEL_INSTALLED "/usr/share/cardtable/vision/model.json"
+#endif
+
+namespace cardtable::devices {
+
+CameraDevice::CameraDevice(DeviceConfig config, CameraSettings settings, Clock clock)
+    : Device(std::move(config)), settings_(std::move(settings)), clock_(std::move(clock)) {
+  settings_.recogniser.keep_features = settings_.deck.has_value();
+  recogniser_ = std::make_unique<vision::Recogniser>(settings_.model, settings_.recogniser);
+  if (settings_.deck && settings_.deck->dim != recogniser_->info().feat_dim &&
+      !(recogniser_->info().reader && settings_.deck->dim == recogniser_->info().reader->emb_dim))
+    throw std::runtime_error("deck '" + settings_.deck->name + "' has " + std::to_string(settings_.deck->dim) +
+                             "-d prototypes; the model's embedding is not that size (enrolled with another model?)");
+}
+
+CameraDevice::~CameraDevice() { stop(); }
+
+bool CameraDevice::start(DeviceSink& sink, std::string&) {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = false;
+  }
+  thread_ = std::thread([this, &sink] { run(sink); });
+  return true;
+}
+
+void CameraDevice::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+nlohmann::json CameraDevice::health() const {
+  nlohmann::json j = {{"source", settings_.source},
+                      {"model", settings_.model},
+                      {"settle_frames", settings_.settle},
+                      {"recording_ended", ended_.load()},
+                      {"refused_indices", refused_.load()},
+                      {"unsettled_reports", unsettled_.load()},
+                      {"last_frame_ms", static_cast<double>(last_frame_us_.load()) / 1000.0}};
+  if (settings_.deck) j["deck"] = settings_.deck->name;
+  std::lock_guard lock(error_mutex_);
+  if (!last_error_.empty()) j["last_error"] = last_error_;
+  return j;
+}
+
+bool CameraDevice::wait_for(std::chrono::milliseconds d) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_for(lock, d, [&] { return stopping_; });
+}
+
+void CameraDevice::event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason) {
+  DeviceEvent e;
+  e.kind = kind;
+  e.device = name();
+  e.zones = zones();
+  e.reason = std::move(reason);
+  e.time = clock_();
+  if (kind == DeviceEvent::Kind::Error) {
+    std::lock_guard lock(error_mutex_);
+    last_error_ = e.reason;
+  }
+  sink.device_event(std::move(e));
+}
+
+std::unique_ptr<vision::FrameSource> CameraDevice::open_source() const {
+  const std::string& s = settings_.source;
+  if (s.rfind("v4l2:", 0) == 0) return vision::open_camera(s.substr(5), settings_.width, settings_.height);
+  if (s.rfind("folder:", 0) == 0) return vision::open_image_folder(s.substr(7), settings_.period_ms);
+  return vision::open_source(s);
+}
+
+void CameraDevice::run(DeviceSink& sink) {
+  using steady = std::chrono::steady_clock;
+  std::unique_ptr<vision::FrameSource> source;
+  try {
+    source = open_source();
+  } catch (const std::exception& e) {
+    // A recording that is not there: said once, and the device stays absent (its zones unknown).
+    event(sink, DeviceEvent::Kind::Error, settings_.source + ": " + e.what());
+    return;
+  }
+  const bool live = settings_.source.rfind("v4l2:", 0) == 0 || settings_.source.rfind("/dev/video", 0) == 0;
+  vision::FrameStabiliser stabiliser(settings_.settle);
+  std::map<int, table::Observation> last_by_zone;  // the last frame's reading, for a recording's end
+  auto next_due = steady::now();
+  bool frame_error_said = false;  // a bad frame's device.error is said once, until a frame is read again
+  while (true) {
+    if (!live) {
+      // A recording is replayed at its frame period, as the camera that made it saw the table.
+      next_due += std::chrono::milliseconds(settings_.period_ms);
+      std::unique_lock lock(mutex_);
+      if (wake_.wait_until(lock, next_due, [&] { return stopping_; })) return;
+    } else {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    }
+    std::optional<vision::Frame> frame = ended_ ? std::nullopt : source->next();
+    if (!frame) {
+      if (!live && source->finished()) {
+        if (!ended_) {
+          ended_ = true;
+          log(LogLevel::Info, name(), source->describe() + ": recording ended; its last frame goes on being read (a still table)");
+        }
+        if (!present_ || !counters_.frames) {  // an empty recording, or none of its frames could be read
+          event(sink, DeviceEvent::Kind::Error, source->describe() + ": no frame could be read");
+          return;
+        }
+        // A still table: the camera would go on seeing the last frame, so it goes on being fed (it settles
+        // like any other reading) and reported, and no zone falls silent.
+        const Millis t = clock_();
+        (void)stabiliser.feed(last_by_zone, settings_.zones, t, name());
+        for (const auto& o : stabiliser.report(settings_.zones, t)) sink.push({table::TableInput::Kind::Observe, o, {}, o.time});
+        continue;
+      }
+      if (present_ && !source->healthy()) {
+        present_ = false;
+        event(sink, DeviceEvent::Kind::Lost, source->describe() + ": the camera does not answer (unplugged?)");
+      }
+      if (!wait_for(std::chrono::milliseconds(live ? 200 : 1))) return;
+      continue;
+    }
+    if (!present_) {
+      present_ = true;
+      event(sink, DeviceEvent::Kind::Added, source->describe() + ", " + std::to_string(frame->image.cols) + "x" +
+                                                std::to_string(frame->image.rows) + ", " + std::to_string(settings_.zones.regions.size()) +
+                                                " zones");
+    }
+    if (settings_.zones.width > 0 &&
+        (frame->image.cols != settings_.zones.width || frame->image.rows != settings_.zones.height)) {
+      // The calibration is for another frame size: its polygons would name the wrong zones. Said once
+      // (not 30 times a second); every such frame is counted.
+      ++counters_.garbage;
+      if (std::exchange(frame_error_said, true)) continue;
+      event(sink, DeviceEvent::Kind::Error, source->describe() + ": frame " + std::to_string(frame->image.cols) + "x" +
+                                                std::to_string(frame->image.rows) + " is not the calibration's " +
+                                                std::to_string(settings_.zones.width) + "x" + std::to_string(settings_.zones.height));
+      continue;
+    }
+    // A camera's frame is stamped at capture (steady clock); the table runs on the daemon's clock, which
+    // starts at 0: the frame's time is the daemon's now less the frame's age.
+    const Millis age = live ? std::chrono::duration_cast<std::chrono::milliseconds>(steady::now().time_since_epoch()).count() - frame->time_ms : 0;
+    const Millis now = clock_() - std::clamp<Millis>(age, 0, 10000);
+    vision::FrameReading reading;
+    try {
+      const auto t0 = steady::now();
+      reading = recogniser_->read(frame->image);
+      if (settings_.deck) vision::apply_deck(reading, *settings_.deck, settings_.recogniser.margin, settings_.recogniser.single_corner);
+      last_frame_us_ = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count();
+    } catch (const std::exception& e) {
+      ++counters_.garbage;
+      if (!std::exchange(frame_error_said, true)) event(sink, DeviceEvent::Kind::Error, frame->origin + ": " + e.what());
+      continue;
+    }
+    frame_error_said = false;
+    ++counters_.frames;
+    refused_ += static_cast<std::uint64_t>(reading.refused);
+    last_by_zone = vision::observations_by_zone(reading, settings_.zones, now, name());
+    (void)stabiliser.feed(last_by_zone, settings_.zones, now, name());
+    for (const auto& o : stabiliser.report(settings_.zones, now)) {
+      if (o.confidence == 0) ++unsettled_;
+      ++counters_.observations;
+      sink.push({table::TableInput::Kind::Observe, o, {}, o.time});
+    }
+  }
+}
+
+namespace {
+
+bool parse_int(const std::string& s, long long lo, long long hi, long long& out) {
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
+}
+bool parse_fraction(const std::string& s, double& out) {
+  try {
+    std::size_t used = 0;
+    out = std::stod(s, &used);
+    return used == s.size() && out >= 0 && out <= 1;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
+  static const char* known[] = {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin"};
+  for (const auto& [key, value] : config.options) {
+    if (std::find(std::begin(known), std::end(known), key) == std::end(known)) {
+      error = config.name + ": camera option '" + key + "' is unknown (source, zones, model, deck, settle, period_ms, width, height, floor, margin)";
+      return nullptr;
+    }
+  }
+  CameraSettings s;
+  auto source = config.option("source");
+  auto zones = config.option("zones");
+  if (!source || source->empty() || !zones) {
+    error = config.name + ": a camera needs source=SPEC (v4l2:/dev/video0, file:F, folder:D) and zones=CALIBRATION_FILE";
+    return nullptr;
+  }
+  if (!config.antennas.empty()) {
+    error = config.name + ": a camera's zones come from its calibration file (zones=" + *zones + "), not from --zone";
+    return nullptr;
+  }
+  s.source = *source;
+  s.model = config.option("model").value_or(CARDTABLE_VISION_MODEL_INSTALLED);
+  long long v = 0;
+  struct IntOption { const char* key; long long lo, hi; std::function<void(long long)> set; };
+  const IntOption ints[] = {{"settle", 1, 100, [&](long long x) { s.settle = static_cast<int>(x); }},
+                            {"period_ms", 1, 60000, [&](long long x) { s.period_ms = x; }},
+                            {"width", 1, 16384, [&](long long x) { s.width = static_cast<int>(x); }},
+                            {"height", 1, 16384, [&](long long x) { s.height = static_cast<int>(x); }}};
+  for (const auto& o : ints) {
+    if (auto text = config.option(o.key)) {
+      if (!parse_int(*text, o.lo, o.hi, v)) {
+        error = config.name + ": " + o.key + "=" + *text + " is not a whole number in " + std::to_string(o.lo) + ".." + std::to_string(o.hi);
+        return nullptr;
+      }
+      o.set(v);
+    }
+  }
+  for (const char* key : {"floor", "margin"}) {
+    if (auto text = config.option(key)) {
+      double d = 0;
+      if (!parse_fraction(*text, d)) {
+        error = config.name + ": " + key + "=" + *text + " is not a number in 0..1";
+        return nullptr;
+      }
+      (std::string(key) == "floor" ? s.recogniser.floor : s.recogniser.margin) = d;
+    }
+  }
+  DeviceConfig c = config;
+  try {
+    s.zones = vision::read_zones(*zones);
+    if (auto deck = config.option("deck")) s.deck = vision::read_deck(*deck);
+    // The calibration file's zones are the device's: one "antenna" per region, in the file's order.
+    int i = 0;
+    for (const auto& r : s.zones.regions) {
+      for (const auto& [a, z] : c.antennas)
+        if (z == r.zone) throw std::runtime_error(*zones + ": zone " + r.zone.str() + " is listed twice");
+      c.antennas[i++] = r.zone;
+    }
+    if (c.antennas.empty()) throw std::runtime_error(*zones + ": no zone");
+    return std::make_unique<CameraDevice>(std::move(c), std::move(s), env.clock);
+  } catch (const std::exception& e) {
+    error = config.name + ": " + e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace cardtable::devices

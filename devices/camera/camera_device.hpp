@@ -1,0 +1,87 @@
+// The camera, driver "camera": a V4L2 camera above the table (or over a board-checking station), a video
+// file or a folder of frames -- one FrameSource (vision/frame_source.hpp), so a recording replays through
+// the unchanged pipeline. Each frame is read by the trained recogniser (vision/recogniser.hpp), its cards
+// are split into zones by the calibration file (vision/zones_file.hpp), and every zone of the file is
+// reported to the table each frame, as an RFID reader reports each poll:
+//   - a zone whose reading has held `settle` frames in a row is reported as read;
+//   - a zone still changing is reported at confidence 0, which the table counts as noise: a card laid
+//     down is stable a few frames later, a card flickering in and out never settles and the table says
+//     `reading.uncertain` (cause "low confidence"), never an irregularity.
+//
+// Options (cardtabled --device NAME=camera:KEY=VALUE,...):
+//   source=SPEC     v4l2:/dev/video0 | file:clip.mp4 | folder:frames/ (required)
+//   zones=PATH      the calibration file (`cardtable-vision calibrate`; required): its zones are the
+//                   device's zones (no --zone for a camera)
+//   model=PATH      the recogniser's model.json (default: the installed model)
+//   deck=PATH       a deck learnt by `cardtable-vision enroll` (cards read by prototype; optional)
+//   settle=3        frames a zone's reading must hold before it is reported as read
+//   period_ms=100   a recording's frame period (a folder or a file is replayed at this pace; a camera
+//                   runs at its own rate)
+//   width=, height= the V4L2 capture size (default: the camera's)
+//   floor=, margin= the recogniser's refusal floor and margin (default: the model's defaults)
+// A camera that is unplugged reports `device.lost` and is reopened every second; `device.added` when it
+// answers again. A recording's end is a still table: its last frame goes on being seen (and reported); `status` says
+// the recording ended.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "devices/device.hpp"
+#include "vision/deck_file.hpp"
+#include "vision/frame_source.hpp"
+#include "vision/recogniser.hpp"
+#include "vision/zones_file.hpp"
+
+namespace cardtable::devices {
+
+struct CameraSettings {
+  std::string source;                 // the FrameSource spec
+  vision::ZoneMap zones;
+  std::string model;                  // model.json
+  std::optional<vision::Deck> deck;
+  vision::RecogniserOptions recogniser;
+  int settle = 3;
+  Millis period_ms = 100;
+  int width = 0, height = 0;
+};
+
+class CameraDevice : public Device {
+ public:
+  // Throws std::runtime_error when the model cannot be loaded.
+  CameraDevice(DeviceConfig config, CameraSettings settings, Clock clock);
+  ~CameraDevice() override;
+  bool start(DeviceSink& sink, std::string& error) override;
+  void stop() override;
+  bool present() const override { return present_; }
+  nlohmann::json health() const override;
+
+ private:
+  void run(DeviceSink& sink);
+  bool wait_for(std::chrono::milliseconds d);  // false: stopping
+  void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
+  std::unique_ptr<vision::FrameSource> open_source() const;
+
+  CameraSettings settings_;
+  Clock clock_;
+  std::unique_ptr<vision::Recogniser> recogniser_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::atomic<bool> present_{false};
+  std::atomic<bool> ended_{false};
+  std::atomic<std::uint64_t> refused_{0};       // indices seen but not read
+  std::atomic<std::uint64_t> unsettled_{0};     // zone reports sent at confidence 0
+  std::atomic<std::int64_t> last_frame_us_{0};  // recogniser time of the last frame
+  mutable std::mutex error_mutex_;
+  std::string last_error_;
+  std::thread thread_;
+};
+
+std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error);
+
+}  // namespace cardtable::devices

@@ -1,0 +1,228 @@
+// The camera driver on recordings the test renders itself (Debian's card art on a cloth, four play areas):
+// its zones come from the calibration file, every zone is reported each frame, a zone still changing is
+// reported at confidence 0 (noise to the table), bad configurations and bad recordings are clear errors.
+// The recogniser is the committed model, run by OpenCV for real.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <opencv2/videoio.hpp>
+
+#include "devices/camera/camera_device.hpp"
+#include "recording_sink.hpp"
+#include "rendered_table.hpp"
+
+namespace cardtable::devices {
+namespace {
+
+namespace fs = std::filesystem;
+using bridge::Card;
+using bridge::Rank;
+using bridge::Seat;
+using bridge::Suit;
+
+class CameraDeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("cardtable-camera-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "frames");
+    std::ofstream(dir_ / "zones.txt") << cardtable::test::TableRenderer::play_zones();
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  DeviceConfig config(std::map<std::string, std::string> extra = {}) {
+    DeviceConfig c{"cam0", "camera", {}, {{"source", "folder:" + (dir_ / "frames").string()},
+                                          {"zones", (dir_ / "zones.txt").string()},
+                                          {"model", CARDTABLE_VISION_MODEL},
+                                          {"period_ms", "10"}}};
+    for (auto& [k, v] : extra) c.options[k] = v;
+    return c;
+  }
+  void frame(int n, const cv::Mat& image) {
+    char name[32];
+    std::snprintf(name, sizeof name, "%04d.png", n);
+    ASSERT_TRUE(cv::imwrite((dir_ / "frames" / name).string(), image));
+  }
+  std::unique_ptr<Device> make(const DeviceConfig& c) {
+    std::string error;
+    auto d = make_camera(c, DeviceEnvironment{}, error);
+    EXPECT_TRUE(d) << error;
+    return d;
+  }
+  static std::string error_of(const DeviceConfig& c) {
+    std::string error;
+    auto d = make_camera(c, DeviceEnvironment{}, error);
+    EXPECT_FALSE(d);
+    return error;
+  }
+  static std::vector<table::Observation> of_zone(const std::vector<table::TableInput>& in, const char* zone) {
+    std::vector<table::Observation> out;
+    for (const auto& i : in)
+      if (i.kind == table::TableInput::Kind::Observe && i.observation.zone.str() == zone) out.push_back(i.observation);
+    return out;
+  }
+
+  fs::path dir_;
+  cardtable::test::TableRenderer art_{fs::temp_directory_path() / ("cardtable-art-" + std::to_string(::getpid()))};
+};
+
+TEST_F(CameraDeviceTest, ItsZonesAreTheCalibrationFilesAndNoZoneOptionCanOverrideThem) {
+  auto d = make(config());
+  ASSERT_TRUE(d);
+  std::vector<std::string> zones;
+  for (const auto& z : d->zones()) zones.push_back(z.str());
+  EXPECT_EQ(zones, (std::vector<std::string>{"play:N", "play:E", "play:S", "play:W"}));
+  const auto s = d->status();
+  EXPECT_EQ(s["driver"], "camera");
+  EXPECT_EQ(s["source"], "folder:" + (dir_ / "frames").string());
+  EXPECT_EQ(s["settle_frames"], 3);
+
+  auto c = config();
+  c.antennas[0] = *table::Zone::parse("play:N");
+  EXPECT_NE(error_of(c).find("zones come from its calibration file"), std::string::npos);
+}
+
+TEST_F(CameraDeviceTest, ABadConfigurationIsRefusedNamingTheDeviceAndTheReason) {
+  auto c = config();
+  c.options.erase("source");
+  EXPECT_NE(error_of(c).find("cam0: a camera needs source="), std::string::npos);
+  EXPECT_NE(error_of(config({{"exposure", "3"}})).find("option 'exposure' is unknown"), std::string::npos);
+  EXPECT_NE(error_of(config({{"settle", "0"}})).find("settle=0 is not a whole number in 1..100"), std::string::npos);
+  EXPECT_NE(error_of(config({{"floor", "1.5"}})).find("floor=1.5 is not a number in 0..1"), std::string::npos);
+  EXPECT_NE(error_of(config({{"zones", (dir_ / "none.txt").string()}})).find("none.txt"), std::string::npos);
+  EXPECT_NE(error_of(config({{"model", (dir_ / "none.json").string()}})).find("none.json"), std::string::npos);
+  std::ofstream(dir_ / "bad.txt") << "# cardtable-vision zones 1\nframe 640 640\nzone play:Q 1,1 2,2 3,1\n";
+  EXPECT_NE(error_of(config({{"zones", (dir_ / "bad.txt").string()}})).find("bad.txt"), std::string::npos);
+}
+
+TEST_F(CameraDeviceTest, ARecordingReportsEveryZoneEachFrameAndAReadingOnlyOnceItHasHeldForTheSettleFrames) {
+  if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
+  const cv::Mat f = art_.play_frame({{Seat::South, Card(Suit::Hearts, Rank::King)}});
+  for (int i = 0; i < 5; ++i) frame(i, f);
+  auto d = make(config());
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;
+  ASSERT_TRUE(sink.wait_event(DeviceEvent::Kind::Added));
+  // Five frames and then the still table after the recording: play:N is settled by its third frame.
+  ASSERT_TRUE(sink.wait([&](auto& in, auto&) { return of_zone(in, "play:N").size() >= 8; }, 60));
+  d->stop();
+  const auto events = sink.events();
+  EXPECT_EQ(events.front().device, "cam0");
+  EXPECT_EQ(events.front().zones.size(), 4u);
+  const auto inputs = sink.inputs();
+  for (const char* zone : {"play:N", "play:E", "play:S", "play:W"}) {
+    const auto obs = of_zone(inputs, zone);
+    ASSERT_GE(obs.size(), 5u) << zone;
+    // Frames 1 and 2: not yet held for three frames, noise to the table; from frame 3 on: the reading.
+    EXPECT_EQ(obs[0].confidence, 0) << zone;
+    EXPECT_EQ(obs[1].confidence, 0) << zone;
+    for (std::size_t i = 2; i < obs.size(); ++i) EXPECT_GT(obs[i].confidence, 0) << zone << " report " << i;
+    for (std::size_t i = 1; i < obs.size(); ++i) EXPECT_TRUE(obs[i].same_reading(obs[0])) << zone << ": a still table reads the same";
+    EXPECT_EQ(obs[0].source, "cam0");
+  }
+  // Nothing is invented in the empty play areas.
+  for (const char* zone : {"play:N", "play:E", "play:W"}) {
+    EXPECT_TRUE(of_zone(inputs, zone)[3].cards.empty()) << zone;
+    EXPECT_EQ(of_zone(inputs, zone)[3].unknown, 0) << zone;
+  }
+  // South's card is seen: read (a card) or refused (an unknown), never absent.
+  const auto south = of_zone(inputs, "play:S")[3];
+  EXPECT_GT(static_cast<int>(south.cards.size()) + south.unknown, 0);
+  const auto s = d->status();
+  EXPECT_EQ(s["counters"]["frames"], 5);
+  EXPECT_EQ(s["recording_ended"], true);
+  EXPECT_EQ(s["present"], true);
+}
+
+TEST_F(CameraDeviceTest, ACardFlickeringInAndOutNeverSettlesItsZoneWhileTheOthersDo) {
+  if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
+  const cv::Mat with = art_.play_frame({{Seat::West, Card(Suit::Clubs, Rank::Ace)}});
+  const cv::Mat without = art_.play_frame({});
+  for (int i = 0; i < 10; ++i) frame(i, i % 2 ? without : with);
+  auto d = make(config());
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;
+  ASSERT_TRUE(sink.wait([&](auto& in, auto&) { return of_zone(in, "play:W").size() >= 10; }, 60));
+  d->stop();
+  const auto west = of_zone(sink.inputs(), "play:W");
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(west[i].confidence, 0) << "frame " << i << ": unsettled, noise to the table";
+  const auto north = of_zone(sink.inputs(), "play:N");
+  EXPECT_GT(north[9].confidence, 0);
+  EXPECT_GE(d->status()["unsettled_reports"].get<int>(), 10);
+}
+
+TEST_F(CameraDeviceTest, AMissingRecordingIsADeviceErrorAndTheDeviceStaysAbsent) {
+  auto d = make(config({{"source", "folder:" + (dir_ / "nowhere").string()}}));
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error));
+  ASSERT_TRUE(sink.wait_event(DeviceEvent::Kind::Error));
+  d->stop();
+  EXPECT_NE(sink.events().front().reason.find("nowhere"), std::string::npos) << sink.events().front().reason;
+  EXPECT_FALSE(d->present());
+}
+
+TEST_F(CameraDeviceTest, AFrameOfAnotherSizeThanTheCalibrationIsAnErrorNotAReading) {
+  for (int i = 0; i < 3; ++i) frame(i, cv::Mat(240, 320, CV_8UC3, cv::Scalar(40, 90, 30)));
+  auto d = make(config());
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error));
+  ASSERT_TRUE(sink.wait([&](auto&, auto&) { return d->status()["counters"]["garbage"] == 3; }));
+  d->stop();
+  int said = 0;
+  for (const auto& e : sink.events()) said += e.reason.find("320x240 is not the calibration's 640x640") != std::string::npos;
+  EXPECT_EQ(said, 1) << "said once, not once a frame";
+  for (const auto& i : sink.inputs()) EXPECT_NE(i.kind, table::TableInput::Kind::Observe);
+}
+
+
+TEST_F(CameraDeviceTest, AVideoFileReplaysThroughTheSameDevice) {
+  if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
+  const auto clip = dir_ / "clip.avi";
+  {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(640, 640));
+    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
+    const cv::Mat f = art_.play_frame({{Seat::North, Card(Suit::Diamonds, Rank::Ten)}});
+    for (int i = 0; i < 4; ++i) w.write(f);
+  }
+  auto d = make(config({{"source", "file:" + clip.string()}}));
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;
+  ASSERT_TRUE(sink.wait([&](auto& in, auto&) { return of_zone(in, "play:S").size() >= 4; }, 60));
+  d->stop();
+  EXPECT_EQ(d->status()["counters"]["frames"], 4);
+  EXPECT_GT(of_zone(sink.inputs(), "play:S")[3].confidence, 0);
+  EXPECT_TRUE(of_zone(sink.inputs(), "play:S")[3].cards.empty());
+}
+
+TEST_F(CameraDeviceTest, ACameraThatIsNotThereLeavesTheDeviceAbsentAndStopsPromptly) {
+  auto d = make(config({{"source", "v4l2:" + (dir_ / "video99").string()}}));
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;  // absent hardware still starts: added when it arrives
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  const auto t0 = std::chrono::steady_clock::now();
+  d->stop();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(2));
+  EXPECT_FALSE(d->present());
+  EXPECT_TRUE(sink.events().empty()) << "never added, so never lost";
+  EXPECT_TRUE(sink.inputs().empty()) << "no frame, no reading: the table's silence check makes the zones unknown";
+}
+
+}  // namespace
+}  // namespace cardtable::devices
