@@ -1,7 +1,9 @@
 // The driver table (in the manner of gpsd's): every driver this build knows, by name. A new driver is one
 // line here. Explicit rather than self-registering, because a static library drops an object file that
 // nothing references, and with it a registration done by a static constructor.
+#if CARDTABLE_HAS_CAMERA
 #include "devices/camera/camera_device.hpp"
+#endif
 #include "devices/device.hpp"
 #include "devices/sim/simulator_device.hpp"
 #include "devices/usb/acr122u_reader.hpp"
@@ -14,7 +16,9 @@ const std::vector<DriverEntry>& drivers() {
       {"sim", "the simulated table: plays a scenario, with faults if asked", &make_simulator},
       {"acr122u", "PN533-family USB readers (ACS ACR122U, SCL3711): one antenna", &make_acr122u},
       {"cardtable-board", "the open cardtable reader board: several antennas (docs/hardware.md)", &make_board},
+#if CARDTABLE_HAS_CAMERA
       {"camera", "a camera reading card faces (V4L2, a video file or a folder of frames; zones from a calibration file)", &make_camera},
+#endif
   };
   return table;
 }
