@@ -92,7 +92,7 @@ print("flood phase done: %d ok, %d refused in %.1f s" % (ok, refused, flood1 - f
 # served: every request answered with events, 4 clients x 4 outstanding.
 served = [0]
 lock = threading.Lock()
-events_sent = [0]
+bytes_sent = [0]
 
 
 def client(n):
@@ -108,14 +108,12 @@ def client(n):
         if outstanding == 0:
             break
         if d.poll(1000):
-            r = json.loads(d.recv_multipart()[-1])
+            m = d.recv_multipart()[-1]
             outstanding -= 1
-            if r["ok"]:
+            if m.endswith(b'"ok":true}'):  # the reply's keys are sorted: "ok" comes last (not parsed: Python is slow)
                 with lock:
                     served[0] += 1
-                    events_sent[0] += len(r["events"])
-                    if served[0] % 1000 == 0:
-                        print("served %d in %.1f s" % (served[0], time.monotonic() - serve0), file=sys.stderr, flush=True)
+                    bytes_sent[0] += len(m)
             else:
                 sent -= 1  # refused (the daemon's bound in all): asked again
     d.close()
@@ -129,9 +127,11 @@ for t in threads:
     t.join()
 serve1 = time.monotonic()
 stop.set()
+req.send_json({"command": "status"})
+end_seq = req.recv_json()["status"]["last_seq"]
 proc.terminate()
 proc.wait()
 print("replay flood: %d replay-since-1 requests over a journal of %d events (each reply up to 5,000 events)" % (requests, last_seq))
 report("quiet", *report_quiet, "")
 report("flood", flood0, flood1, flood_extra)
-report("served", serve0, serve1, "; %d replies, %d events replayed" % (served[0], events_sent[0]))
+report("served", serve0, serve1, "; %d replies, %.0f MB of JSON, journal %d..%d events" % (served[0], bytes_sent[0] / 1e6, last_seq, end_seq))

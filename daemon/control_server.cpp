@@ -14,6 +14,9 @@ ControlServer::ControlServer(zmq::context_t& context, Dispatch dispatch, bool ro
   // Each client's outstanding requests are bounded by the transport: ZeroMQ queues at most this many
   // from one peer; beyond it the client's own socket waits (a REQ has one outstanding anyway).
   socket_.set(zmq::sockopt::rcvhwm, kQueuedPerClient);
+  // A reply that cannot be queued (the client reads none of them, and 1,000 wait) is counted and logged,
+  // not dropped silently as a ROUTER would by default.
+  socket_.set(zmq::sockopt::router_mandatory, 1);
 }
 
 bool ControlServer::allowed(protocol::Access access, const std::string& role) {
@@ -71,7 +74,7 @@ void ControlServer::flush_log() {
   unlogged_ = 0;
 }
 
-void ControlServer::refused(const std::string& role, const std::string& error) {
+void ControlServer::refused(const std::string& role, const std::string& error, const char* what) {
   ++errors_;
   try {
     flush_log();
@@ -81,7 +84,7 @@ void ControlServer::refused(const std::string& role, const std::string& error) {
     }
     ++logged_;
     // The client's text is escaped by dump(): a hostile frame cannot write control characters here.
-    log(Priority::Notice, "control: " + (role.empty() ? std::string() : role + " ") + "request refused: " +
+    log(Priority::Notice, "control: " + (role.empty() ? std::string() : role + " ") + what + ": " +
                               nlohmann::json(error).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
   } catch (...) {
   }
@@ -91,11 +94,16 @@ void ControlServer::send(const std::vector<std::string>& envelope, const std::st
   std::vector<zmq::const_buffer> out;
   for (const std::string& f : envelope) out.emplace_back(f.data(), f.size());
   out.push_back(zmq::buffer(body));
+  std::string why;
   try {
-    zmq::send_multipart(socket_, out, zmq::send_flags::dontwait);
+    if (!zmq::send_multipart(socket_, out, zmq::send_flags::dontwait)) why = "the client reads no replies and its queue is full";
   } catch (const zmq::error_t& e) {
-    log(Priority::Warning, std::string("control reply: ") + e.what());
+    why = e.num() == EHOSTUNREACH ? "the client has gone" : e.what();
   }
+  if (why.empty()) return;
+  ++dropped_;
+  refused("", why, "reply dropped");
+  --errors_;  // a lost reply is counted as such, not as a refused request
 }
 
 void ControlServer::send_later(const std::vector<std::string>& envelope, const std::string& body, bool ok, const std::string& error) {

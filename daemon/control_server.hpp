@@ -47,10 +47,11 @@ class ControlServer {
 
   std::uint64_t requests() const { return requests_; }
   std::uint64_t errors() const { return errors_; }
+  std::uint64_t replies_dropped() const { return dropped_; }
 
  private:
   std::optional<std::string> answer(std::string_view frame, const Caller& caller) noexcept;
-  void refused(const std::string& role, const std::string& error);
+  void refused(const std::string& role, const std::string& error, const char* what = "request refused");
   void send(const std::vector<std::string>& envelope, const std::string& body);
   zmq::socket_t socket_;
   Dispatch dispatch_;
@@ -60,7 +61,7 @@ class ControlServer {
   int logged_ = 0;
   std::uint64_t unlogged_ = 0;
   bool roles_from_curve_;
-  std::uint64_t requests_ = 0, errors_ = 0;
+  std::uint64_t requests_ = 0, errors_ = 0, dropped_ = 0;
 };
 
 }  // namespace cardtable::daemon

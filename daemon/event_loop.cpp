@@ -423,6 +423,7 @@ json EventLoop::status() const {
             {"phase", table_->phase_name()}, {"master_boards", master_->size()},
             {"uptime", mono()}, {"published", publisher_->published()},
             {"control_requests", control_->requests()}, {"control_errors", control_->errors()},
+            {"control_replies_dropped", control_->replies_dropped()},
             {"security", zap_ ? "curve" : "plaintext (loopback/ipc)"}, {"refused_clients", zap_ ? zap_->refused() : 0},
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
@@ -570,7 +571,8 @@ json EventLoop::on(const protocol::LoadRecordRequest& r, const std::string&) {
 
 void EventLoop::heartbeat() {
   auto hb = daemon_event("daemon.heartbeat", "info", "alive", options_, wall(), mono());
-  hb.evidence = {{"last_seq", std::to_string(publisher_->journal().last_seq())}, {"phase", table_->phase_name()}};
+  hb.evidence = {{"last_seq", std::to_string(publisher_->journal().last_seq())}, {"phase", table_->phase_name()},
+                 {"open_alerts", std::to_string(alerts_.open_count())}};  // a hub checks its own list of the table's against it
   publisher_->publish(hb, false);  // not journalled: it carries the last seq so that a subscriber can see a gap
   sd_notifyf(0, "STATUS=table %s: %s, last seq %llu", options_.table.c_str(), table_->phase_name().c_str(),
              static_cast<unsigned long long>(publisher_->journal().last_seq()));

@@ -13,7 +13,7 @@
 #include <zmq.hpp>
 
 #include "bridge/master_record.hpp"
-#include "daemon/alert_book.hpp"
+#include "protocol/alert_book.hpp"
 #include "daemon/board_recorder.hpp"
 #include "daemon/control_server.hpp"
 #include "daemon/device_queue.hpp"
@@ -95,7 +95,7 @@ class EventLoop {
   std::unique_ptr<JournalReader> reader_;  // after publisher_: stopped before the journals close
   DoubleDummyHelper double_dummy_;
   BoardRecorder recorder_;
-  AlertBook alerts_;
+  protocol::AlertBook alerts_;
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
   table::Millis last_table_time_ = 0;
