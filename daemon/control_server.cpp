@@ -14,6 +14,9 @@ ControlServer::ControlServer(zmq::context_t& context, Dispatch dispatch, bool ro
   // Each client's outstanding requests are bounded by the transport: ZeroMQ queues at most this many
   // from one peer; beyond it the client's own socket waits (a REQ has one outstanding anyway).
   socket_.set(zmq::sockopt::rcvhwm, kQueuedPerClient);
+  // A reply that cannot be queued (the client reads none of them, and 1,000 wait) is counted and logged,
+  // not dropped silently as a ROUTER would by default.
+  socket_.set(zmq::sockopt::router_mandatory, 1);
 }
 
 bool ControlServer::allowed(protocol::Access access, const std::string& role) {
@@ -26,9 +29,16 @@ bool ControlServer::allowed(protocol::Access access, const std::string& role) {
 }
 
 std::string ControlServer::answer(std::string_view frame, const std::string& role) noexcept {
+  // No envelope: the dispatcher answers at once (it never defers a caller it cannot reply to later).
+  auto body = answer(frame, Caller{role, nullptr});
+  return body ? *body : R"({"ok":false,"error":"no reply"})";
+}
+
+std::optional<std::string> ControlServer::answer(std::string_view frame, const Caller& caller) noexcept {
   ++requests_;
-  nlohmann::json reply;
+  std::optional<nlohmann::json> reply;
   std::string command;
+  const std::string& role = caller.role;
   try {
     protocol::Decoded d = protocol::decode_request(frame);
     command = d.command;
@@ -37,7 +47,9 @@ std::string ControlServer::answer(std::string_view frame, const std::string& rol
     } else if (!allowed(protocol::access_of(*d.request), role)) {
       reply = protocol::error_reply(command + ": not allowed for the " + (role.empty() ? "unknown" : role) + " role");
     } else {
-      reply = dispatch_(*d.request, role);
+      reply = dispatch_(*d.request, caller);
+      if (!reply && !caller.envelope) reply = protocol::error_reply(command + ": no reply");
+      if (!reply) return std::nullopt;  // answered later, through send_later()
     }
   } catch (const std::exception& e) {
     reply = protocol::error_reply(command + ": failed: " + e.what());
@@ -45,22 +57,64 @@ std::string ControlServer::answer(std::string_view frame, const std::string& rol
     reply = protocol::error_reply(command + ": failed");
   }
   try {
-    if (!reply.value("ok", false)) {
-      ++errors_;
-      // The client's text is escaped by dump(): a hostile frame cannot write control characters here.
-      log(Priority::Notice, "control: " + role + " request refused: " + nlohmann::json(reply.value("error", std::string())).dump(-1, ' ', true,
-                                                                                                           nlohmann::json::error_handler_t::replace));
-    }
-    return reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (!reply->value("ok", false)) refused(role, reply->value("error", std::string()));
+    return reply->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   } catch (...) {
     return R"({"ok":false,"error":"the reply could not be written"})";
   }
 }
 
+void ControlServer::flush_log() {
+  auto now = std::chrono::steady_clock::now();
+  if (now - log_second_ < std::chrono::seconds(1)) return;
+  if (unlogged_ > 0)
+    log(Priority::Notice, "control: " + std::to_string(unlogged_) + " more requests refused in the last second, not logged one by one");
+  log_second_ = now;
+  logged_ = 0;
+  unlogged_ = 0;
+}
+
+void ControlServer::refused(const std::string& role, const std::string& error, const char* what) {
+  ++errors_;
+  try {
+    flush_log();
+    if (logged_ >= kLogged) {
+      ++unlogged_;
+      return;
+    }
+    ++logged_;
+    // The client's text is escaped by dump(): a hostile frame cannot write control characters here.
+    log(Priority::Notice, "control: " + (role.empty() ? std::string() : role + " ") + what + ": " +
+                              nlohmann::json(error).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));
+  } catch (...) {
+  }
+}
+
+void ControlServer::send(const std::vector<std::string>& envelope, const std::string& body) {
+  std::vector<zmq::const_buffer> out;
+  for (const std::string& f : envelope) out.emplace_back(f.data(), f.size());
+  out.push_back(zmq::buffer(body));
+  std::string why;
+  try {
+    if (!zmq::send_multipart(socket_, out, zmq::send_flags::dontwait)) why = "the client reads no replies and its queue is full";
+  } catch (const zmq::error_t& e) {
+    why = e.num() == EHOSTUNREACH ? "the client has gone" : e.what();
+  }
+  if (why.empty()) return;
+  ++dropped_;
+  refused("", why, "reply dropped");
+  --errors_;  // a lost reply is counted as such, not as a refused request
+}
+
+void ControlServer::send_later(const std::vector<std::string>& envelope, const std::string& body, bool ok, const std::string& error) {
+  if (!ok) refused("", error);
+  send(envelope, body);
+}
+
 void ControlServer::handle() {
   // Whatever arrives -- a REQ's [id, "", body], a DEALER's [id, body], garbage -- gets a reply in the
   // same envelope. At most kBatch requests a call: the loop goes back to the devices and the publisher
-  // in between, so a flood of replays delays live events by one batch, not by the whole flood.
+  // in between. Journal reads are answered by the reader thread (journal_reader.hpp), not here.
   for (int served = 0; served < kBatch; ++served) {
     std::vector<zmq::message_t> frames;
     zmq::recv_result_t got;
@@ -80,15 +134,9 @@ void ControlServer::handle() {
         role.clear();
       }
     }
-    std::string body = answer(frames.back().to_string_view(), role);
-    std::vector<zmq::const_buffer> out;
-    for (std::size_t i = 0; i + 1 < frames.size(); ++i) out.emplace_back(frames[i].data(), frames[i].size());
-    out.push_back(zmq::buffer(body));
-    try {
-      zmq::send_multipart(socket_, out, zmq::send_flags::dontwait);
-    } catch (const zmq::error_t& e) {
-      log(Priority::Warning, std::string("control reply: ") + e.what());
-    }
+    std::vector<std::string> envelope;
+    for (std::size_t i = 0; i + 1 < frames.size(); ++i) envelope.push_back(frames[i].to_string());
+    if (auto body = answer(frames.back().to_string_view(), Caller{role, &envelope})) send(envelope, *body);
   }
 }
 

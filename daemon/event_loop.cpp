@@ -54,23 +54,52 @@ fs::path self_path() {
   return ec ? fs::path() : p;
 }
 
-// A replay reply: at most kLimit events; the client asks again from the last seq + 1 while "more".
-json replay_reply(const protocol::Journal& journal, std::uint64_t since) {
+// A replay reply: at most kLimit events; the client asks again from the last seq + 1 while "more". Runs on
+// the journal reader's thread: `upto` is the last seq written when the request came (journal.hpp).
+json replay_reply(const protocol::Journal& journal, std::uint64_t since, std::uint64_t upto) {
   constexpr std::size_t kLimit = 5000;
   json events = json::array();
   bool more = false;
-  journal.replay(since, [&](const std::string& line, std::uint64_t) {
-    if (events.size() == kLimit) {
-      more = true;
-      return false;
-    }
-    if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) {
-      protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
-      events.push_back(std::move(j));
-    }
-    return true;
-  });
-  return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", journal.last_seq()}};
+  std::uint64_t previous = 0;
+  journal.replay(
+      since,
+      [&](const std::string& line, std::uint64_t seq) {
+        // Seqs are consecutive in the journal; a jump means files rotated away while this read went on.
+        // Stop before it: the client asks again from there and first_available tells it what is gone.
+        if (events.size() == kLimit || (previous != 0 && seq != previous + 1)) {
+          more = true;
+          return false;
+        }
+        previous = seq;
+        if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) {
+          protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
+          events.push_back(std::move(j));
+        }
+        return true;
+      },
+      upto);
+  // Read after the events: a file rotated away meanwhile shows as a first_available above `since`.
+  return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", upto}};
+}
+
+// `evidence SEQ` (directors only, protocol/requests.cpp): the journalled event with its card-level detail.
+json evidence_reply(const protocol::Journal& journal, std::uint64_t seq, std::uint64_t upto) {
+  std::optional<json> found;
+  journal.replay(
+      seq,
+      [&](const std::string& line, std::uint64_t s) {
+        if (s == seq) found = json::parse(line, nullptr, false);
+        return false;
+      },
+      upto);
+  if (!found || found->is_discarded())
+    return error_reply("evidence: no event " + std::to_string(seq) + " in the journal (it holds " + std::to_string(journal.first_seq()) +
+                       " to " + std::to_string(upto) + ")");
+  json event = *found;
+  json reply = {{"seq", seq}, {"event", event}};
+  reply["card_message"] = event.value("card_message", event.value("message", ""));
+  reply["card_evidence"] = event.contains("card_evidence") ? event["card_evidence"] : json::object();
+  return ok_reply(reply);
 }
 
 }  // namespace
@@ -162,8 +191,9 @@ EventLoop::EventLoop(Options options)
     throw StartupError(e.what());
   }
   board_first_seq_ = publisher_->journal().last_seq() + 1;
+  reader_ = std::make_unique<JournalReader>();
   control_ = std::make_unique<ControlServer>(
-      context_, [this](const protocol::TypedRequest& r, const std::string& role) { return dispatch(r, role); },
+      context_, [this](const protocol::TypedRequest& r, const ControlServer::Caller& c) { return route(r, c); },
       !options_.curve_secret.empty());
   if (!options_.curve_secret.empty()) setup_curve();
   bound_["live"] = open_endpoint(publisher_->live_socket(), options_.live, "live");
@@ -505,6 +535,7 @@ json EventLoop::status() const {
             {"phase", table_->phase_name()}, {"master_boards", master_->size()},
             {"uptime", mono()}, {"published", publisher_->published()},
             {"control_requests", control_->requests()}, {"control_errors", control_->errors()},
+            {"control_replies_dropped", control_->replies_dropped()},
             {"security", zap_ ? "curve" : "plaintext (loopback/ipc)"}, {"refused_clients", zap_ ? zap_->refused() : 0},
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
@@ -538,8 +569,48 @@ void EventLoop::reload(const std::vector<std::string>& paths) {
   log("master record reloaded: " + summary);
 }
 
+std::optional<json> EventLoop::route(const protocol::TypedRequest& r, const ControlServer::Caller& caller) {
+  auto read = journal_read(r);
+  if (!read || !caller.envelope) return dispatch(r, caller.role);
+  // Journal reads go to the reader thread, a bounded number per client: the loop keeps publishing.
+  if (auto why = reader_->refuse(caller.envelope->front())) return error_reply(std::string(protocol::command_name(r)) + ": refused: " + *why);
+  reader_->submit({*caller.envelope, std::move(read)});
+  return std::nullopt;
+}
+
+void EventLoop::send_journal_replies() {
+  for (const JournalReader::Done& d : reader_->take()) control_->send_later(d.envelope, d.body, d.ok, d.error);
+}
+
+std::function<json()> EventLoop::journal_read(const protocol::TypedRequest& r) const {
+  // Each captures what it needs by value (the seq written so far, the status now) and the journal by
+  // reference: the journals live as long as the reader thread (event_loop.hpp).
+  const protocol::Journal& journal = publisher_->journal();
+  if (const auto* q = std::get_if<protocol::ReplayRequest>(&r))
+    return [&journal, since = q->since, upto = journal.last_seq()] { return ok_reply(replay_reply(journal, since, upto)); };
+  if (const auto* q = std::get_if<protocol::ReplayLiveRequest>(&r))
+    return [&live = publisher_->live_journal(), since = q->since, upto = publisher_->live_journal().last_seq()] {
+      return ok_reply(replay_reply(live, since, upto));
+    };
+  if (const auto* q = std::get_if<protocol::EvidenceRequest>(&r))
+    return [&journal, seq = q->seq, upto = journal.last_seq()] { return evidence_reply(journal, seq, upto); };
+  if (std::holds_alternative<protocol::SnapshotRequest>(r))
+    return [&journal, since = board_first_seq_, upto = journal.last_seq(), now = status()] {
+      json reply = replay_reply(journal, since, upto);
+      reply["status"] = now;
+      return ok_reply(reply);
+    };
+  return {};
+}
+
 json EventLoop::dispatch(const protocol::TypedRequest& r, const std::string& role) {
-  return std::visit([&](const auto& request) { return on(request, role); }, r);
+  if (auto read = journal_read(r)) return read();  // a caller with no envelope (fuzz, tests): at once
+  return std::visit(
+      [&](const auto& request) -> json {
+        if constexpr (requires { on(request, role); }) return on(request, role);
+        else return error_reply("no handler");  // never: every other request is a journal read
+      },
+      r);
 }
 
 json EventLoop::on(const protocol::VersionRequest&, const std::string&) {
@@ -548,38 +619,9 @@ json EventLoop::on(const protocol::VersionRequest&, const std::string&) {
 
 json EventLoop::on(const protocol::StatusRequest&, const std::string&) { return ok_reply({{"status", status()}}); }
 
-json EventLoop::on(const protocol::SnapshotRequest&, const std::string&) {
-  json reply = replay_reply(publisher_->journal(), board_first_seq_);
-  reply["status"] = status();
-  return ok_reply(reply);
-}
-
 json EventLoop::on(const protocol::AlertsRequest&, const std::string&) {
   json open = alerts_.open();
   return ok_reply({{"count", open.size()}, {"alerts", std::move(open)}});
-}
-
-json EventLoop::on(const protocol::ReplayRequest& r, const std::string&) { return ok_reply(replay_reply(publisher_->journal(), r.since)); }
-
-json EventLoop::on(const protocol::ReplayLiveRequest& r, const std::string&) {
-  return ok_reply(replay_reply(publisher_->live_journal(), r.since));
-}
-
-json EventLoop::on(const protocol::EvidenceRequest& r, const std::string&) {
-  // Directors only (protocol/requests.cpp): the journalled event with its card-level detail.
-  std::optional<json> found;
-  publisher_->journal().replay(r.seq, [&](const std::string& line, std::uint64_t seq) {
-    if (seq == r.seq) found = json::parse(line, nullptr, false);
-    return false;
-  });
-  if (!found || found->is_discarded())
-    return error_reply("evidence: no event " + std::to_string(r.seq) + " in the journal (it holds " +
-                       std::to_string(publisher_->journal().first_seq()) + " to " + std::to_string(publisher_->journal().last_seq()) + ")");
-  json event = *found;
-  json reply = {{"seq", r.seq}, {"event", event}};
-  reply["card_message"] = event.value("card_message", event.value("message", ""));
-  reply["card_evidence"] = event.contains("card_evidence") ? event["card_evidence"] : json::object();
-  return ok_reply(reply);
 }
 
 json EventLoop::table_command(table::Command cmd, const std::string& what) {
@@ -642,7 +684,8 @@ json EventLoop::on(const protocol::LoadRecordRequest& r, const std::string&) {
 
 void EventLoop::heartbeat() {
   auto hb = daemon_event("daemon.heartbeat", "info", "alive", options_, wall(), mono());
-  hb.evidence = {{"last_seq", std::to_string(publisher_->journal().last_seq())}, {"phase", table_->phase_name()}};
+  hb.evidence = {{"last_seq", std::to_string(publisher_->journal().last_seq())}, {"phase", table_->phase_name()},
+                 {"open_alerts", std::to_string(alerts_.open_count())}};  // a hub checks its own list of the table's against it
   publisher_->publish(hb, false);  // not journalled: it carries the last seq so that a subscriber can see a gap
   sd_notifyf(0, "STATUS=table %s: %s, last seq %llu", options_.table.c_str(), table_->phase_name().c_str(),
              static_cast<unsigned long long>(publisher_->journal().last_seq()));
@@ -673,9 +716,10 @@ int EventLoop::run() {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
                                {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {nullptr, devices_.events_fd(), ZMQ_POLLIN, 0},
                                {nullptr, timer_fd_, ZMQ_POLLIN, 0},
+                               {nullptr, reader_->fd(), ZMQ_POLLIN, 0},
                                {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
     // Requests left after a batch: poll without waiting, so they are served right after what else is due.
-    zmq::poll(items, zap_ ? 6 : 5, std::chrono::milliseconds(control_->socket().get(zmq::sockopt::events) & ZMQ_POLLIN ? 0 : 200));
+    zmq::poll(items, zap_ ? 7 : 6, std::chrono::milliseconds(control_->socket().get(zmq::sockopt::events) & ZMQ_POLLIN ? 0 : 200));
     if (items[3].revents & ZMQ_POLLIN)
       for (const devices::DeviceEvent& e : devices_.take_events()) on_device_event(e);
     if (items[4].revents & ZMQ_POLLIN) {
@@ -683,7 +727,8 @@ int EventLoop::run() {
       (void)!read(timer_fd_, &expirations, sizeof expirations);
       apply(table::TableInput{table::TableInput::Kind::Tick, {}, {}, clock_ms()});
     }
-    if (zap_ && (items[5].revents & ZMQ_POLLIN)) {
+    if (items[5].revents & ZMQ_POLLIN) send_journal_replies();
+    if (zap_ && (items[6].revents & ZMQ_POLLIN)) {
       zap_->handle();
       for (const std::string& why : zap_->take_refusals()) log(Priority::Warning, why);
     }
@@ -711,6 +756,7 @@ int EventLoop::run() {
         apply(q.input);
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
+    control_->flush_log();
     release_embargoed();
     std::vector<fs::path> analysed;
     for (const std::string& problem : double_dummy_.reap(&analysed)) log(Priority::Warning, problem);

@@ -14,12 +14,13 @@
 #include <zmq.hpp>
 
 #include "bridge/master_record.hpp"
-#include "daemon/alert_book.hpp"
+#include "protocol/alert_book.hpp"
 #include "daemon/board_recorder.hpp"
 #include "daemon/control_server.hpp"
 #include "daemon/device_queue.hpp"
 #include "daemon/double_dummy_helper.hpp"
 #include "daemon/latency_window.hpp"
+#include "daemon/journal_reader.hpp"
 #include "daemon/options.hpp"
 #include "daemon/publisher.hpp"
 #include "daemon/signal_set.hpp"
@@ -65,14 +66,15 @@ class EventLoop {
   double wall() const;
   double mono() const;
 
+  std::optional<nlohmann::json> route(const protocol::TypedRequest& r, const ControlServer::Caller& caller);
+  // A journal read (replay, replay-live, snapshot, evidence) as a function the reader thread may run:
+  // it reads only the journal files, up to the seq written when it was made. Empty for other requests.
+  std::function<nlohmann::json()> journal_read(const protocol::TypedRequest& r) const;
+  void send_journal_replies();
   nlohmann::json dispatch(const protocol::TypedRequest& r, const std::string& role);
   nlohmann::json on(const protocol::VersionRequest&, const std::string& role);
   nlohmann::json on(const protocol::StatusRequest&, const std::string& role);
-  nlohmann::json on(const protocol::SnapshotRequest&, const std::string& role);
   nlohmann::json on(const protocol::AlertsRequest&, const std::string& role);
-  nlohmann::json on(const protocol::ReplayRequest&, const std::string& role);
-  nlohmann::json on(const protocol::ReplayLiveRequest&, const std::string& role);
-  nlohmann::json on(const protocol::EvidenceRequest&, const std::string& role);
   nlohmann::json on(const protocol::BoardRequest&, const std::string& role);
   nlohmann::json on(const protocol::ContractRequest&, const std::string& role);
   nlohmann::json on(const protocol::AckRequest&, const std::string& role);
@@ -94,12 +96,13 @@ class EventLoop {
   std::unique_ptr<protocol::ZapAuthenticator> zap_;  // with CURVE only
   std::unique_ptr<Publisher> publisher_;
   std::unique_ptr<ControlServer> control_;
+  std::unique_ptr<JournalReader> reader_;  // after publisher_: stopped before the journals close
   DoubleDummyHelper double_dummy_;
   BoardRecorder recorder_;
-  AlertBook alerts_;
-  LatencyWindow input_latency_;
+  protocol::AlertBook alerts_;
+  LatencyWindow input_latency_;  // a reading queued by its reader -> the table (status: input_latency)
   std::set<std::string> unknown_by_loss_;  // zones said unknown because their device was lost (until it is back)
-  std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost  // a reading queued by its reader -> the table (status: input_latency)
+  std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
   // The side that won each trick of the board in progress (1-based trick -> 'N' for North-South, 'E' for

@@ -147,7 +147,7 @@ std::uint64_t Journal::first_seq() const {
   return 0;
 }
 
-void Journal::replay(std::uint64_t since, const std::function<bool(const std::string&, std::uint64_t)>& visit) const {
+void Journal::replay(std::uint64_t since, const std::function<bool(const std::string&, std::uint64_t)>& visit, std::uint64_t upto) const {
   auto files = journal_files(dir_);
   // Skip files that end before `since`: the next file's name is its first seq.
   for (std::size_t i = 0; i < files.size(); ++i) {
@@ -155,11 +155,12 @@ void Journal::replay(std::uint64_t since, const std::function<bool(const std::st
       std::uint64_t next_first = std::strtoull(files[i + 1].filename().string().substr(8, 20).c_str(), nullptr, 10);
       if (next_first <= since) continue;
     }
-    std::ifstream in(files[i]);
+    std::ifstream in(files[i]);  // fails when rotated away since the listing: those events are gone
     for (std::string line; std::getline(in, line);) {
+      if (in.eof()) break;  // no newline yet: a line still being written by append()
       std::uint64_t s = seq_of_line(line);
       if (s == 0 || s < since) continue;
-      if (!visit(line, s)) return;
+      if (s > upto || !visit(line, s)) return;
     }
   }
 }

@@ -31,9 +31,14 @@ class Journal {
 
   // Gives the event the next sequence number, writes it, and returns the JSON written (one line).
   std::string append(WireEvent& e);
-  // Every journalled event with seq >= since, oldest first, until `visit` returns false.
-  void replay(std::uint64_t since, const std::function<bool(const std::string& json_line, std::uint64_t seq)>& visit) const;
-  std::uint64_t last_seq() const { return last_seq_; }
+  // Every journalled event with since <= seq <= upto, oldest first, until `visit` returns false.
+  // replay() and first_seq() only read the files: another thread may call them while append() goes on
+  // (the daemon's replay worker), given an `upto` the appending thread had already written (last_seq()
+  // read there) -- a line being written, or one of a file opened after the call, is never read.
+  // A file rotated away before it is opened is skipped: first_seq() read afterwards says so.
+  void replay(std::uint64_t since, const std::function<bool(const std::string& json_line, std::uint64_t seq)>& visit,
+              std::uint64_t upto = UINT64_MAX) const;
+  std::uint64_t last_seq() const { return last_seq_; }  // the appending thread's only
   std::uint64_t first_seq() const;  // the oldest still journalled (0 when empty)
   void flush();                     // to the disk (fdatasync): after every event (sync_each), on shutdown and rotation
   // Bytes of a torn last line (a crash or power cut mid-write) cut off when the journal was opened.

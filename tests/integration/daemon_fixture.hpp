@@ -45,7 +45,7 @@ class Daemon : public ::testing::Test {
     std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scenario,
                                      "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
                                      "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
-                                     "--heartbeat", "0.2"};
+                                     "--heartbeat", heartbeat};
     args.insert(args.end(), extra.begin(), extra.end());
     pid = fork_exec(args, (dir / "daemon.log").string());
     return pid;
@@ -139,6 +139,7 @@ class Daemon : public ::testing::Test {
 
   fs::path dir;
   std::string pub, ctl, live;
+  std::string heartbeat = "0.2";  // seconds, --heartbeat
   pid_t pid = -1;
   int status = 0;
   zmq::context_t ctx;

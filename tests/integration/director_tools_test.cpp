@@ -1,6 +1,7 @@
 // cardtablectl as a director uses it, against the real daemon, the real hub and a hostile publisher.
 #include <array>
 #include <future>
+#include <set>
 
 #include "daemon_fixture.hpp"
 
@@ -99,4 +100,70 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   CtlRun load = run_ctl({"load-record", "-c", ctl});
   EXPECT_EQ(load.status, 0) << load.out;
   EXPECT_NE(load.out.find("23 boards"), std::string::npos) << load.out;
+}
+
+// `cardtablectl alerts` through a hub: the open alerts of every table, oldest first, each naming its
+// table; an acknowledgement made at one table's daemon closes that alert in the hub's list too.
+TEST_F(Daemon, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {
+  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
+              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+  std::vector<pid_t> tables;
+  for (const char* t : {"1", "2"})
+    tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
+                                "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + std::string(t))).string(), "--table", t,
+                                "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / ("ctl" + std::string(t))).string(),
+                                "--live", "bind:ipc://" + (dir / ("live" + std::string(t))).string()},
+                               (dir / ("daemon" + std::string(t) + ".log")).string()));
+  struct Stop {  // every process started here ends with the test, whatever fails first
+    std::vector<pid_t>& pids;
+    pid_t hub;
+    ~Stop() {
+      for (pid_t p : pids) ::kill(p, SIGTERM);
+      ::kill(hub, SIGTERM);
+      for (pid_t p : pids) ::waitpid(p, nullptr, 0);
+      ::waitpid(hub, nullptr, 0);
+    }
+  } stop_all{tables, hub};
+  auto hub_alerts = [&]() -> json {
+    CtlRun r = run_ctl({"alerts", "--json", "-c", hubctl});
+    json j = json::parse(r.out, nullptr, false);
+    return j.is_object() ? j : json::object();
+  };
+  // Both tables' fouled boards reach the hub, and each table's heartbeat agrees with the hub's count.
+  bool both = wait_for([&] {
+    json j = hub_alerts();
+    if (!j.value("ok", false) || !j["tables"].contains("default/A/1") || !j["tables"].contains("default/A/2")) return false;
+    for (const auto& [name, t] : j["tables"].items())
+      if (t.value("open", 0) == 0 || t.value("at_table", "") != std::to_string(t.value("open", 0))) return false;
+    return true;
+  });
+  json before = hub_alerts();
+  ASSERT_TRUE(both) << before.dump(2) << "\n" << log();
+  EXPECT_TRUE(before["incomplete"].empty()) << before.dump(2);
+  double previous = 0;
+  std::set<std::string> seen_tables;
+  for (const json& a : before["alerts"]) {
+    EXPECT_EQ(a["severity"], "alert");
+    EXPECT_GE(a["time"].get<double>(), previous) << "oldest first";
+    previous = a["time"].get<double>();
+    seen_tables.insert(a["table"].get<std::string>());
+  }
+  EXPECT_EQ(seen_tables, (std::set<std::string>{"1", "2"}));
+  CtlRun text = run_ctl({"alerts", "-c", hubctl});
+  EXPECT_EQ(text.status, 0) << text.out;
+  EXPECT_NE(text.out.find("default/A/1"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("default/A/2"), std::string::npos) << text.out;
+
+  // Table 2's first alert acknowledged at table 2: gone from the hub's list, table 1's stay.
+  std::uint64_t seq2 = 0;
+  for (const json& a : before["alerts"])
+    if (a["table"] == "2" && !seq2) seq2 = a["seq"].get<std::uint64_t>();
+  CtlRun ack = run_ctl({"ack", std::to_string(seq2), "--by", "Anne", "-c", "ipc://" + (dir / "ctl2").string()});
+  ASSERT_EQ(ack.status, 0) << ack.out;
+  ASSERT_TRUE(wait_for([&] { return hub_alerts()["tables"]["default/A/2"].value("open", -1) == before["tables"]["default/A/2"].value("open", 0) - 1; }))
+      << hub_alerts().dump(2);
+  json after = hub_alerts();
+  EXPECT_EQ(after["tables"]["default/A/1"]["open"], before["tables"]["default/A/1"]["open"]);
+  for (const json& a : after["alerts"]) EXPECT_FALSE(a["table"] == "2" && a["seq"] == seq2) << "acknowledged, still listed";
 }

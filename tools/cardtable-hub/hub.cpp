@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zmq_addon.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -106,6 +107,10 @@ Hub::Hub(const HubOptions& o)
     ctl_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));
     for (auto* s : {&xsub_, &xpub_, &ctl_}) s->set(zmq::sockopt::linger, 0);
     xsub_.bind(o.upstream);
+    // The hub keeps each table's board and open alerts whoever is subscribed downstream (the snapshot and
+    // alerts requests), so it takes every topic from the tables itself.
+    static constexpr char kSubscribeAll = 1;
+    xsub_.send(zmq::buffer(&kSubscribeAll, 1), zmq::send_flags::dontwait);
     xpub_.bind(o.downstream);
     ctl_.bind(o.control);
   } catch (const HubStartupError&) {
@@ -152,6 +157,7 @@ void Hub::forward_upstream() {
       if (topic.ends_with("/daemon.heartbeat")) {
         t.last_heartbeat = json::parse(f[1].to_string_view(), nullptr, false);
       } else {
+        if (auto j = json::parse(f[1].to_string_view(), nullptr, false); j.is_object()) t.alerts.on_published(j);
         if (topic.ends_with("/board.arrived")) t.events.clear();
         t.events.emplace_back(topic, f[1].to_string());
         if (t.events.size() > kKeptPerTable) t.events.pop_front();
@@ -160,6 +166,34 @@ void Hub::forward_upstream() {
     zmq::send_multipart(xpub_, f, zmq::send_flags::dontwait);
     ++forwarded_;
   }
+}
+
+// Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows
+// the events it forwarded since it started: a table whose own count (its last heartbeat's open_alerts)
+// differs is named under "incomplete", so a director asks that table's daemon for the full list.
+json Hub::alerts() const {
+  std::vector<json> all;
+  json tables = json::object(), incomplete = json::array();
+  for (const auto& [name, t] : tables_) {
+    json open = t.alerts.open();
+    json entry = {{"open", open.size()}};
+    if (t.last_heartbeat.is_object() && t.last_heartbeat.contains("evidence") && t.last_heartbeat["evidence"].is_object()) {
+      const json& ev = t.last_heartbeat["evidence"];
+      if (ev.contains("open_alerts") && ev["open_alerts"].is_string()) {
+        std::string at_table = ev["open_alerts"].get<std::string>();
+        entry["at_table"] = at_table;
+        if (at_table != std::to_string(open.size())) incomplete.push_back(name);
+      }
+    }
+    tables[name] = entry;
+    for (auto& a : open) all.push_back(std::move(a));
+  }
+  std::stable_sort(all.begin(), all.end(), [](const json& a, const json& b) {
+    double ta = a.contains("time") && a["time"].is_number() ? a["time"].get<double>() : 0;
+    double tb = b.contains("time") && b["time"].is_number() ? b["time"].get<double>() : 0;
+    return ta < tb;
+  });
+  return protocol::ok_reply({{"count", all.size()}, {"alerts", all}, {"tables", tables}, {"incomplete", incomplete}});
 }
 
 json Hub::dispatch(const std::string& command) {
@@ -173,9 +207,10 @@ json Hub::dispatch(const std::string& command) {
     }
     return protocol::ok_reply({{"tables", all}, {"forwarded", forwarded_}});
   }
+  if (command == "alerts") return alerts();
   if (command == "status") return protocol::ok_reply({{"tables", tables_.size()}, {"forwarded", forwarded_}, {"dropped", dropped_}});
   if (command == "version") return protocol::ok_reply({{"hub", CARDTABLE_VERSION}});
-  return protocol::error_reply("the hub answers snapshot, status and version; '" + command.substr(0, 40) +
+  return protocol::error_reply("the hub answers snapshot, alerts, status and version; '" + command.substr(0, 40) +
                                "' is a request for a table's own control endpoint");
 }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <zmq.hpp>
 
+#include "protocol/alert_book.hpp"
 #include "protocol/zap_authenticator.hpp"
 
 namespace cardtable::hub {
@@ -46,7 +47,9 @@ class Hub {
   struct TableState {
     std::deque<std::pair<std::string, std::string>> events;  // topic, body of the board in progress
     nlohmann::json last_heartbeat;
+    protocol::AlertBook alerts;  // from the events forwarded since the hub started
   };
+  nlohmann::json alerts() const;
   zmq::context_t ctx_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;
   zmq::socket_t xsub_, xpub_, ctl_;

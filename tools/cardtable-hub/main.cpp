@@ -31,7 +31,7 @@ int main(int argc, char** argv) {
       "upstream", po::value(&o.upstream)->default_value(o.upstream), "XSUB endpoint the tables' cardtabled connect their --publish to")(
       "downstream", po::value(&o.downstream)->default_value(o.downstream), "XPUB endpoint subscribers connect to")(
       "control", po::value(&o.control)->default_value(o.control),
-      "ROUTER endpoint: {\"command\":\"snapshot\"} gives every table's board in progress; also status and alerts")(
+      "ROUTER endpoint: {\"command\":\"snapshot\"} gives every table's board in progress, {\"command\":\"alerts\"} every table's open alerts (oldest first); also status, version")(
       "curve-secret", po::value(&o.curve_secret), "the hub's CURVE keypair file (mode 0600): every endpoint encrypted")(
       "clients", po::value(&o.clients),
       "allowed keys: table/TOURNAMENT/SECTION/TABLE.pub may publish upstream, for that table only; director/, broadcaster/, hub/ may subscribe")(

@@ -264,7 +264,7 @@ const ControlCommand kControlCommands[] = {
     {"status", "", "the table's state: phase, board, last seq, endpoints, open alerts"},
     {"version", "", "the daemon's version and protocol version"},
     {"snapshot", "", "the events of the board in progress (JSON)"},
-    {"alerts", "", "the table's unacknowledged alerts, oldest first"},
+    {"alerts", "", "unacknowledged alerts, oldest first: of the table, or of every table when --control is a hub's control endpoint"},
     {"replay", "--since N", "the journalled events from seq N (N >= 1)"},
     {"replay-live", "--since N", "the released live.* events from seq N (broadcasters, directors)"},
     {"evidence", "SEQ", "the card-level detail of event SEQ (directors only)"},
@@ -360,6 +360,12 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   } else if (command == "alerts") {
     if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
     for (const auto& e : (*reply)["alerts"]) std::cout << human(e, ::isatty(1)) << '\n';
+    // Through a hub: a table whose own count differs from the hub's (the hub started after some alert).
+    if (reply->contains("incomplete") && (*reply)["incomplete"].is_array())
+      for (const auto& t : (*reply)["incomplete"])
+        if (t.is_string())
+          std::cout << "table " << printable(t.get<std::string>()) << ": the hub has not seen all its open alerts (it reports "
+                    << printable((*reply)["tables"][t.get<std::string>()].value("at_table", "?")) << "); ask its own control endpoint\n";
   } else if (command == "evidence") {
     std::cout << printable((*reply).value("card_message", "")) << '\n';
     if ((*reply)["card_evidence"].is_object())

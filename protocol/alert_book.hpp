@@ -1,6 +1,7 @@
-// The table's open alerts: every journalled event of severity "alert" until a director acknowledges it.
-// Rebuilt from the journal at start, so a restart forgets no open alert; an acknowledgement is itself a
-// journalled event (director.ack), and a second one for the same event is refused, naming the first.
+// A table's open alerts: every journalled event of severity "alert" until a director acknowledges it.
+// The daemon rebuilds its book from the journal at start, so a restart forgets no open alert; an
+// acknowledgement is itself a journalled event (director.ack), and a second one for the same event is
+// refused, naming the first. The hub keeps one book per table from the events it forwards.
 #pragma once
 
 #include <cstdint>
@@ -12,11 +13,11 @@
 
 #include "protocol/journal.hpp"
 
-namespace cardtable::daemon {
+namespace cardtable::protocol {
 
 class AlertBook {
  public:
-  void load(const protocol::Journal& journal);                 // the journal as it is at start
+  void load(const Journal& journal);                 // the journal as it is at start
   void on_published(const nlohmann::json& event);              // every journalled event, public JSON
   // Why this ack cannot be made (already acknowledged: by whom, in which event); nullopt: it can.
   std::optional<std::string> refuse_ack(std::uint64_t seq) const;
@@ -32,4 +33,4 @@ class AlertBook {
   std::map<std::uint64_t, Ack> acked_;                         // seq acknowledged -> by whom
 };
 
-}  // namespace cardtable::daemon
+}  // namespace cardtable::protocol

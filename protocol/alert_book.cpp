@@ -1,14 +1,14 @@
-#include "daemon/alert_book.hpp"
+#include "protocol/alert_book.hpp"
 
 #include "protocol/wire_event.hpp"
 
-namespace cardtable::daemon {
+namespace cardtable::protocol {
 using nlohmann::json;
 
-void AlertBook::load(const protocol::Journal& journal) {
+void AlertBook::load(const Journal& journal) {
   journal.replay(1, [&](const std::string& line, std::uint64_t) {
     json j = json::parse(line, nullptr, false);
-    protocol::strip_card_detail(j);
+    strip_card_detail(j);
     if (j.is_object()) on_published(j);
     return true;
   });
@@ -45,4 +45,4 @@ json AlertBook::open() const {
   return out;
 }
 
-}  // namespace cardtable::daemon
+}  // namespace cardtable::protocol
