@@ -8,9 +8,9 @@ using json = nlohmann::json;
 
 namespace {
 daemon::ControlServer server(zmq::context_t& ctx, bool curve = true) {
-  return daemon::ControlServer(ctx, [](const protocol::TypedRequest& r, const std::string&) -> json {
+  return daemon::ControlServer(ctx, [](const protocol::TypedRequest& r, const daemon::ControlServer::Caller&) -> std::optional<json> {
     if (std::holds_alternative<protocol::StatusRequest>(r)) throw std::runtime_error("the handler failed");
-    return {{"ok", true}};
+    return json{{"ok", true}};
   }, curve);
 }
 }  // namespace
