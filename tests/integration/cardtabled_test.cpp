@@ -463,10 +463,23 @@ TEST_F(Daemon, ASlowSubscriberNeitherStopsPublishingNorGrowsTheDaemon) {
   ASSERT_TRUE(reply);
   std::uint64_t last = (*reply)["status"]["last_seq"].get<std::uint64_t>();
   EXPECT_GT(last, 12u);  // several passes: far more than the slow subscriber's high-water mark of 5
-  // The fast subscriber got every event from its first one on, although the slow one read nothing.
+  // The fast subscriber gets every event up to the daemon's last one, although the slow one read nothing.
+  // How far behind it runs at one instant depends on the machine's load (CI once measured 74 events, with
+  // every one of them still on its way), so it reads on until it has caught up with `last`: what this test
+  // judges is that nothing is lost or held back for good, not a latency (bench/ measures that).
+  auto catch_up = std::chrono::steady_clock::now() + 20s;
+  while ((seen.empty() || *seen.rbegin() < last) && std::chrono::steady_clock::now() < catch_up) {
+    std::vector<zmq::message_t> f;
+    while (zmq::recv_multipart(fast, std::back_inserter(f), zmq::recv_flags::dontwait)) {
+      json e = json::parse(f[1].to_string_view());
+      if (e.contains("seq")) seen.insert(e["seq"].get<std::uint64_t>());
+      f.clear();
+    }
+    std::this_thread::sleep_for(20ms);
+  }
   ASSERT_FALSE(seen.empty());
-  EXPECT_EQ(seen.size(), *seen.rbegin() - *seen.begin() + 1);
-  EXPECT_GE(*seen.rbegin() + 5, last);
+  EXPECT_GE(*seen.rbegin(), last) << "the fast subscriber never caught up with the daemon's last event";
+  EXPECT_EQ(seen.size(), *seen.rbegin() - *seen.begin() + 1) << "the fast subscriber missed events";
   // Under AddressSanitizer (shadow memory, quarantine) every process is several times larger.
 #if defined(__SANITIZE_ADDRESS__)
   constexpr long kLimitKb = 400 * 1024;
