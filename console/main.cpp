@@ -85,11 +85,25 @@ std::optional<protocol::Keypair> read_keypair(const std::string& file, const cha
 
 int hash_password_command(int argc, char** argv) {
   int iterations = 200000;
-  if (argc >= 4 && std::string(argv[2]) == "--iterations") iterations = std::atoi(argv[3]);
-  if (iterations < 1000) return usage_error("--iterations: at least 1000");
+  po::options_description o("cardtable-console hash-password: reads a password line from standard input, prints "
+                            "the HASH for the logins file (PBKDF2-SHA256)");
+  o.add_options()("help,h", "this help")("iterations", po::value(&iterations)->default_value(iterations),
+                                          "PBKDF2 iterations (at least 1000; more is slower to try and to guess)");
+  po::variables_map vm;
+  try {
+    po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
+    po::notify(vm);
+  } catch (const std::exception& e) {
+    return usage_error(std::string("hash-password: ") + e.what());
+  }
+  if (vm.count("help")) {
+    std::cout << o << '\n';
+    return 0;
+  }
+  if (iterations < 1000) return usage_error("hash-password --iterations " + std::to_string(iterations) + ": at least 1000");
   std::string password;
   std::getline(std::cin, password);
-  if (password.empty()) return usage_error("hash-password reads the password from standard input");
+  if (password.empty()) return usage_error("hash-password reads the password from standard input, and it was empty");
   std::cout << Logins::hash_password(password, iterations) << '\n';
   return 0;
 }
@@ -107,7 +121,7 @@ int make_cert_command(int argc, char** argv) {
     po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
     po::notify(vm);
     if (vm.count("help")) {
-      std::cout << o;
+      std::cout << o << '\n';
       return 0;
     }
     make_self_signed_certificate(dir, names, days);

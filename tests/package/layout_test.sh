@@ -12,13 +12,13 @@ while IFS= read -r f; do
   [[ "$f" =~ $allowed ]] || bad "outside the Debian layout: $f"
 done < <(cd "$root" && find . \( -type f -o -type l \) | sort)
 
-for f in usr/sbin/cardtabled usr/bin/cardtablectl usr/sbin/cardtable-hub; do
+for f in usr/sbin/cardtabled usr/bin/cardtablectl usr/sbin/cardtable-hub usr/bin/cardtable-console; do
   [ -x "$root/$f" ] || bad "missing executable $f"
 done
 for f in usr/lib/systemd/system/cardtabled.service usr/lib/systemd/system/cardtabled@.service \
          usr/lib/systemd/system/cardtable-hub.service usr/lib/udev/rules.d/70-cardtable.rules \
          usr/lib/sysusers.d/cardtable.conf usr/lib/tmpfiles.d/cardtable.conf etc/default/cardtable-hub \
-         usr/share/man/man8/cardtabled.8.gz usr/share/man/man8/cardtable-hub.8.gz usr/share/man/man1/cardtablectl.1.gz \
+         usr/share/man/man8/cardtabled.8.gz usr/share/man/man8/cardtable-hub.8.gz usr/share/man/man1/cardtablectl.1.gz usr/share/man/man1/cardtable-console.1.gz \
          usr/share/man/man5/cardtabled.conf.5.gz usr/share/doc/cardtable/copyright usr/share/doc/cardtable/changelog.Debian.gz \
          usr/share/doc/cardtable/operations.md usr/share/cardtable/cardtabled.conf usr/share/cardtable/cardtable-hub.conf \
          usr/share/cardtable/sample/demo-table.scn usr/share/cardtable/sample/sample-pairs.pbn; do

@@ -2,7 +2,7 @@
 # Every option that --help lists is in the man page (and cardtabled's in the example config); the man
 # pages render without groff warnings.
 set -euo pipefail
-cardtabled="$1" cardtablectl="$2" hub="$3" man="$4" example="$5"
+cardtabled="$1" cardtablectl="$2" hub="$3" man="$4" example="$5" console="$6" vision="${7:-}"
 fail=0
 options() { grep -oE -- '--[a-z][a-z0-9-]+' | sort -u; }
 # The man page's text with roff's escaped dashes as plain ones.
@@ -23,6 +23,12 @@ check() {  # check PAGE HELP-TEXT [POSITIONAL...]: positional arguments appear i
 }
 check cardtabled.8 "$("$cardtabled" --help)"
 check cardtable-hub.8 "$("$hub" --help)"
+if [ -n "$vision" ]; then  # built only with OpenCV
+  vision_help=""
+  for cmd in eval read calibrate enroll; do vision_help+=$("$vision" $cmd --help 2>&1 || true)$'\n'; done
+  check cardtable-vision.1 "$vision_help"$'\n'"$("$vision" --help 2>&1 || true)"
+fi
+check cardtable-console.1 "$("$console" --help; "$console" hash-password --help; "$console" make-cert --help)"
 ctl_help=""
 for cmd in "records validate" "records show" "records convert" "records lookup" "records analyze" "records generate" \
            simulate watch status keygen; do
