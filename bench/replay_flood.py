@@ -14,10 +14,14 @@ events, the number of live events. In the served phase every reply is checked wh
 one event for each seq from 1 to its `last_seq` or the first 5,000 of them with `more` true (the reply's
 cap) -- counted in the bytes, not parsed: Python's JSON decoder would be the bottleneck. Measures; asserts nothing.
 
-usage: replay_flood.py CARDTABLED SCENARIO MASTER [REQUESTS [SERVED]]   (SERVED: the served phase's count,
-default REQUESTS; smaller on a loaded machine, where 10,000 whole replays take many minutes)
+usage: replay_flood.py CARDTABLED SCENARIO MASTER [REQUESTS [SERVED [SPEED]]]   (SERVED: the served phase's
+count, default REQUESTS; SPEED: the looping table's, default 300 -- its journal grows by about 50 events a
+second at 300, and a reply holds up to 5,000: 10,000 served replays of a journal grown that big take most
+of an hour on a loaded 2-core machine, at 30 about ten minutes)
 """
+import atexit
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -30,9 +34,11 @@ import zmq
 daemon, scenario, master = sys.argv[1:4]
 requests = int(sys.argv[4]) if len(sys.argv) > 4 else 10000
 to_serve = int(sys.argv[5]) if len(sys.argv) > 5 else requests
+speed = sys.argv[6] if len(sys.argv) > 6 else "300"
 tmp = tempfile.mkdtemp(prefix="replay-flood-")
+atexit.register(shutil.rmtree, tmp, True)  # the journal: tens of MB
 pub, ctl, live = ("ipc://%s/%s" % (tmp, n) for n in ("pub", "ctl", "live"))
-proc = subprocess.Popen([daemon, "--master", master, "--simulate", scenario, "--loop", "--speed", "300", "--analyzer", "/bin/true", "--plaintext",
+proc = subprocess.Popen([daemon, "--master", master, "--simulate", scenario, "--loop", "--speed", speed, "--analyzer", "/bin/true", "--plaintext",
                          "--state-dir", tmp + "/state", "--publish", "bind:" + pub, "--control", "bind:" + ctl,
                          "--live", "bind:" + live, "--heartbeat", "0.05"], stderr=subprocess.DEVNULL)
 ctx = zmq.Context()
@@ -154,8 +160,8 @@ final = req.recv_json()["status"]
 end_seq, dropped = final["last_seq"], final.get("control_replies_dropped", "?")
 proc.terminate()
 proc.wait()
-print("replay flood: %d replay-since-1 requests at once, then %d served; journal %d events at the start, %d at the end; "
-      "control_replies_dropped %s" % (requests, to_serve, last_seq, end_seq, dropped))
+print("replay flood (table at speed %s): %d replay-since-1 requests at once, then %d served; journal %d events at the start, %d at the end; "
+      "control_replies_dropped %s" % (speed, requests, to_serve, last_seq, end_seq, dropped))
 report("quiet", *report_quiet, "")
 report("flood", flood0, flood1, flood_extra)
 report("served", serve0, serve1, "; %d replies, %d of them whole, %.0f MB of JSON" % (served[0], served[0] - len(not_whole), bytes_sent[0] / 1e6))
