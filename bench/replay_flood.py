@@ -70,7 +70,7 @@ def report(name, t0, t1, extra):
     a = [x for x in arrivals if t0 <= x[0] <= t1]
     delays = [d for _, d in a]
     gaps = [b[0] - x[0] for x, b in zip(a, a[1:])]
-    p99 = statistics.quantiles(delays, n=100)[98] if len(delays) >= 2 else float("nan")
+    p99 = statistics.quantiles(delays, n=100, method="inclusive")[98] if len(delays) >= 2 else float("nan")
     print("  %-6s %6.1f s  live delay median %.4f s, p99 %.4f s, max %.4f s; largest gap %.3f s; %d live events%s"
           % (name, t1 - t0, statistics.median(delays) if delays else float("nan"), p99, max(delays, default=float("nan")),
              max(gaps, default=float("nan")), len(a), extra))
