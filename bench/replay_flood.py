@@ -9,13 +9,19 @@ it made the event: same machine), and replay clients on DEALER sockets. Three ph
   served  10,000 replays served to the end: 4 clients, each keeping 4 requests outstanding (the
           per-client bound), each reply up to 5,000 events of the journal.
 
-For each phase: live event delay (arrival - time) median and max, the largest gap between live events,
-the number of live events. Measures; asserts nothing.
+For each phase: live event delay (arrival - time) median, p99 and max, the largest gap between live
+events, the number of live events. In the served phase every reply is checked whole: `ok`, `first_available` 1,
+one event for each seq from 1 to its `last_seq` or the first 5,000 of them with `more` true (the reply's
+cap) -- counted in the bytes, not parsed: Python's JSON decoder would be the bottleneck. Measures; asserts nothing.
 
-usage: replay_flood.py CARDTABLED SCENARIO MASTER [REQUESTS [SERVED]]   (SERVED: the served phase's count,
-default REQUESTS; smaller on a loaded machine, where 10,000 whole replays take many minutes)
+usage: replay_flood.py CARDTABLED SCENARIO MASTER [REQUESTS [SERVED [SPEED]]]   (SERVED: the served phase's
+count, default REQUESTS; SPEED: the looping table's, default 300 -- its journal grows by about 50 events a
+second at 300, and a reply holds up to 5,000: 10,000 served replays of a journal grown that big take most
+of an hour on a loaded 2-core machine, at 30 about ten minutes)
 """
+import atexit
 import json
+import shutil
 import statistics
 import subprocess
 import sys
@@ -28,9 +34,11 @@ import zmq
 daemon, scenario, master = sys.argv[1:4]
 requests = int(sys.argv[4]) if len(sys.argv) > 4 else 10000
 to_serve = int(sys.argv[5]) if len(sys.argv) > 5 else requests
+speed = sys.argv[6] if len(sys.argv) > 6 else "300"
 tmp = tempfile.mkdtemp(prefix="replay-flood-")
+atexit.register(shutil.rmtree, tmp, True)  # the journal: tens of MB
 pub, ctl, live = ("ipc://%s/%s" % (tmp, n) for n in ("pub", "ctl", "live"))
-proc = subprocess.Popen([daemon, "--master", master, "--simulate", scenario, "--loop", "--speed", "300", "--analyzer", "/bin/true", "--plaintext",
+proc = subprocess.Popen([daemon, "--master", master, "--simulate", scenario, "--loop", "--speed", speed, "--analyzer", "/bin/true", "--plaintext",
                          "--state-dir", tmp + "/state", "--publish", "bind:" + pub, "--control", "bind:" + ctl,
                          "--live", "bind:" + live, "--heartbeat", "0.05"], stderr=subprocess.DEVNULL)
 ctx = zmq.Context()
@@ -62,8 +70,9 @@ def report(name, t0, t1, extra):
     a = [x for x in arrivals if t0 <= x[0] <= t1]
     delays = [d for _, d in a]
     gaps = [b[0] - x[0] for x, b in zip(a, a[1:])]
-    print("  %-6s %6.1f s  live delay median %.4f s, max %.4f s; largest gap %.3f s; %d live events%s"
-          % (name, t1 - t0, statistics.median(delays) if delays else float("nan"), max(delays, default=float("nan")),
+    p99 = statistics.quantiles(delays, n=100, method="inclusive")[98] if len(delays) >= 2 else float("nan")
+    print("  %-6s %6.1f s  live delay median %.4f s, p99 %.4f s, max %.4f s; largest gap %.3f s; %d live events%s"
+          % (name, t1 - t0, statistics.median(delays) if delays else float("nan"), p99, max(delays, default=float("nan")),
              max(gaps, default=float("nan")), len(a), extra))
 
 
@@ -97,6 +106,18 @@ print("flood phase done: %d ok, %d refused in %.1f s" % (ok, refused, flood1 - f
 served = [0]
 lock = threading.Lock()
 bytes_sent = [0]
+not_whole = []  # replies that were ok but did not hold every event from 1 to their last_seq
+
+
+def whole(m):
+    """True when a `replay since 1` reply holds every event 1..last_seq, or the first 5,000 (the most a
+    reply holds) with `more`. Each event has an integer "seq" ("seq":N); an evidence value is a string
+    ("seq":"N")."""
+    at = m.rfind(b'"last_seq":')
+    last = int(m[at + 11:m.index(b",", at)])
+    events = m.count(b'"seq":') - m.count(b'"seq":"')
+    more = b'"more":true' in m
+    return b'"first_available":1,' in m and events == min(last, 5000) and more == (last > 5000)
 
 
 def client(n):
@@ -115,9 +136,12 @@ def client(n):
             m = d.recv_multipart()[-1]
             outstanding -= 1
             if m.endswith(b'"ok":true}'):  # the reply's keys are sorted: "ok" comes last (not parsed: Python is slow)
+                ok_whole = whole(m)
                 with lock:
                     served[0] += 1
                     bytes_sent[0] += len(m)
+                    if not ok_whole:
+                        not_whole.append(m[:200])
             else:
                 sent -= 1  # refused (the daemon's bound in all): asked again
     d.close()
@@ -136,8 +160,10 @@ final = req.recv_json()["status"]
 end_seq, dropped = final["last_seq"], final.get("control_replies_dropped", "?")
 proc.terminate()
 proc.wait()
-print("replay flood: %d replay-since-1 requests at once, then %d served; journal %d events at the start, %d at the end; "
-      "control_replies_dropped %s" % (requests, to_serve, last_seq, end_seq, dropped))
+print("replay flood (table at speed %s): %d replay-since-1 requests at once, then %d served; journal %d events at the start, %d at the end; "
+      "control_replies_dropped %s" % (speed, requests, to_serve, last_seq, end_seq, dropped))
 report("quiet", *report_quiet, "")
 report("flood", flood0, flood1, flood_extra)
-report("served", serve0, serve1, "; %d replies, %.0f MB of JSON" % (served[0], bytes_sent[0] / 1e6))
+report("served", serve0, serve1, "; %d replies, %d of them whole, %.0f MB of JSON" % (served[0], served[0] - len(not_whole), bytes_sent[0] / 1e6))
+for m in not_whole[:5]:
+    print("  not whole: %r" % m)

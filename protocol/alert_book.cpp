@@ -27,7 +27,11 @@ void AlertBook::on_published(const json& e) {
       return;
     }
     open_.erase(acked);
-    acked_[acked] = Ack{ev.value("by", "director"), seq};
+    if (acked_.emplace(acked, Ack{ev.value("by", "director"), seq}).second) ack_order_.push_back(acked);
+    while (max_acks_ != 0 && ack_order_.size() > max_acks_) {
+      acked_.erase(ack_order_.front());
+      ack_order_.pop_front();
+    }
     return;
   }
   if (e.value("severity", "") == "alert" && !acked_.count(seq)) open_[seq] = e;
@@ -37,6 +41,14 @@ std::optional<std::string> AlertBook::refuse_ack(std::uint64_t seq) const {
   auto it = acked_.find(seq);
   if (it == acked_.end()) return std::nullopt;
   return "event " + std::to_string(seq) + " was already acknowledged by " + it->second.by + " (event " + std::to_string(it->second.ack_seq) + ")";
+}
+
+void AlertBook::replace_open(const json& alerts) {
+  open_.clear();
+  if (!alerts.is_array()) return;
+  for (const json& e : alerts)
+    if (e.is_object() && e.contains("seq") && e["seq"].is_number_unsigned() && e.value("severity", "") == "alert")
+      open_[e["seq"].get<std::uint64_t>()] = e;
 }
 
 json AlertBook::open() const {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -17,11 +18,18 @@ namespace cardtable::protocol {
 
 class AlertBook {
  public:
+  // max_acks: the acknowledgements remembered, the newest (0: all -- the daemon, which refuses any second
+  // ack of its journal; the hub bounds its own).
+  explicit AlertBook(std::size_t max_acks = 0) : max_acks_(max_acks) {}
   void load(const Journal& journal);                 // the journal as it is at start
   void on_published(const nlohmann::json& event);              // every journalled event, public JSON
   // Why this ack cannot be made (already acknowledged: by whom, in which event); nullopt: it can.
   std::optional<std::string> refuse_ack(std::uint64_t seq) const;
   nlohmann::json open() const;  // the open alerts, oldest first
+  // The table's own list (its `alerts` reply) replaces the open alerts; events published since the
+  // question was asked are then given to on_published again, in order.
+  void replace_open(const nlohmann::json& alerts);
+  std::size_t acks_kept() const { return acked_.size(); }
   std::size_t open_count() const { return open_.size(); }
 
  private:
@@ -31,6 +39,8 @@ class AlertBook {
     std::uint64_t ack_seq = 0;
   };
   std::map<std::uint64_t, Ack> acked_;                         // seq acknowledged -> by whom
+  std::deque<std::uint64_t> ack_order_;                        // acked_'s keys, oldest first (the bound)
+  std::size_t max_acks_ = 0;
 };
 
 }  // namespace cardtable::protocol

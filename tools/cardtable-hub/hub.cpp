@@ -6,6 +6,7 @@
 #include <zmq_addon.hpp>
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 #include <iostream>
 
@@ -82,14 +83,30 @@ Hub::Hub(const HubOptions& o)
     if (!e->bind) throw HubStartupError(std::string(name) + ": the hub binds its endpoints (no connect:)");
     if (auto why = protocol::check_endpoint_security(*e, o.plaintext, curve_)) throw HubStartupError(std::string(name) + ": " + *why);
   }
+  for (const auto& [table, text] : o.table_control) {
+    // The hub connects to a table's control endpoint: the same rules as its own (plain text on ipc and
+    // loopback only), and with CURVE it needs that table's key (table/T/S/N.pub: the daemon's keypair).
+    std::string error;
+    auto e = protocol::parse_endpoint("connect:" + text, error);
+    if (std::count(table.begin(), table.end(), '/') != 2 || table.front() == '/' || table.back() == '/' || table.find("//") != std::string::npos)
+      throw HubStartupError("--table-control " + table + "=" + text + ": the table is TOURNAMENT/SECTION/TABLE, e.g. default/A/7");
+    if (!e) throw HubStartupError("--table-control " + table + ": " + error);
+    if (auto why = protocol::check_endpoint_security(*e, o.plaintext, curve_)) throw HubStartupError("--table-control " + table + ": " + *why);
+    table_control_[table] = e->address;
+  }
   try {
     if (curve_) {
       std::string error;
       if (!protocol::secret_key_file_private(o.curve_secret, error)) throw HubStartupError("--curve-secret: " + error);
       auto keys = protocol::read_key_file(o.curve_secret, error);
       if (!keys || keys->secret_key.empty()) throw HubStartupError("--curve-secret: " + (keys ? std::string("no secret key") : error));
+      public_key_ = keys->public_key;
+      secret_key_ = keys->secret_key;
       auto clients = protocol::read_client_keys(o.clients, {"director", "broadcaster", "hub"});
-      for (auto& [k, who] : read_table_keys(o.clients)) clients[k] = who;
+      for (auto& [k, who] : read_table_keys(o.clients)) {
+        table_keys_[who.name] = k;
+        clients[k] = who;
+      }
       zap_ = std::make_unique<protocol::ZapAuthenticator>(
           ctx_, std::move(clients), [](std::string_view domain, const protocol::ClientKey& k) -> std::optional<std::string> {
             // Tables publish upstream and nowhere else; every other role reads downstream.
@@ -124,6 +141,9 @@ Hub::Hub(const HubOptions& o)
   sigaddset(&mask, SIGINT);
   pthread_sigmask(SIG_BLOCK, &mask, nullptr);
   signal_fd_ = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+  for (const auto& [table, address] : table_control_)
+    if (curve_ && !table_keys_.count(table))
+      throw HubStartupError("--table-control " + table + ": no key for that table in " + o.clients + "/table/" + table + ".pub (the hub needs it to ask the table)");
   log(Priority::Notice, "upstream " + o.upstream + ", downstream " + o.downstream + ", control " + o.control + (curve_ ? " (CURVE)" : " (plain text)"));
 }
 
@@ -156,8 +176,12 @@ void Hub::forward_upstream() {
       TableState& t = tables_[table];
       if (topic.ends_with("/daemon.heartbeat")) {
         t.last_heartbeat = json::parse(f[1].to_string_view(), nullptr, false);
+        maybe_ask_alerts(table, t);
       } else {
-        if (auto j = json::parse(f[1].to_string_view(), nullptr, false); j.is_object()) t.alerts.on_published(j);
+        if (auto j = json::parse(f[1].to_string_view(), nullptr, false); j.is_object()) {
+          t.alerts.on_published(j);
+          if (t.asking) t.since_asked.push_back(std::move(j));
+        }
         if (topic.ends_with("/board.arrived")) t.events.clear();
         t.events.emplace_back(topic, f[1].to_string());
         if (t.events.size() > kKeptPerTable) t.events.pop_front();
@@ -168,9 +192,90 @@ void Hub::forward_upstream() {
   }
 }
 
+namespace {
+
+// A heartbeat's open_alerts ("3"); -1 when it has none.
+long heartbeat_open_alerts(const json& hb) {
+  if (!hb.is_object() || !hb.contains("evidence") || !hb["evidence"].is_object()) return -1;
+  const json& ev = hb["evidence"];
+  if (!ev.contains("open_alerts") || !ev["open_alerts"].is_string()) return -1;
+  try {
+    return std::stol(ev["open_alerts"].get<std::string>());
+  } catch (...) {
+    return -1;
+  }
+}
+
+constexpr auto kAskAgainAfter = std::chrono::seconds(2), kAnswerWithin = std::chrono::seconds(10);
+
+}  // namespace
+
+// A table the hub knows the control endpoint of is asked for its open alerts when its first heartbeat
+// comes (the hub started, or the table connected, after alerts were made) and again whenever a heartbeat's
+// count differs from the hub's list (events lost while the table was away, or an ack before the hub
+// started): at most one question at a time, not more often than every 2 s.
+void Hub::maybe_ask_alerts(const std::string& name, TableState& t) {
+  auto endpoint = table_control_.find(name);
+  if (endpoint == table_control_.end()) return;
+  auto now = std::chrono::steady_clock::now();
+  if (t.asking) {
+    if (now - t.asked_at < kAnswerWithin) return;
+    log(Priority::Warning, name + ": no answer from its control endpoint " + endpoint->second + " to alerts within 10 s; asking again");
+    t.control.reset();  // a DEALER keeps the lost question: a fresh socket
+    t.asking = false;
+  }
+  long at_table = heartbeat_open_alerts(t.last_heartbeat);
+  bool differs = at_table >= 0 && static_cast<std::size_t>(at_table) != t.alerts.open_count();
+  if (t.asked_ever && (!differs || now - t.asked_at < kAskAgainAfter)) return;
+  try {
+    if (!t.control) {
+      t.control = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::dealer);
+      t.control->set(zmq::sockopt::linger, 0);
+      t.control->set(zmq::sockopt::sndhwm, 4);
+      t.control->set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(64 << 20));
+      if (curve_) {
+        t.control->set(zmq::sockopt::curve_serverkey, table_keys_.at(name));
+        t.control->set(zmq::sockopt::curve_publickey, public_key_);
+        t.control->set(zmq::sockopt::curve_secretkey, secret_key_);
+      }
+      t.control->connect(endpoint->second);
+    }
+    std::array<zmq::const_buffer, 2> question = {zmq::const_buffer(), zmq::str_buffer(R"({"command":"alerts"})")};
+    if (!zmq::send_multipart(*t.control, question, zmq::send_flags::dontwait)) return;  // not connected yet: the next heartbeat
+  } catch (const zmq::error_t& e) {
+    log(Priority::Warning, name + ": cannot ask " + endpoint->second + " for its alerts: " + e.what());
+    t.control.reset();
+    return;
+  }
+  t.asking = t.asked_ever = true;
+  t.asked_at = now;
+  t.since_asked.clear();
+}
+
+void Hub::take_alerts_reply(const std::string& name, TableState& t) {
+  std::vector<zmq::message_t> f;
+  while (zmq::recv_multipart(*t.control, std::back_inserter(f), zmq::recv_flags::dontwait)) {
+    json r = f.empty() ? json() : json::parse(f.back().to_string_view(), nullptr, false);
+    f.clear();
+    if (!t.asking) continue;  // an answer to a question given up on
+    t.asking = false;
+    if (!r.is_object() || !r.value("ok", false) || !r.contains("alerts")) {
+      log(Priority::Warning, name + ": its control endpoint answered alerts with " + r.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 300));
+      continue;
+    }
+    // The table's list as it was when it answered, then what the hub forwarded since it asked (those
+    // events may already be in the list: giving them again changes nothing).
+    t.alerts.replace_open(r["alerts"]);
+    for (const json& e : t.since_asked) t.alerts.on_published(e);
+    t.since_asked.clear();
+    log(Priority::Info, name + ": " + std::to_string(t.alerts.open_count()) + " open alerts, from its control endpoint");
+  }
+}
+
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows
-// the events it forwarded since it started: a table whose own count (its last heartbeat's open_alerts)
-// differs is named under "incomplete", so a director asks that table's daemon for the full list.
+// the events it forwarded since it started, and the lists of the tables it was told how to ask
+// (--table-control): a table whose own count (its last heartbeat's open_alerts) differs is named under
+// "incomplete", so a director asks that table's daemon for the full list.
 json Hub::alerts() const {
   std::vector<json> all;
   json tables = json::object(), incomplete = json::array();
@@ -240,9 +345,18 @@ std::string Hub::answer(std::string_view frame) noexcept {
 
 int Hub::run() {
   while (true) {
-    zmq::pollitem_t items[] = {{xsub_.handle(), 0, ZMQ_POLLIN, 0}, {xpub_.handle(), 0, ZMQ_POLLIN, 0}, {ctl_.handle(), 0, ZMQ_POLLIN, 0},
-                               {nullptr, signal_fd_, ZMQ_POLLIN, 0}, {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
-    zmq::poll(items, zap_ ? 5 : 4, std::chrono::milliseconds(500));
+    std::vector<zmq::pollitem_t> items = {{xsub_.handle(), 0, ZMQ_POLLIN, 0}, {xpub_.handle(), 0, ZMQ_POLLIN, 0}, {ctl_.handle(), 0, ZMQ_POLLIN, 0},
+                                          {nullptr, signal_fd_, ZMQ_POLLIN, 0}, {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
+    if (!zap_) items.pop_back();
+    std::vector<std::pair<std::string, TableState*>> asking;  // the tables' control endpoints, after the hub's own
+    for (auto& [name, t] : tables_)
+      if (t.control) {
+        items.push_back({t.control->handle(), 0, ZMQ_POLLIN, 0});
+        asking.emplace_back(name, &t);
+      }
+    zmq::poll(items, std::chrono::milliseconds(500));
+    for (std::size_t i = 0; i < asking.size(); ++i)
+      if (items[items.size() - asking.size() + i].revents & ZMQ_POLLIN) take_alerts_reply(asking[i].first, *asking[i].second);
     if (items[3].revents & ZMQ_POLLIN) {
       log(Priority::Notice, "stopping");
       return 0;

@@ -4,12 +4,14 @@
 // logged.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <zmq.hpp>
@@ -27,7 +29,14 @@ struct HubOptions {
   std::string upstream = "tcp://127.0.0.1:5560", downstream = "tcp://127.0.0.1:5561", control = "tcp://127.0.0.1:5562";
   std::string curve_secret, clients;
   bool plaintext = false;
+  // "tournament/section/table" -> that table's control endpoint ("tcp://10.0.0.11:5552"): the hub asks it
+  // for the table's open alerts (`alerts`), so its list holds alerts made before the hub saw them.
+  std::map<std::string, std::string> table_control;
 };
+
+// Acknowledgements the hub remembers per table (the newest): enough to tell an acknowledged alert from
+// an open one among the events it keeps, bounded whatever the session's length.
+constexpr std::size_t kAcksKeptPerTable = 1000;
 
 // The table keys: clients/table/T/S/N.pub speaks for table "T/S/N"; throws naming the bad file.
 std::map<std::string, protocol::ClientKey> read_table_keys(const std::string& clients);
@@ -47,14 +56,23 @@ class Hub {
   struct TableState {
     std::deque<std::pair<std::string, std::string>> events;  // topic, body of the board in progress
     nlohmann::json last_heartbeat;
-    protocol::AlertBook alerts;  // from the events forwarded since the hub started
+    protocol::AlertBook alerts{kAcksKeptPerTable};  // the table's own list when asked, then the events forwarded
+    // Asking the table's control endpoint for its open alerts (HubOptions::table_control).
+    std::unique_ptr<zmq::socket_t> control;
+    bool asking = false, asked_ever = false;
+    std::chrono::steady_clock::time_point asked_at;
+    std::vector<nlohmann::json> since_asked;  // journalled events forwarded while the question was out
   };
+  void maybe_ask_alerts(const std::string& name, TableState& t);
+  void take_alerts_reply(const std::string& name, TableState& t);
   nlohmann::json alerts() const;
   zmq::context_t ctx_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;
   zmq::socket_t xsub_, xpub_, ctl_;
   int signal_fd_ = -1;
   std::map<std::string, TableState> tables_;  // "tournament/section/table" -> state
+  std::map<std::string, std::string> table_control_, table_keys_;  // table -> control endpoint, its public key
+  std::string public_key_, secret_key_;  // the hub's own: a CURVE client of the tables' control endpoints
   std::uint64_t forwarded_ = 0, dropped_ = 0;
   bool curve_ = false;
 };

@@ -4,6 +4,8 @@
 
 #include <fstream>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "daemon/system_log.hpp"
 #include "hub.hpp"
@@ -25,6 +27,7 @@ int fail(Priority p, const std::string& why, int status) {
 int main(int argc, char** argv) {
   cardtable::hub::HubOptions o;
   std::string config;
+  std::vector<std::string> table_controls;
   po::options_description opts("cardtable-hub: gathers many tables' events and serves them to subscribers");
   opts.add_options()("help,h", "this help")(
       "config", po::value(&config), "a config file: the same names, one \"name = value\" a line (cardtable-hub(8))")(
@@ -35,7 +38,11 @@ int main(int argc, char** argv) {
       "curve-secret", po::value(&o.curve_secret), "the hub's CURVE keypair file (mode 0600): every endpoint encrypted")(
       "clients", po::value(&o.clients),
       "allowed keys: table/TOURNAMENT/SECTION/TABLE.pub may publish upstream, for that table only; director/, broadcaster/, hub/ may subscribe")(
-      "plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)");
+      "plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)")(
+      "table-control", po::value(&table_controls)->composing(),
+      "TOURNAMENT/SECTION/TABLE=ENDPOINT, once per table: that table's control endpoint; the hub asks it for the table's open "
+      "alerts when the table connects and whenever its heartbeat's count differs from the hub's list (with CURVE the "
+      "hub's key must be in the table's clients/hub/)");
   po::variables_map vm;
   try {
     // The command line first: what it gives wins over the config file (as cardtabled).
@@ -52,6 +59,12 @@ int main(int argc, char** argv) {
   if (vm.count("help")) {
     std::cout << opts;
     return 0;
+  }
+  for (const std::string& tc : table_controls) {
+    auto eq = tc.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == tc.size())
+      return fail(Priority::Error, "--table-control " + tc + ": expected TOURNAMENT/SECTION/TABLE=ENDPOINT, e.g. default/A/7=tcp://10.0.0.17:5552", 2);
+    o.table_control[tc.substr(0, eq)] = tc.substr(eq + 1);
   }
   try {
     cardtable::hub::Hub hub(o);
