@@ -163,6 +163,26 @@ TEST_F(DaemonWithReaders, UnpluggedBoardMakesItsZonesUnknownNeverAnIrregularityA
   EXPECT_GT((*s)["devices"][0]["counters"]["observations"].get<int>(), 0);
 }
 
+// The camera driver is a plug-in (devices/plugin.hpp): a daemon whose devices are all RFID readers never
+// maps OpenCV (which made every daemon ~79 MB resident when the driver was linked in; the bar is 30 MB).
+TEST_F(DaemonWithReaders, ADaemonWithNoCameraMapsNeitherOpenCVNorTheCameraPlugIn) {
+  plug(4);
+  start(FAST_QUIRKS);
+  ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.added") == 1; })) << log();
+  ASSERT_TRUE(status()) << log();  // up, its devices started and reading
+  std::ifstream maps("/proc/" + std::to_string(pid_) + "/maps");
+  ASSERT_TRUE(maps) << "cannot read the daemon's /proc/PID/maps";
+  std::size_t lines = 0;
+  for (std::string line; std::getline(maps, line); ++lines) {
+    EXPECT_EQ(line.find("libopencv"), std::string::npos) << line;
+    EXPECT_EQ(line.find("cardtable-camera"), std::string::npos) << line;
+  }
+  EXPECT_GT(lines, 0u);
+  std::ifstream st("/proc/" + std::to_string(pid_) + "/status");
+  for (std::string line; std::getline(st, line);)
+    if (line.starts_with("VmRSS:")) RecordProperty("daemon_rss_kb", std::stoi(line.substr(6)));
+}
+
 TEST_F(DaemonWithReaders, ABoardThatGoesQuietMakesItsZonesSilentFromTheDaemonsOwnClock) {
   plug(4);
   start(PATIENT_QUIRKS);  // retries = 100: the board is not reset or reported for a long while
