@@ -13,6 +13,7 @@
 #include "bridge/record_file.hpp"
 #include "daemon/log.hpp"
 #include "devices/deck.hpp"
+#include "devices/sim/session_script.hpp"
 #include "devices/sim/simulator_device.hpp"
 #include "daemon/wire_conversion.hpp"
 #include "protocol/card_seal.hpp"
@@ -129,30 +130,52 @@ EventLoop::EventLoop(Options options)
   master_ = load_master(options_.masters, summary);
   log("master record: " + summary);
 
-  // The simulated table's scenario (--simulate): the device "sim" plays it; its settings are the table's.
+  // The simulated table's scenario (--simulate FILE, or --simulate-session EVENT/SESSION generated from the
+  // master record): the device "sim" plays it, with --sim-faults; its settings are the table's.
   std::vector<devices::DeviceConfig> preset;
   std::optional<table::Scenario> scenario;
-  if (!options_.simulate.empty()) {
-    std::ifstream in(options_.simulate);
-    if (!in) throw StartupError("--simulate " + options_.simulate + ": cannot read the scenario");
-    std::stringstream text;
-    text << in.rdbuf();
+  if (!options_.simulate.empty() || !options_.simulate_session.empty()) {
+    std::string text, name = options_.simulate;
+    fs::path base = fs::path(options_.simulate).parent_path();
+    if (!options_.simulate.empty()) {
+      std::ifstream in(options_.simulate);
+      if (!in) throw StartupError("--simulate " + options_.simulate + ": cannot read the scenario");
+      std::stringstream all;
+      all << in.rdbuf();
+      text = all.str();
+    } else {
+      const std::string& es = options_.simulate_session;
+      devices::SessionPlan plan;
+      plan.event = es.substr(0, es.rfind('/'));
+      plan.session = es.substr(es.rfind('/') + 1);
+      plan.contract = options_.session_contract;
+      plan.fouled.insert(options_.foul.begin(), options_.foul.end());
+      std::string error;
+      auto generated = devices::session_scenario(*master_, plan, error);
+      if (!generated) throw StartupError("--simulate-session " + es + ": " + error);
+      text = *std::move(generated);
+      name = "session " + es;
+      base = ".";
+    }
     std::vector<table::ScenarioError> errors;
-    scenario = table::parse_scenario(text.str(), fs::path(options_.simulate).parent_path(),
-                                     [this](const auto&) -> const bridge::MasterRecord& { return *master_; }, errors);
+    scenario = table::parse_scenario(text, base, [this](const auto&) -> const bridge::MasterRecord& { return *master_; }, errors);
     if (!scenario) {
       std::string all;
-      for (const auto& e : errors) all += "\n  " + options_.simulate + ":" + std::to_string(e.line) + ": " + e.message;
+      for (const auto& e : errors) all += "\n  " + name + ":" + std::to_string(e.line) + ": " + e.message;
       throw StartupError("the scenario has errors:" + all);
     }
     table_config_ = scenario->config;
     scenario_inputs_ = table::scenario_inputs(*scenario);
     real_clock_ = options_.speed == 1.0;
-    devices::DeviceConfig sim{"sim", "sim", {}, {{"script", options_.simulate}, {"loop", options_.loop ? "yes" : "no"},
+    devices::DeviceConfig sim{"sim", "sim", {}, {{"script", name}, {"loop", options_.loop ? "yes" : "no"},
                                                  {"clock", real_clock_ ? "daemon" : "script"}}};
     std::ostringstream speed;
     speed << options_.speed;
     sim.options["speed"] = speed.str();
+    // The faults (checked by parse_options: only the sim's keys): the sim driver reads them (devices/sim).
+    std::istringstream faults(options_.sim_faults);
+    for (std::string kv; std::getline(faults, kv, ',');)
+      if (auto eq = kv.find('='); eq != std::string::npos) sim.options[kv.substr(0, eq)] = kv.substr(eq + 1);
     preset.push_back(std::move(sim));
   }
   // devices/ does not include the scenario parser: the sim gets the scenario parsed here.
@@ -548,7 +571,8 @@ json EventLoop::status() const {
   s["zones"] = zones;
   if (const devices::Device* sim = devices_.find("sim")) {
     json h = sim->health();
-    s["simulator"] = {{"scenario", options_.simulate}, {"speed", options_.speed}, {"loop", options_.loop}, {"finished", h["finished"]}};
+    s["simulator"] = {{"scenario", options_.simulate.empty() ? "session " + options_.simulate_session : options_.simulate},
+                      {"faults", options_.sim_faults}, {"speed", options_.speed}, {"loop", options_.loop}, {"finished", h["finished"]}};
   }
   if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
   return s;

@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 
+#include <charconv>
 #include <fstream>
 #include <sstream>
 #include <tuple>
@@ -21,6 +22,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   record.add_options()
       ("master", po::value(&o.masters)->composing(), "a master record file or folder (PBN, LIN, DUP, DLM); repeat for more; reloaded on SIGHUP")
       ("simulate", po::value(&o.simulate), "a scenario file (docs/scenarios.md): the simulated table replays it")
+      ("simulate-session", po::value(&o.simulate_session), "EVENT/SESSION, e.g. \"Spring Pairs/1\": the simulated table plays every board of that session of the master record (generated: the pockets emptied, the contract, the deal played out, the board returned; 80 s a board at --speed 1)")
+      ("session-contract", po::value(&o.session_contract)->default_value(o.session_contract), "the contract of every board of --simulate-session, e.g. \"4S N\"")
+      ("foul", po::value<std::string>(), "BOARD[,BOARD...]: boards of --simulate-session fouled before play (North's and East's hands exchanged: the table must report them)")
+      ("sim-faults", po::value(&o.sim_faults), "KEY=VALUE,...: faults of the simulated table (--simulate or --simulate-session): drop=P (a reading lost), misread=P (a reading names another card), flicker=P (a reading empty for one poll), probabilities 0..1; unplug=AT+FOR (the reader away from AT ms for FOR ms, scenario time); seed=N")
       ("speed", po::value(&o.speed)->default_value(o.speed), "simulation speed, 0.001..10000: 1 is real time, 10 ten times faster")
       ("loop", po::bool_switch(&o.loop), "replay the scenario again and again")
       ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board, camera; docs/hardware.md); a camera, e.g. cam0=camera:source=v4l2:/dev/video0,zones=/etc/cardtable/zones.txt, takes its zones from its calibration file")
@@ -88,6 +93,32 @@ ParseResult parse_options(int argc, const char* const* argv) {
     return r;
   };
   if (o.masters.empty()) return fail("give the master record with --master PATH");
+  if (!o.simulate.empty() && !o.simulate_session.empty()) return fail("--simulate and --simulate-session: give one (the sim plays one script)");
+  if (!o.simulate_session.empty()) {
+    auto slash = o.simulate_session.rfind('/');
+    if (slash == std::string::npos || slash == 0 || slash + 1 == o.simulate_session.size())
+      return fail("--simulate-session " + o.simulate_session + ": expected EVENT/SESSION, e.g. \"Spring Pairs/1\"");
+  }
+  if (vm.count("foul")) {
+    if (o.simulate_session.empty()) return fail("--foul needs --simulate-session (it fouls boards of the generated session)");
+    std::istringstream list(vm["foul"].as<std::string>());
+    for (std::string b; std::getline(list, b, ',');) {
+      int n = 0;
+      auto [end, ec] = std::from_chars(b.data(), b.data() + b.size(), n);
+      if (ec != std::errc{} || end != b.data() + b.size() || n < 1) return fail("--foul " + vm["foul"].as<std::string>() + ": board numbers, e.g. 3,7");
+      o.foul.push_back(n);
+    }
+  }
+  if (!o.sim_faults.empty()) {
+    if (o.simulate.empty() && o.simulate_session.empty()) return fail("--sim-faults needs --simulate or --simulate-session");
+    std::istringstream list(o.sim_faults);
+    for (std::string kv; std::getline(list, kv, ',');) {
+      auto eq = kv.find('=');
+      std::string key = kv.substr(0, eq);
+      if (eq == std::string::npos || (key != "drop" && key != "misread" && key != "flicker" && key != "unplug" && key != "seed"))
+        return fail("--sim-faults: '" + kv + "' is not one of drop=P, misread=P, flicker=P, unplug=AT+FOR, seed=N");
+    }
+  }
   if (!(o.speed >= 0.001 && o.speed <= 10000)) return fail("--speed must be 0.001..10000 (the simulated table's range)");
   if (o.speed != 1.0 && !o.devices.empty())
     return fail("--speed other than 1 runs the scenario's own clock; devices (--device) need the daemon's real clock");

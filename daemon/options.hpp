@@ -15,6 +15,12 @@ struct Options {
   std::string tournament = "default", section = "A", table = "1";
   std::vector<std::string> masters;
   std::string simulate;            // a scenario file: the device "sim" replays it
+  // A whole session generated from the master record (devices/sim/session_script.hpp) for the sim:
+  // "EVENT/SESSION", its contract, the boards fouled (North's and East's hands exchanged).
+  std::string simulate_session;
+  std::string session_contract = "3NT S";
+  std::vector<int> foul;
+  std::string sim_faults;          // the sim's faults, "drop=P,misread=P,flicker=P,unplug=AT+FOR,seed=N"
   double speed = 1.0;
   bool loop = false;
   std::vector<std::string> devices;  // "NAME=DRIVER[:KEY=VALUE,...]" (daemon/device_manager.hpp)

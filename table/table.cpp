@@ -222,9 +222,27 @@ void Table::on_stable(const Observation& o) {
     case ZoneKind::Scan: on_scan(o); break;
     case ZoneKind::Hand: on_hand(o); break;
     case ZoneKind::Pocket: on_pocket(o); break;
-    case ZoneKind::Play: on_play(o); break;
-    case ZoneKind::Dummy: on_dummy(o); break;
+    case ZoneKind::Play: unknown_in_play(o); on_play(o); break;
+    case ZoneKind::Dummy: unknown_in_play(o); on_dummy(o); break;
   }
+}
+
+// A tag or image in a play area or dummy that is no card of the enrolled deck: a card of another pack put
+// down, or a pack not enrolled. Reported once per settled reading (the same stray tag lying there is one
+// event); the table's play goes on from the cards it knows, the stray one being no card of this deal.
+// The tags' UIDs are the director's detail (card_evidence), as at the station (board_check.cpp).
+void Table::unknown_in_play(const Observation& o) {
+  if (o.unknown == 0) return;
+  const std::string where = o.zone.kind == ZoneKind::Dummy ? std::string("dummy") : seat_word(o.zone.seat) + "'s play area";
+  Event e = make("irregularity.unknown_card", Severity::Warning, {},
+                 board_text() + ": " + (o.unknown == 1 ? std::string("a tag") : std::to_string(o.unknown) + " tags") +
+                     " in " + where + (o.unknown == 1 ? " is" : " are") + " no card of the enrolled deck");
+  if (o.zone.has_seat()) e.seats = {o.zone.seat};
+  e.evidence = {{"unknown", std::to_string(o.unknown)}, {"zone", o.zone.str()}};
+  std::string ids;
+  for (const std::string& id : o.unknown_ids) ids += (ids.empty() ? "" : ",") + id;
+  if (!ids.empty()) e.card_evidence = {{"uids", ids}};
+  emit(std::move(e));
 }
 
 bool Table::check_two_zones(const Observation& o) {

@@ -75,6 +75,7 @@ class Table {
   void on_hand(const Observation& o);
   void on_pocket(const Observation& o);
   void on_play(const Observation& o);
+  void unknown_in_play(const Observation& o);
   void on_dummy(const Observation& o);
   bool check_two_zones(const Observation& o);  // true when the reading contradicts another zone
 

@@ -134,6 +134,12 @@ TEST_F(DaemonWithCamera, TheCameraIsADeviceOfTheDaemonServingTheZonesOfItsCalibr
   EXPECT_EQ(s["devices"][0]["present"], true);
   EXPECT_EQ(s["zones"]["play:N"], "cam0/antenna0");
   EXPECT_EQ(s["zones"]["play:W"], "cam0/antenna3");
+  // The driver came from its plug-in, loaded because a device names it (a daemon without a camera maps
+  // neither: cardtabled_readers_test), and it brought OpenCV.
+  std::ifstream maps("/proc/" + std::to_string(pid_) + "/maps");
+  std::string all(std::istreambuf_iterator<char>(maps), {});
+  EXPECT_NE(all.find("/cardtable-camera.so"), std::string::npos);
+  EXPECT_NE(all.find("libopencv_dnn"), std::string::npos);
   std::this_thread::sleep_for(1500ms);  // the empty table is read, settled, and stays so
   ASSERT_TRUE(until([](auto&) { return true; }));
   EXPECT_GT((*request({{"command", "status"}}))["status"]["devices"][0]["counters"]["observations"].get<int>(), 0);

@@ -50,6 +50,17 @@ class Daemon : public ::testing::Test {
     pid = fork_exec(args, (dir / "daemon.log").string());
     return pid;
   }
+  // Starts cardtabled on a whole session generated from a master record file (--simulate-session),
+  // `extra` adding --foul, --sim-faults...; returns its pid.
+  pid_t start_session(const std::string& master, const std::string& session, double speed, std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {CARDTABLED, "--master", master, "--simulate-session", session,
+                                     "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
+                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
+                                     "--heartbeat", heartbeat};
+    args.insert(args.end(), extra.begin(), extra.end());
+    pid = fork_exec(args, (dir / "daemon.log").string());
+    return pid;
+  }
   static pid_t fork_exec(const std::vector<std::string>& args, const std::string& log) {
     pid_t p = ::fork();
     if (p == 0) {

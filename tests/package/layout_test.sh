@@ -7,7 +7,7 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
 # No file outside the Debian layout.
-allowed='^\./(usr/sbin|usr/bin|usr/lib/systemd/system|usr/lib/udev/rules\.d|usr/lib/sysusers\.d|usr/lib/tmpfiles\.d|usr/share/man/man[158]|usr/share/doc/cardtable|usr/share/cardtable|etc/default)/'
+allowed='^\./(usr/sbin|usr/bin|usr/lib/systemd/system|usr/lib/udev/rules\.d|usr/lib/sysusers\.d|usr/lib/tmpfiles\.d|usr/share/man/man[158]|usr/share/doc/cardtable|usr/share/cardtable|usr/lib/[a-z0-9_]+-linux-gnu[a-z0-9_]*/cardtable|etc/default)/'
 while IFS= read -r f; do
   [[ "$f" =~ $allowed ]] || bad "outside the Debian layout: $f"
 done < <(cd "$root" && find . \( -type f -o -type l \) | sort)
@@ -24,6 +24,15 @@ for f in usr/lib/systemd/system/cardtabled.service usr/lib/systemd/system/cardta
          usr/share/cardtable/sample/demo-table.scn usr/share/cardtable/sample/sample-pairs.pbn; do
   [ -f "$root/$f" ] || bad "missing $f"
 done
+# A package built with vision/ (it ships the model) has the camera driver's plug-in, a plain shared object.
+if [ -f "$root/usr/share/cardtable/vision/model.json" ]; then
+  plugin=$(cd "$root" && find usr/lib -name cardtable-camera.so -path '*/cardtable/*' | head -1)
+  if [ -z "$plugin" ]; then bad "missing the camera plug-in usr/lib/<multiarch>/cardtable/cardtable-camera.so"
+  else
+    [ ! -x "$root/$plugin" ] || bad "$plugin is executable (a shared object is 0644)"
+    readelf -h "$root/$plugin" 2>/dev/null | grep -q 'Type: *DYN' || bad "$plugin is no shared object"
+  fi
+fi
 # The example in /usr/share/doc is the file the postinst copies.
 [ "$(readlink -f "$root/usr/share/doc/cardtable/examples/cardtabled.conf")" = "$(readlink -f "$root/usr/share/cardtable/cardtabled.conf")" ] ||
   bad "usr/share/doc/cardtable/examples/cardtabled.conf does not lead to usr/share/cardtable/cardtabled.conf"

@@ -145,3 +145,30 @@ TEST(UnknownCard, TheTagsUidIsInTheDirectorsDetail) {
   EXPECT_EQ(*e->find_card("uids"), "04DEADBEEF0001");
   EXPECT_EQ(e->find("uids"), nullptr);
 }
+
+// A stray tag put down in play (a card of another pack): irregularity.unknown_card once for the settled
+// reading, its UID in the director-only detail; the board's own play is not disturbed by it.
+TEST(UnknownCard, AStrayTagInAPlayAreaIsReportedOnceWithItsUidForTheDirector) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("master memory\nzones playing-table\nat 0 board Spring Pairs/1/3\nat 0 pockets full\n"
+                           "at 1 pocket N empty\nat 1 pocket S empty\nat 2 pocket E empty\nat 2 pocket W empty\n"
+                           "at 10 read play:W - unknown 1\nat 14 clear play:W\nend 20\n",
+                           ".", [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc) << (errors.empty() ? "" : errors.front().message);
+  Table table(test::master(), sc->config);
+  for (TableInput in : scenario_inputs(*sc)) {
+    if (in.kind == TableInput::Kind::Observe && in.observation.unknown) in.observation.unknown_ids = {"04DEADBEEF0002"};
+    apply(table, in);
+  }
+  auto ev = table.take_events();
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "irregularity.unknown_card"; }), 1) << test::dump(ev);
+  const Event* e = test::first(ev, "irregularity.unknown_card");
+  ASSERT_NE(e, nullptr) << test::dump(ev);
+  EXPECT_EQ(e->seats, std::vector<cardtable::bridge::Seat>{cardtable::bridge::Seat::West});
+  EXPECT_EQ(*e->find("zone"), "play:W");
+  EXPECT_EQ(*e->find("unknown"), "1");
+  ASSERT_NE(e->find_card("uids"), nullptr);
+  EXPECT_EQ(*e->find_card("uids"), "04DEADBEEF0002");
+  EXPECT_EQ(e->find("uids"), nullptr);
+  EXPECT_EQ(e->message, "Board 3: a tag in West's play area is no card of the enrolled deck");
+}
