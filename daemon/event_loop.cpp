@@ -384,7 +384,7 @@ std::vector<std::string> EventLoop::drain_table() {
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
     if (protocol::seal_card_detail(w)) log(Priority::Warning, w.type + ": a card was named in the public text; moved to the director-only detail");
     publish(w);
-    if (e.type == "board.arrived" || e.type == "board.verified") trick_sides_.clear();
+    if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") trick_sides_.clear();
     if (e.type == "board.returned" || e.type == "board.verified") {
       board_first_seq_ = publisher_->journal().last_seq() + 1;  // the next board's snapshot starts after this
       if (e.type == "board.returned") finish_board(w);
@@ -406,6 +406,11 @@ void EventLoop::publish_trick_count(const protocol::WireEvent& trick) {
     if (k == "winner") side = v == "N" || v == "S" ? 'N' : v == "E" || v == "W" ? 'E' : '?';
   }
   if (number <= 0 || !side) return;
+  // A new board starts its count afresh. Not every board begins with board.arrived (a session's next board
+  // is identified as its pockets are read, with no moment when all four are full): the board number is what
+  // tells, else board 2's first trick read "13 tricks played".
+  if (trick.board != trick_board_) trick_sides_.clear();
+  trick_board_ = trick.board;
   trick_sides_[number] = side;
   int ns = 0, ew = 0;
   for (const auto& [n, s] : trick_sides_) {

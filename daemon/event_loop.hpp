@@ -107,7 +107,8 @@ class EventLoop {
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
   // The side that won each trick of the board in progress (1-based trick -> 'N' for North-South, 'E' for
   // East-West): board.trick's director-only count. A trick re-decided (taken back) overwrites its entry.
-  std::map<int, char> trick_sides_;
+  std::map<int, char> trick_sides_;  // this board's tricks: number -> the side that won it
+  int trick_board_ = 0;              // the board those tricks belong to
   // Released broadcast PBN files whose double-dummy table is being computed -> their live.deal (identity).
   std::map<std::string, protocol::WireEvent> dd_pending_;
   table::Millis last_table_time_ = 0;

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <numeric>
 #include <set>
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
@@ -96,6 +97,13 @@ TEST_F(SimulatedSession, FlickerAndDroppedReadsAreUncertainReadingsNeverIrregula
   }
   EXPECT_GT(flicker, 0u) << "the flicker was not seen as uncertain readings";
   EXPECT_EQ(of_type(ev, "board.trick").size(), 8u * 13u);
+  // Each board counts its own tricks from 1: a board that follows another without a board.arrived once
+  // went on from the last one's 13 ("13 tricks played" at its first trick).
+  std::map<int, std::vector<int>> counts;
+  for (const json& e : of_type(ev, "board.trick")) counts[e["board"].get<int>()].push_back(std::stoi(e["evidence"]["tricks"].get<std::string>()));
+  std::vector<int> one_to_thirteen(13);
+  std::iota(one_to_thirteen.begin(), one_to_thirteen.end(), 1);
+  for (const auto& [board, seen] : counts) EXPECT_EQ(seen, one_to_thirteen) << "board " << board;
 }
 
 TEST_F(SimulatedSession, AReaderUnpluggedBetweenBoardsIsALostDeviceItsZonesUncertainThenResumed) {
