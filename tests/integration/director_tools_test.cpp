@@ -208,10 +208,14 @@ TEST_F(Daemon, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) {
     s << in.rdbuf();
     return s.str();
   };
-  ASSERT_TRUE(wait_for([&] { return hub_alerts().value("count", 0) == (*at_table)["count"].get<int>(); }))
-      << hub_alerts().dump(2) << "\nhub: " << hub_log();
+  // "incomplete" names a table whose last heartbeat's count differs from the hub's list: until the hub's
+  // answer and a heartbeat agree, that is the truth, so the test waits for both rather than reading once.
+  auto whole = [&](int count) {
+    json j = hub_alerts();
+    return j.value("count", -1) == count && j.contains("incomplete") && j["incomplete"].empty();
+  };
+  ASSERT_TRUE(wait_for([&] { return whole((*at_table)["count"].get<int>()); })) << hub_alerts().dump(2) << "\nhub: " << hub_log();
   json listed = hub_alerts();
-  EXPECT_TRUE(listed["incomplete"].empty()) << listed.dump(2);
   EXPECT_EQ(listed["alerts"][0]["seq"], (*at_table)["alerts"][0]["seq"]);
   EXPECT_EQ(listed["alerts"][0]["table"], "1");
   EXPECT_NE(hub_log().find("default/A/1: " + std::to_string((*at_table)["count"].get<int>()) + " open alerts, from its control endpoint"),
@@ -221,8 +225,9 @@ TEST_F(Daemon, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) {
   std::uint64_t seq = (*at_table)["alerts"][0]["seq"].get<std::uint64_t>();
   CtlRun ack = run_ctl({"ack", std::to_string(seq), "--by", "Anne", "-c", ctl});
   ASSERT_EQ(ack.status, 0) << ack.out;
-  ASSERT_TRUE(wait_for([&] { return hub_alerts().value("count", -1) == (*at_table)["count"].get<int>() - 1; })) << hub_alerts().dump(2);
-  EXPECT_TRUE(hub_alerts()["incomplete"].empty()) << hub_alerts().dump(2);
+  // The director.ack closes it in the hub's list at once; the table's next heartbeat then agrees (until
+  // then the table is rightly named incomplete: CI once read the list between the two).
+  ASSERT_TRUE(wait_for([&] { return whole((*at_table)["count"].get<int>() - 1); })) << hub_alerts().dump(2);
   int st = stop_hub.stop();  // its sockets to the table closed: it stops at once, cleanly (ASan: no leak)
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st << "\nhub: " << hub_log();
 }
