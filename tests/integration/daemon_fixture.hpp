@@ -40,23 +40,21 @@ class Daemon : public ::testing::Test {
     fs::remove_all(dir);
   }
 
-  // Starts cardtabled; returns its pid.
+  // Starts cardtabled on a scenario file; returns its pid.
   pid_t start(const std::string& scenario, double speed, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scenario,
-                                     "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
-                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
-                                     "--heartbeat", heartbeat};
-    args.insert(args.end(), extra.begin(), extra.end());
-    pid = fork_exec(args, (dir / "daemon.log").string());
-    return pid;
+    return launch(SCENARIO_DIR "/master", {"--simulate", std::string(SCENARIO_DIR) + "/" + scenario}, speed, std::move(extra));
   }
   // Starts cardtabled on a whole session generated from a master record file (--simulate-session),
   // `extra` adding --foul, --sim-faults...; returns its pid.
   pid_t start_session(const std::string& master, const std::string& session, double speed, std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {CARDTABLED, "--master", master, "--simulate-session", session,
-                                     "--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(),
-                                     "--publish", "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live,
-                                     "--heartbeat", heartbeat};
+    return launch(master, {"--simulate-session", session}, speed, std::move(extra));
+  }
+  // The one command line both share: the test's own folder, endpoints and heartbeat, plain text.
+  pid_t launch(const std::string& master, std::vector<std::string> source, double speed, std::vector<std::string> extra) {
+    std::vector<std::string> args = {CARDTABLED, "--master", master};
+    args.insert(args.end(), source.begin(), source.end());
+    args.insert(args.end(), {"--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(), "--publish",
+                             "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live, "--heartbeat", heartbeat});
     args.insert(args.end(), extra.begin(), extra.end());
     pid = fork_exec(args, (dir / "daemon.log").string());
     return pid;
