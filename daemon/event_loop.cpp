@@ -268,8 +268,7 @@ void EventLoop::on_device_event(const devices::DeviceEvent& d) {
   auto e = daemon_event("device." + kind, d.kind == devices::DeviceEvent::Kind::Added ? "info" : "warning",
                         "Device " + d.device + " " + kind + (d.reason.empty() ? "" : ": " + d.reason), options_, wall(), mono());
   e.evidence = {{"device", d.device}, {"driver", device ? device->driver() : std::string()}, {"zones", zones}, {"reason", d.reason}};
-  publish(e);
-  log(e.message);
+  publish(e);  // logged once, by the publisher, with its table and seq (as every event is)
   if (d.kind == devices::DeviceEvent::Kind::Added) {
     // Back: the zones its loss made unknown read again (said once, here; the table's own reading.resumed
     // for a zone whose silence came from the loss is then left out, see drain_table).

@@ -76,6 +76,12 @@ TEST_F(Daemon, TheGoldenEventStreamOfAScenarioArrivesOverTheWire) {
   for (const auto& e : live_events) EXPECT_EQ(e, all[e["seq"].get<std::size_t>() - 1]);
   stop();
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log();
+  // The daemon's log says each event once (the publisher logs every event it publishes, with its table and
+  // seq): the simulator's device.added was once logged a second time, bare, by the device handler.
+  const std::string text = log();
+  std::size_t added = 0;
+  for (auto at = text.find("Device sim added"); at != std::string::npos; at = text.find("Device sim added", at + 1)) ++added;
+  EXPECT_EQ(added, 1u) << text;
 }
 
 TEST_F(Daemon, KilledMidSessionAndRestartedEverySeqExactlyOnce) {
