@@ -44,7 +44,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("live", po::value(&live)->default_value("bind:tcp://127.0.0.1:5553"), "the PUB endpoint for live.* events (the deal, the cards played): broadcasters only, after the embargo")
       ("embargo", po::value(&o.embargo)->default_value(o.embargo), "seconds after a board is finished at this table before its live.* events are released")
       ("analyzer", po::value(&o.analyzer), "cardtablectl, run as a short-lived process to add the double-dummy table to broadcast PBN files (default: beside cardtabled, then PATH)")
-      ("plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)")
+      ("plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only); with no keys there are no roles: every client acts as a director")
       ("curve-secret", po::value(&o.curve_secret), "the daemon's CURVE keypair file (cardtablectl keygen): encrypt every endpoint")
       ("clients", po::value(&o.clients), "the allowed clients: a folder with director/, broadcaster/ and hub/ folders of .pub files")
       ("hub-key", po::value(&o.hub_key), "the hub's public key file: endpoints given as connect: are CURVE clients of the hub")
