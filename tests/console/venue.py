@@ -16,8 +16,21 @@ import urllib.parse
 class Venue:
     def __init__(self, build, source, tables=(), console_args=(), hub=True, publishers=()):
         self.build, self.source = build, source
+        # Every program the venue runs, checked before anything starts: a build without the console (no
+        # Boost.Beast) or a missing tool says which, instead of failing half-way with a hub left running.
+        for program in ["tools/cardtablectl/cardtablectl", "tools/cardtable-hub/cardtable-hub", "daemon/cardtabled",
+                        "console/cardtable-console"]:
+            if not os.access(f"{build}/{program}", os.X_OK):
+                raise FileNotFoundError(f"venue: {build}/{program} is not built")
         self.dir = tempfile.mkdtemp(prefix="cardtable-console-")
         self.procs = []
+        try:
+            self._set_up(build, tables, console_args, hub, publishers)
+        except BaseException:
+            self.close()  # what started is stopped and the folder removed: a failed set-up leaves nothing running
+            raise
+
+    def _set_up(self, build, tables, console_args, hub, publishers):
         self.ctl = f"{build}/tools/cardtablectl/cardtablectl"
         self.keys = f"{self.dir}/keys"
         os.makedirs(self.keys)
