@@ -6,7 +6,7 @@
 #include <deque>
 #include <mutex>
 
-#include "table/scenario.hpp"
+#include "table/input.hpp"  // the input record only: the queue knows nothing of scenarios
 
 namespace cardtable::daemon {
 

@@ -7,19 +7,13 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
-#include "bridge/record_file.hpp"
 #include "daemon/log.hpp"
-#include "devices/deck.hpp"
-#include "devices/sim/session_script.hpp"
-#include "devices/sim/simulator_device.hpp"
 #include "daemon/wire_conversion.hpp"
+#include "devices/deck.hpp"
+#include "devices/sim/simulator_device.hpp"
 #include "protocol/card_seal.hpp"
 #include "protocol/control.hpp"
-#include "protocol/curve_keys.hpp"
-#include "protocol/durable_file.hpp"
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::daemon {
@@ -55,128 +49,24 @@ fs::path self_path() {
   return ec ? fs::path() : p;
 }
 
-// A replay reply: at most kLimit events; the client asks again from the last seq + 1 while "more". Runs on
-// the journal reader's thread: `upto` is the last seq written when the request came (journal.hpp).
-json replay_reply(const protocol::Journal& journal, std::uint64_t since, std::uint64_t upto) {
-  constexpr std::size_t kLimit = 5000;
-  json events = json::array();
-  bool more = false;
-  std::uint64_t previous = 0;
-  journal.replay(
-      since,
-      [&](const std::string& line, std::uint64_t seq) {
-        // Seqs are consecutive in the journal; a jump means files rotated away while this read went on.
-        // Stop before it: the client asks again from there and first_available tells it what is gone.
-        if (events.size() == kLimit || (previous != 0 && seq != previous + 1)) {
-          more = true;
-          return false;
-        }
-        previous = seq;
-        if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) {
-          protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
-          events.push_back(std::move(j));
-        }
-        return true;
-      },
-      upto);
-  // Read after the events: a file rotated away meanwhile shows as a first_available above `since`.
-  return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", upto}};
-}
-
-// `evidence SEQ` (directors only, protocol/requests.cpp): the journalled event with its card-level detail.
-json evidence_reply(const protocol::Journal& journal, std::uint64_t seq, std::uint64_t upto) {
-  std::optional<json> found;
-  journal.replay(
-      seq,
-      [&](const std::string& line, std::uint64_t s) {
-        if (s == seq) found = json::parse(line, nullptr, false);
-        return false;
-      },
-      upto);
-  if (!found || found->is_discarded())
-    return error_reply("evidence: no event " + std::to_string(seq) + " in the journal (it holds " + std::to_string(journal.first_seq()) +
-                       " to " + std::to_string(upto) + ")");
-  json event = *found;
-  json reply = {{"seq", seq}, {"event", event}};
-  reply["card_message"] = event.value("card_message", event.value("message", ""));
-  reply["card_evidence"] = event.contains("card_evidence") ? event["card_evidence"] : json::object();
-  return ok_reply(reply);
-}
-
 }  // namespace
 
-std::unique_ptr<bridge::MasterRecord> EventLoop::load_master(const std::vector<std::string>& paths, std::string& summary) const {
-  auto m = std::make_unique<bridge::MasterRecord>();
-  std::vector<fs::path> p(paths.begin(), paths.end());
-  for (const auto& path : p)
-    if (!fs::exists(path)) throw StartupError("--master " + path.string() + ": no such file or folder");
-  bridge::Diagnostics d = m->load(p);
-  std::size_t errors = 0;
-  for (const auto& x : d) {
-    log(x.is_error() ? Priority::Warning : Priority::Notice, x.str());
-    errors += x.is_error() ? 1U : 0U;
-  }
-  if (m->size() == 0) throw StartupError("the master record holds no complete deal (" + std::to_string(errors) + " errors)");
-  summary = std::to_string(m->size()) + " boards in " + std::to_string(m->session_count()) + " sessions" +
-            (errors ? ", " + std::to_string(errors) + " problems reported" : "");
-  return m;
-}
-
 EventLoop::EventLoop(Options options)
-    : options_(std::move(options)),
-      double_dummy_(options_.analyzer, self_path()) {
+    : options_(std::move(options)) {
   set_log_table(options_.tournament + "/" + options_.section + "/" + options_.table);
-  std::string summary;
-  master_ = load_master(options_.masters, summary);
+  LoadedRecord loaded_record = load_master(options_.masters);
+  const std::string summary = loaded_record.summary;
+  master_ = std::move(loaded_record.record);
   log("master record: " + summary);
 
-  // The simulated table's scenario (--simulate FILE, or --simulate-session EVENT/SESSION generated from the
-  // master record): the device "sim" plays it, with --sim-faults; its settings are the table's.
+  // The simulated table (--simulate, --simulate-session): the device "sim" plays it; its settings are the table's.
   std::vector<devices::DeviceConfig> preset;
-  std::optional<table::Scenario> scenario;
-  if (!options_.simulate.empty() || !options_.simulate_session.empty()) {
-    std::string text, name = options_.simulate;
-    fs::path base = fs::path(options_.simulate).parent_path();
-    if (!options_.simulate.empty()) {
-      std::ifstream in(options_.simulate);
-      if (!in) throw StartupError("--simulate " + options_.simulate + ": cannot read the scenario");
-      std::stringstream all;
-      all << in.rdbuf();
-      text = all.str();
-    } else {
-      const std::string& es = options_.simulate_session;
-      devices::SessionPlan plan;
-      plan.event = es.substr(0, es.rfind('/'));
-      plan.session = es.substr(es.rfind('/') + 1);
-      plan.contract = options_.session_contract;
-      plan.fouled.insert(options_.foul.begin(), options_.foul.end());
-      std::string error;
-      auto generated = devices::session_scenario(*master_, plan, error);
-      if (!generated) throw StartupError("--simulate-session " + es + ": " + error);
-      text = *std::move(generated);
-      name = "session " + es;
-      base = ".";
-    }
-    std::vector<table::ScenarioError> errors;
-    scenario = table::parse_scenario(text, base, [this](const auto&) -> const bridge::MasterRecord& { return *master_; }, errors);
-    if (!scenario) {
-      std::string all;
-      for (const auto& e : errors) all += "\n  " + name + ":" + std::to_string(e.line) + ": " + e.message;
-      throw StartupError("the scenario has errors:" + all);
-    }
-    table_config_ = scenario->config;
-    scenario_inputs_ = table::scenario_inputs(*scenario);
-    real_clock_ = options_.speed == 1.0;
-    devices::DeviceConfig sim{"sim", "sim", {}, {{"script", name}, {"loop", options_.loop ? "yes" : "no"},
-                                                 {"clock", real_clock_ ? "daemon" : "script"}}};
-    std::ostringstream speed;
-    speed << options_.speed;
-    sim.options["speed"] = speed.str();
-    // The faults (checked by parse_options: only the sim's keys): the sim driver reads them (devices/sim).
-    std::istringstream faults(options_.sim_faults);
-    for (std::string kv; std::getline(faults, kv, ',');)
-      if (auto eq = kv.find('='); eq != std::string::npos) sim.options[kv.substr(0, eq)] = kv.substr(eq + 1);
-    preset.push_back(std::move(sim));
+  std::optional<Simulation> simulation = prepare_simulation(options_, *master_);
+  if (simulation) {
+    table_config_ = simulation->config;
+    scenario_inputs_ = std::move(simulation->inputs);
+    real_clock_ = simulation->real_clock;
+    preset.push_back(simulation->device);
   }
   // devices/ does not include the scenario parser: the sim gets the scenario parsed here.
   devices::set_script_loader([this](const std::string&, std::string&) -> std::optional<std::vector<table::TableInput>> { return scenario_inputs_; });
@@ -187,9 +77,9 @@ EventLoop::EventLoop(Options options)
     throw StartupError(e.what());
   }
   // The sim serves the scenario's zones unless a --zone names it.
-  if (scenario && configs.front().driver == "sim" && configs.front().antennas.empty()) {
+  if (simulation && configs.front().driver == "sim" && configs.front().antennas.empty()) {
     int i = 0;
-    for (const table::Zone& z : scenario->config.zones) configs.front().antennas[i++] = z;
+    for (const table::Zone& z : simulation->config.zones) configs.front().antennas[i++] = z;
   }
   devices::DeviceEnvironment env;
   env.clock = [this] { return clock_ms(); };
@@ -214,16 +104,20 @@ EventLoop::EventLoop(Options options)
     throw StartupError(e.what());
   }
   board_first_seq_ = publisher_->journal().last_seq() + 1;
+  broadcast_ = std::make_unique<BoardBroadcast>(*publisher_, options_, self_path());
   reader_ = std::make_unique<JournalReader>();
   control_ = std::make_unique<ControlServer>(
       context_, [this](const protocol::TypedRequest& r, const ControlServer::Caller& c) { return route(r, c); },
       !options_.curve_secret.empty());
-  if (!options_.curve_secret.empty()) setup_curve();
+  if (!options_.curve_secret.empty())
+    zap_ = secure_endpoints(context_, options_,
+                            {{&publisher_->events_socket(), &options_.publish, false}, {&control_->socket(), &options_.control, false},
+                             {&publisher_->live_socket(), &options_.live, true}});
   bound_["live"] = open_endpoint(publisher_->live_socket(), options_.live, "live");
   bound_["publish"] = open_endpoint(publisher_->events_socket(), options_.publish, "publish");
   bound_["control"] = open_endpoint(control_->socket(), options_.control, "control");
   alerts_.load(publisher_->journal());
-  if (!double_dummy_.program())
+  if (!broadcast_->analyzer())
     log(Priority::Warning, "cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
 
   auto version = daemon_event("daemon.version", "info",
@@ -291,48 +185,6 @@ void EventLoop::on_device_event(const devices::DeviceEvent& d) {
   }
 }
 
-void EventLoop::setup_curve() {
-  std::string error;
-  if (!protocol::secret_key_file_private(options_.curve_secret, error)) throw StartupError("--curve-secret: " + error);
-  auto keys = protocol::read_key_file(options_.curve_secret, error);
-  if (!keys || keys->secret_key.empty())
-    throw StartupError("--curve-secret " + options_.curve_secret + ": " + (keys ? "holds no secret key (a .pub file?)" : error));
-  std::map<std::string, protocol::ClientKey> clients;
-  try {
-    clients = protocol::read_client_keys(options_.clients, {"director", "broadcaster", "hub"});
-  } catch (const std::exception& e) {
-    throw StartupError(std::string("--clients: ") + e.what());
-  }
-  if (clients.empty())
-    throw StartupError("--clients " + options_.clients + ": no client key (put .pub files in director/, broadcaster/ or hub/)");
-  // The live endpoint has a ZAP domain of its own: only broadcasters get in there. The role becomes the
-  // messages' User-Id, which the control server reads.
-  zap_ = std::make_unique<protocol::ZapAuthenticator>(
-      context_, std::move(clients), [](std::string_view domain, const protocol::ClientKey& k) -> std::optional<std::string> {
-        if (domain == "live" && k.role != "broadcaster") return std::nullopt;
-        return k.role;
-      });
-  std::optional<protocol::Keypair> hub;
-  if (!options_.hub_key.empty()) {
-    hub = protocol::read_key_file(options_.hub_key, error);
-    if (!hub) throw StartupError("--hub-key: " + error);
-  }
-  for (auto [s, e] : {std::pair{&publisher_->events_socket(), &options_.publish}, {&control_->socket(), &options_.control},
-                      {&publisher_->live_socket(), &options_.live}}) {
-    if (!e->bind) {  // we connect to a hub: we are its CURVE client
-      if (!hub) throw StartupError(e->str() + ": connecting with CURVE needs --hub-key (the hub's .pub)");
-      s->set(zmq::sockopt::curve_serverkey, hub->public_key);
-      s->set(zmq::sockopt::curve_publickey, keys->public_key);
-      s->set(zmq::sockopt::curve_secretkey, keys->secret_key);
-      continue;
-    }
-    s->set(zmq::sockopt::curve_server, 1);
-    s->set(zmq::sockopt::curve_secretkey, keys->secret_key);
-    s->set(zmq::sockopt::zap_domain, s == &publisher_->live_socket() ? "live" : "cardtable");
-  }
-  log("CURVE on every endpoint; " + std::to_string(zap_->size()) + " client keys allowed");
-}
-
 double EventLoop::wall() const {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -362,7 +214,7 @@ std::vector<std::string> EventLoop::drain_table() {
       }
       if (e.type == "reading.resumed" && silent_by_loss_.erase(zone)) continue;
     }
-    recorder_.on_event(e);
+    broadcast_->on_event(e);
     protocol::WireEvent w = to_wire(e, options_, wall());
     // The cards played are hand contents: live.*, held until the board is finished here, for broadcasters.
     // After the embargo nothing is sealed: the card detail becomes the public text.
@@ -376,181 +228,27 @@ std::vector<std::string> EventLoop::drain_table() {
       if (!w.card_message.empty()) w.message = w.card_message;
       w.card_evidence.clear();
       w.card_message.clear();
-      if (e.type == "play.trick") publish_trick_count(w);
-      held_.push_back(std::move(w));
+      if (e.type == "play.trick")
+        if (auto count = tally_.on_trick(w, options_, wall())) publish(*count);
+      broadcast_->hold(std::move(w));
       continue;
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
     if (protocol::seal_card_detail(w)) log(Priority::Warning, w.type + ": a card was named in the public text; moved to the director-only detail");
     publish(w);
-    if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") trick_sides_.clear();
+    if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
     if (e.type == "board.returned" || e.type == "board.verified") {
       board_first_seq_ = publisher_->journal().last_seq() + 1;  // the next board's snapshot starts after this
-      if (e.type == "board.returned") finish_board(w);
+      if (e.type == "board.returned") broadcast_->finish(w, *master_);
     }
   }
   return types;
 }
 
-// Tricks won by each side are the board's result in the making: a director's tile shows them, but a
-// broadcaster must not learn them before the embargo (another table may still play the board). The public
-// board.trick says only how many tricks were played (board.returned says as much); the count per side is
-// director-only detail, read with `evidence SEQ` like an irregularity's card detail.
-void EventLoop::publish_trick_count(const protocol::WireEvent& trick) {
-  int number = 0;
-  char side = 0;
-  for (const auto& [k, v] : trick.evidence) {
-    if (k == "trick") number = std::atoi(v.c_str());
-    // A winner the table could not tell (the last trick, no trump known, a ruff) counts for neither side.
-    if (k == "winner") side = v == "N" || v == "S" ? 'N' : v == "E" || v == "W" ? 'E' : '?';
-  }
-  if (number <= 0 || !side) return;
-  // A new board starts its count afresh. Not every board begins with board.arrived (a session's next board
-  // is identified as its pockets are read, with no moment when all four are full): the board number is what
-  // tells, else board 2's first trick read "13 tricks played".
-  if (trick.board != trick_board_) trick_sides_.clear();
-  trick_board_ = trick.board;
-  trick_sides_[number] = side;
-  int ns = 0, ew = 0;
-  for (const auto& [n, s] : trick_sides_) {
-    if (s == 'N') ++ns;
-    if (s == 'E') ++ew;
-  }
-  int played = static_cast<int>(trick_sides_.size());
-  std::string board = trick.board ? "Board " + std::to_string(trick.board) : std::string("The board");
-  auto w = daemon_event("board.trick", "info", board + ": " + std::to_string(played) + (played == 1 ? " trick" : " tricks") + " played",
-                        options_, wall(), trick.mono);
-  w.event = trick.event;
-  w.session = trick.session;
-  w.board = trick.board;
-  w.evidence = {{"tricks", std::to_string(played)}};
-  w.card_message = board + ": trick " + std::to_string(number) + " to " +
-                   (side == 'N' ? "North-South" : side == 'E' ? "East-West" : "a side the table could not tell") +
-                   "; North-South " + std::to_string(ns) + ", East-West " + std::to_string(ew);
-  w.card_evidence = {{"trick", std::to_string(number)}, {"ns", std::to_string(ns)}, {"ew", std::to_string(ew)}};
-  publish(w);
-}
-
-// The double-dummy table of a released board, once the helper has written it into the broadcast PBN: a
-// live.double_dummy event on the live endpoint (the board is past its embargo, so nothing waits).
-void EventLoop::publish_double_dummy(const fs::path& pbn) {
-  auto pending = dd_pending_.find(pbn.string());
-  if (pending == dd_pending_.end()) return;
-  protocol::WireEvent deal = std::move(pending->second);
-  dd_pending_.erase(pending);
-  bridge::RecordSet set = bridge::read_record_file(pbn);
-  if (set.boards.empty() || !set.boards.front().dd) {
-    log(Priority::Warning, pbn.string() + ": the analysed file has no DoubleDummyTricks; no live.double_dummy");
-    return;
-  }
-  const bridge::BoardRecord& r = set.boards.front();
-  auto w = daemon_event("live.double_dummy", "info", "", options_, wall(), deal.mono);
-  w.event = deal.event;
-  w.session = deal.session;
-  w.board = deal.board;
-  // Tricks per declarer, strains in the PBN's order NT S H D C; the PBN's own 20 hex digits beside them.
-  w.evidence = {{"strains", "NT S H D C"}, {"dd", r.dd->pbn()}};
-  static constexpr bridge::Strain kOrder[] = {bridge::Strain::NoTrump, bridge::Strain::Spades, bridge::Strain::Hearts,
-                                              bridge::Strain::Diamonds, bridge::Strain::Clubs};
-  for (bridge::Seat s : {bridge::Seat::North, bridge::Seat::South, bridge::Seat::East, bridge::Seat::West}) {
-    std::string row;
-    for (bridge::Strain st : kOrder) row += (row.empty() ? "" : " ") + std::to_string(r.dd->at(s, st));
-    w.evidence.emplace_back(std::string(1, bridge::seat_letter(s)), row);
-  }
-  std::string par;
-  if (r.optimum_score_ns) {
-    w.evidence.emplace_back("optimum_score", "NS " + std::to_string(*r.optimum_score_ns));
-    par = ", par NS " + std::to_string(*r.optimum_score_ns);
-  }
-  if (!r.par_contract.empty()) {
-    w.evidence.emplace_back("par", r.par_contract);
-    par += " (" + r.par_contract + ")";
-  }
-  w.message = (deal.board ? "Board " + std::to_string(deal.board) : std::string("The board")) + ": double-dummy tricks" + par;
-  publisher_->publish_live(w);
-}
-
-void EventLoop::finish_board(const protocol::WireEvent& returned) {
-  std::vector<protocol::WireEvent> events = std::move(held_);
-  held_.clear();
-  // The board's embargo id: unique (a board can come back, --loop), and a file name.
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-  std::string id = "board-" + std::to_string(returned.board) + "-" + std::to_string(ms);
-  // live.deal: the four hands, from the master record, published with the play.
-  if (auto entry = master_->find(returned.event, returned.session, returned.board)) {
-    const bridge::MasterBoard& b = master_->board(*entry);
-    events.insert(events.begin(), live_deal(b, returned));
-    // The broadcast files are written now, in the private embargo folder, and moved to broadcast/ on
-    // release: a restart during the embargo loses neither the events nor the files.
-    try {
-      protocol::BroadcastWriter(publisher_->embargo_dir() / id)
-          .write(recorder_.finish(b, returned.event, returned.session,
-                                  options_.tournament + " " + options_.section + " table " + options_.table));
-    } catch (const std::exception& e) {
-      log(Priority::Error, std::string("broadcast: ") + e.what());
-    }
-  }
-  recorder_.reset();
-  publisher_->embargo(std::move(events), id);
-  release_embargoed();
-}
-
-protocol::WireEvent EventLoop::live_deal(const bridge::MasterBoard& b, const protocol::WireEvent& returned) const {
-  auto deal = daemon_event("live.deal", "info", "Board " + std::to_string(b.board) + ": " + b.deal.pbn(b.dealer), options_, wall(), returned.mono);
-  deal.event = returned.event;
-  deal.session = returned.session;
-  deal.board = returned.board;
-  deal.evidence = {{"deal", b.deal.pbn(b.dealer)}, {"dealer", std::string(1, bridge::seat_letter(b.dealer))},
-                   {"vulnerable", std::string(bridge::pbn_name(b.vulnerability))}};
-  // The hands as structured JSON as well (seat -> cards), for programs that do not read PBN.
-  for (bridge::Seat s : {bridge::Seat::North, bridge::Seat::East, bridge::Seat::South, bridge::Seat::West}) {
-    std::vector<std::string>& cards = deal.hands[std::string(1, bridge::seat_letter(s))];
-    b.deal.hand(s).for_each_descending([&](bridge::Card c) { cards.push_back(c.str()); });
-  }
-  return deal;
-}
-
-void EventLoop::release_embargoed() {
-  for (const auto& board : publisher_->release_due()) {
-    fs::path held = publisher_->embargo_dir() / board.id;
-    std::error_code ec;
-    if (!fs::is_directory(held, ec)) continue;
-    fs::path dir = fs::path(options_.state_dir) / "broadcast";
-    fs::create_directories(dir, ec);
-    for (const auto& f : fs::directory_iterator(held, ec)) {
-      fs::path to = dir / f.path().filename();
-      std::error_code moved;
-      fs::rename(f.path(), to, moved);
-      if (moved) {
-        log(Priority::Error, to.string() + ": " + moved.message());
-        continue;
-      }
-      std::string error;
-      if (to.extension() != ".pbn" || !double_dummy_.program()) continue;
-      if (!double_dummy_.start(to, error)) {
-        log(Priority::Warning, to.string() + ": no double-dummy table: " + error);
-        continue;
-      }
-      // The board's identity for live.double_dummy: its live.deal, released with it.
-      for (const protocol::WireEvent& e : board.events)
-        if (e.type == "live.deal") dd_pending_[to.string()] = e;
-    }
-    // The renames are on the disk before the held copy goes: a power cut leaves the board's files in
-    // one folder or the other, never in neither.
-    try {
-      protocol::sync_directory(dir);
-    } catch (const std::runtime_error& e) {
-      log(Priority::Error, std::string(e.what()) + "; the board's files stay in " + held.string());
-      continue;
-    }
-    fs::remove_all(held, ec);
-  }
-}
-
 void EventLoop::apply(const table::TableInput& in) {
   last_table_time_ = std::max(last_table_time_, in.time);
   if (in.kind == table::TableInput::Kind::Command && in.command.kind == table::Command::Kind::Contract)
-    if (auto c = table::parse_contract_command(in.command.text)) recorder_.on_contract(*c);
+    if (auto c = table::parse_contract_command(in.command.text)) broadcast_->on_contract(*c);
   table::apply(*table_, in);
   drain_table();
 }
@@ -566,7 +264,7 @@ json EventLoop::status() const {
             {"security", zap_ ? "curve" : "plaintext (loopback/ipc)"}, {"refused_clients", zap_ ? zap_->refused() : 0},
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
-            {"analyzer", double_dummy_.program() ? double_dummy_.program()->string() : std::string()},
+            {"analyzer", broadcast_->analyzer() ? broadcast_->analyzer()->string() : std::string()},
             {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"},
             {"input_latency", input_latency_.summary()}};
   json zones = json::object();
@@ -585,8 +283,9 @@ json EventLoop::status() const {
 // Reloading the master record keeps the board in progress (its cards, tricks, contract and times): the
 // table re-identifies it against the new record, or says once that its deal is gone (issue 7, item 5).
 void EventLoop::reload(const std::vector<std::string>& paths) {
-  std::string summary;
-  auto fresh = load_master(paths, summary);  // throws StartupError: the old record stays
+  LoadedRecord loaded_record = load_master(paths);  // throws StartupError: the old record stays
+  const std::string summary = loaded_record.summary;
+  auto fresh = std::move(loaded_record.record);
   table_->reload_master(*fresh);             // the old record lives until the table has let go of it
   master_ = std::move(fresh);
   options_.masters = paths;
@@ -611,24 +310,7 @@ void EventLoop::send_journal_replies() {
 }
 
 std::function<json()> EventLoop::journal_read(const protocol::TypedRequest& r) const {
-  // Each captures what it needs by value (the seq written so far, the status now) and the journal by
-  // reference: the journals live as long as the reader thread (event_loop.hpp).
-  const protocol::Journal& journal = publisher_->journal();
-  if (const auto* q = std::get_if<protocol::ReplayRequest>(&r))
-    return [&journal, since = q->since, upto = journal.last_seq()] { return ok_reply(replay_reply(journal, since, upto)); };
-  if (const auto* q = std::get_if<protocol::ReplayLiveRequest>(&r))
-    return [&live = publisher_->live_journal(), since = q->since, upto = publisher_->live_journal().last_seq()] {
-      return ok_reply(replay_reply(live, since, upto));
-    };
-  if (const auto* q = std::get_if<protocol::EvidenceRequest>(&r))
-    return [&journal, seq = q->seq, upto = journal.last_seq()] { return evidence_reply(journal, seq, upto); };
-  if (std::holds_alternative<protocol::SnapshotRequest>(r))
-    return [&journal, since = board_first_seq_, upto = journal.last_seq(), now = status()] {
-      json reply = replay_reply(journal, since, upto);
-      reply["status"] = now;
-      return ok_reply(reply);
-    };
-  return {};
+  return daemon::journal_read(r, {publisher_->journal(), publisher_->live_journal(), board_first_seq_, [this] { return status(); }});
 }
 
 json EventLoop::dispatch(const protocol::TypedRequest& r, const std::string& role) {
@@ -655,7 +337,7 @@ json EventLoop::on(const protocol::AlertsRequest&, const std::string&) {
 json EventLoop::table_command(table::Command cmd, const std::string& what) {
   cmd.time = last_table_time_;
   if (cmd.kind == table::Command::Kind::Contract)
-    if (auto c = table::parse_contract_command(cmd.text)) recorder_.on_contract(*c);
+    if (auto c = table::parse_contract_command(cmd.text)) broadcast_->on_contract(*c);
   table_->command(cmd);
   auto types = drain_table();
   if (std::find(types.begin(), types.end(), "table.command_rejected") != types.end())
@@ -785,11 +467,7 @@ int EventLoop::run() {
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     control_->flush_log();
-    release_embargoed();
-    std::vector<fs::path> analysed;
-    for (const std::string& problem : double_dummy_.reap(&analysed)) log(Priority::Warning, problem);
-    for (const fs::path& pbn : analysed) publish_double_dummy(pbn);
-    if (double_dummy_.running() == 0) dd_pending_.clear();  // a helper that failed leaves its board behind (logged)
+    broadcast_->poll();
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat_ = now;

@@ -1,9 +1,12 @@
-// cardtabled's one event loop: it owns the table and ties the parts together. Devices hand their
-// readings in through the DeviceQueue (the input seam: a device manager pushes table::TableInput there);
-// the loop applies them to the table and gives the table's events to the Publisher (journal, PUB,
-// embargo); the ControlServer answers requests through dispatch(); the ZapAuthenticator admits CURVE
-// clients; the SignalSet stops or reloads; finished boards go to the BroadcastWriter and the
-// DoubleDummyHelper.
+// cardtabled's one event loop: it owns the table and ties the parts together, each a class of its own.
+// Devices hand their readings in through the DeviceQueue (the input seam: the DeviceManager's drivers
+// push table::TableInput there) and a timerfd ticks the table with the one monotonic clock; the loop
+// applies them to the table and gives the table's events to the Publisher (journal, PUB, embargo). The
+// cards played go to the BoardBroadcast (held, then embargoed with the deal, broadcast files, double-dummy
+// tables), tricks to the TrickTally (board.trick). The ControlServer answers requests: those that act on
+// the table here (the loop is the one place that changes it), journal reads on the JournalReader's thread
+// (journal_requests.hpp). CURVE is set up by secure_endpoints() (curve_setup.hpp), the master record read
+// by load_master(), the simulated table by prepare_simulation(); the SignalSet stops or reloads.
 #pragma once
 
 #include <chrono>
@@ -15,27 +18,26 @@
 
 #include "bridge/master_record.hpp"
 #include "protocol/alert_book.hpp"
-#include "daemon/board_recorder.hpp"
+#include "daemon/board_broadcast.hpp"
 #include "daemon/control_server.hpp"
+#include "daemon/curve_setup.hpp"
 #include "daemon/device_queue.hpp"
-#include "daemon/double_dummy_helper.hpp"
 #include "daemon/latency_window.hpp"
 #include "daemon/journal_reader.hpp"
+#include "daemon/journal_requests.hpp"
+#include "daemon/master_loader.hpp"
 #include "daemon/options.hpp"
 #include "daemon/publisher.hpp"
 #include "daemon/signal_set.hpp"
+#include "daemon/simulation.hpp"
+#include "daemon/startup_error.hpp"
+#include "daemon/trick_tally.hpp"
 #include "daemon/device_manager.hpp"
-#include "protocol/broadcast_writer.hpp"
 #include "protocol/requests.hpp"
 #include "protocol/zap_authenticator.hpp"
 #include "table/table.hpp"
 
 namespace cardtable::daemon {
-
-// A problem found while starting: printed, and the daemon exits with status 2.
-struct StartupError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 class EventLoop {
  public:
@@ -47,28 +49,20 @@ class EventLoop {
   ControlServer& control() { return *control_; }  // answer() drives the real dispatch (fuzz, tests)
 
  private:
-  std::unique_ptr<bridge::MasterRecord> load_master(const std::vector<std::string>& paths, std::string& summary) const;
-  void setup_curve();
   void apply(const table::TableInput& in);
   std::vector<std::string> drain_table();  // publishes the table's events; returns their types
   void publish(protocol::WireEvent& e);    // journalled and published
-  void finish_board(const protocol::WireEvent& returned);
-  void release_embargoed();
-  protocol::WireEvent live_deal(const bridge::MasterBoard& b, const protocol::WireEvent& returned) const;
   void reload(const std::vector<std::string>& paths);
   void heartbeat();
   void on_device_event(const devices::DeviceEvent& e);
   void load_decks();
   table::Millis clock_ms() const;  // the one clock: ms since start, monotonic
   nlohmann::json status() const;
-  void publish_trick_count(const protocol::WireEvent& trick);
-  void publish_double_dummy(const std::filesystem::path& pbn);
   double wall() const;
   double mono() const;
 
   std::optional<nlohmann::json> route(const protocol::TypedRequest& r, const ControlServer::Caller& caller);
-  // A journal read (replay, replay-live, snapshot, evidence) as a function the reader thread may run:
-  // it reads only the journal files, up to the seq written when it was made. Empty for other requests.
+  // A journal read (replay, replay-live, snapshot, evidence) for the reader thread (journal_requests.hpp).
   std::function<nlohmann::json()> journal_read(const protocol::TypedRequest& r) const;
   void send_journal_replies();
   nlohmann::json dispatch(const protocol::TypedRequest& r, const std::string& role);
@@ -97,20 +91,13 @@ class EventLoop {
   std::unique_ptr<Publisher> publisher_;
   std::unique_ptr<ControlServer> control_;
   std::unique_ptr<JournalReader> reader_;  // after publisher_: stopped before the journals close
-  DoubleDummyHelper double_dummy_;
-  BoardRecorder recorder_;
+  std::unique_ptr<BoardBroadcast> broadcast_;  // after publisher_: it embargoes through it
+  TrickTally tally_;
   protocol::AlertBook alerts_;
   LatencyWindow input_latency_;  // a reading queued by its reader -> the table (status: input_latency)
   std::set<std::string> unknown_by_loss_;  // zones said unknown because their device was lost (until it is back)
   std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
-  std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
-  // The side that won each trick of the board in progress (1-based trick -> 'N' for North-South, 'E' for
-  // East-West): board.trick's director-only count. A trick re-decided (taken back) overwrites its entry.
-  std::map<int, char> trick_sides_;  // this board's tricks: number -> the side that won it
-  int trick_board_ = 0;              // the board those tricks belong to
-  // Released broadcast PBN files whose double-dummy table is being computed -> their live.deal (identity).
-  std::map<std::string, protocol::WireEvent> dd_pending_;
   table::Millis last_table_time_ = 0;
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();

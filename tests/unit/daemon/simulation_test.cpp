@@ -1,0 +1,75 @@
+// The simulated table from the options: a scenario file or a session generated from the master record,
+// refused with the reason (and the scenario's line) when it cannot be played.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "daemon/simulation.hpp"
+#include "daemon/startup_error.hpp"
+
+using namespace cardtable;
+namespace fs = std::filesystem;
+
+namespace {
+bridge::MasterRecord sample() {
+  bridge::MasterRecord m;
+  m.load({CARDTABLE_SAMPLE_PBN});
+  return m;
+}
+}  // namespace
+
+TEST(Simulation, WithoutSimulateOrSimulateSessionThereIsNoSimulatedTable) {
+  daemon::Options o;
+  EXPECT_FALSE(daemon::prepare_simulation(o, sample()));
+}
+
+TEST(Simulation, ASessionOfTheMasterRecordIsPlayedByTheDeviceSimWithItsFaults) {
+  daemon::Options o;
+  o.simulate_session = "cardtable sample pairs/1";
+  o.session_contract = "3NT S";
+  o.sim_faults = "flicker=0.02,seed=4";
+  o.speed = 50;
+  auto sim = daemon::prepare_simulation(o, sample());
+  ASSERT_TRUE(sim);
+  EXPECT_EQ(sim->device.name, "sim");
+  EXPECT_EQ(sim->device.driver, "sim");
+  EXPECT_EQ(sim->device.option("flicker"), "0.02");
+  EXPECT_EQ(sim->device.option("seed"), "4");
+  EXPECT_EQ(sim->device.option("clock"), "script") << "sped up: the scenario brings its own ticks";
+  EXPECT_FALSE(sim->real_clock);
+  EXPECT_GT(sim->inputs.size(), 100u);
+  EXPECT_FALSE(sim->config.zones.empty());
+}
+
+TEST(Simulation, ASessionNotInTheMasterRecordIsRefusedNamingIt) {
+  daemon::Options o;
+  o.simulate_session = "cardtable sample pairs/9";
+  try {
+    daemon::prepare_simulation(o, sample());
+    FAIL() << "no error";
+  } catch (const daemon::StartupError& e) {
+    EXPECT_NE(std::string(e.what()).find("no session '9'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Simulation, AScenarioWithErrorsIsRefusedWithEachErrorsLine) {
+  fs::path file = fs::temp_directory_path() / ("simulation-test-" + std::to_string(::getpid()) + ".scn");
+  std::ofstream(file) << "zones playing-table\nat 0 play N ZZ\n";
+  daemon::Options o;
+  o.simulate = file.string();
+  try {
+    daemon::prepare_simulation(o, sample());
+    FAIL() << "no error";
+  } catch (const daemon::StartupError& e) {
+    EXPECT_NE(std::string(e.what()).find(file.string() + ":2:"), std::string::npos) << e.what();
+  }
+  fs::remove(file);
+}
+
+TEST(Simulation, AScenarioThatCannotBeReadIsRefusedNamingTheFile) {
+  daemon::Options o;
+  o.simulate = "/nonexistent/table.scn";
+  EXPECT_THROW(daemon::prepare_simulation(o, sample()), daemon::StartupError);
+}
