@@ -41,7 +41,7 @@ std::size_t files_in(const fs::path& d) {
   std::error_code ec;
   if (!fs::is_directory(d, ec)) return 0;
   std::size_t n = 0;
-  for (const auto& f : fs::recursive_directory_iterator(d)) n += f.is_regular_file() ? 1 : 0;
+  for (const auto& f : fs::recursive_directory_iterator(d)) n += f.is_regular_file() ? 1U : 0U;
   return n;
 }
 }  // namespace
