@@ -172,3 +172,43 @@ TEST(UnknownCard, AStrayTagInAPlayAreaIsReportedOnceWithItsUidForTheDirector) {
   EXPECT_EQ(e->find("uids"), nullptr);
   EXPECT_EQ(e->message, "Board 3: a tag in West's play area is no card of the enrolled deck");
 }
+
+// Dummy's cards lie face up on the table, read by dummy's antenna; a stray tag among them (a card of
+// another pack put down with dummy's hand) is irregularity.unknown_card in dummy's zone, once for the
+// settled reading, its UID for the director only; dummy's own cards are read as they are.
+TEST(UnknownCard, AStrayTagAmongDummysCardsIsReportedOnceWithItsUidForTheDirector) {
+  const auto& master = test::master();
+  auto entry = master.find("Spring Pairs", "1", 3);
+  ASSERT_TRUE(entry);
+  std::string lead;  // West's opening lead against 3NT by South: any card West holds
+  master.board(*entry).deal.hand(cardtable::bridge::Seat::West).for_each_descending([&](cardtable::bridge::Card c) { lead = c.str(); });
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("master memory\nzones playing-table\n"
+                           "at 0 board Spring Pairs/1/3\nat 0 pockets full\n"
+                           "at 1 pocket N empty\nat 1 pocket S empty\nat 2 pocket E empty\nat 2 pocket W empty\n"
+                           "at 3 contract 3NT S\nat 10 play W " + lead + "\n"
+                           "at 11 dummy as master N\nend 20\n",
+                           ".", [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc) << (errors.empty() ? "" : std::to_string(errors.front().line) + ": " + errors.front().message);
+  ASSERT_TRUE(sc->config.has(Zone{ZoneKind::Dummy, cardtable::bridge::Seat::North}));
+  // The stray tag lies among dummy's cards from the moment they are put down.
+  for (ScenarioStep& step : sc->steps)
+    if (step.kind == ScenarioStep::Kind::Read && step.zone.kind == ZoneKind::Dummy && !step.cards.empty()) step.unknown = 1;
+  Table table(test::master(), sc->config);
+  for (TableInput in : scenario_inputs(*sc)) {
+    if (in.kind == TableInput::Kind::Observe && in.observation.unknown) in.observation.unknown_ids = {"04DEADBEEF0003"};
+    apply(table, in);
+  }
+  auto ev = table.take_events();
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "irregularity.unknown_card"; }), 1) << test::dump(ev);
+  const Event* e = test::first(ev, "irregularity.unknown_card");
+  ASSERT_NE(e, nullptr) << test::dump(ev);
+  EXPECT_EQ(*e->find("zone"), "dummy");
+  EXPECT_EQ(*e->find("unknown"), "1");
+  ASSERT_NE(e->find_card("uids"), nullptr);
+  EXPECT_EQ(*e->find_card("uids"), "04DEADBEEF0003");
+  EXPECT_EQ(e->find("uids"), nullptr);
+  EXPECT_NE(e->message.find("dummy"), std::string::npos) << e->message;
+  // Dummy's own cards are read as they are: nothing else is irregular.
+  for (const Event& x : ev) EXPECT_TRUE(!x.type.starts_with("irregularity.") || x.type == "irregularity.unknown_card") << test::dump(ev);
+}
