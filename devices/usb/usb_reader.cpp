@@ -166,6 +166,11 @@ bool UsbReader::wait_for(int ms) {
   return !wake_.wait_for(lock, std::chrono::milliseconds(ms), [&] { return stopping_; });
 }
 
+bool UsbReader::wait_until(std::chrono::steady_clock::time_point t) {
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_until(lock, t, [&] { return stopping_; });
+}
+
 Outcome UsbReader::open_and_handshake(libusb_device* device, const ReaderQuirk& quirk, libusb_device_handle*& handle,
                                       std::unique_ptr<UsbLink>& link) {
   if (!handle) {
@@ -222,6 +227,11 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
       if (stopping_) break;
     }
     const int period = poll_ms_;
+    // Polls start on a fixed beat of `period` (not `period` after the last poll ended): the rate is the
+    // quirk file's, whatever a transfer takes, so a card faced is read within one period and stable
+    // (three equal reads) within three -- the latency bound of docs/hardware.md. A poll that overran
+    // its period is followed at once.
+    const auto poll_started = std::chrono::steady_clock::now();
     Outcome o;
     if (!shaken) {
       o = open_and_handshake(device, quirk, handle, link);
@@ -287,7 +297,7 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
         continue;
       }
     }
-    if (!wait_for(shaken ? period : 1000)) break;
+    if (!(shaken ? wait_until(poll_started + std::chrono::milliseconds(period)) : wait_for(1000))) break;
   }
   if (handle) {
     libusb_release_interface(handle, 0);

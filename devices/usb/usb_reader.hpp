@@ -10,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -85,6 +86,7 @@ class UsbReader : public Device, private UsbListener {
   void report(DeviceEvent::Kind kind, std::string reason);
   void mark_lost(const std::string& reason);
   bool wait_for(int ms);  // false when stopping
+  bool wait_until(std::chrono::steady_clock::time_point t);  // false: stopping
   void detach();
 
   std::string protocol_;
