@@ -1,5 +1,12 @@
 // Readings are noisy: a zone's reading counts only once it is stable, the same over several reads or
 // over a stretch of time. A reading that keeps changing without settling is flicker: uncertain.
+//
+// RFID readers fail one way far more often than the other: a tag that is there goes unheard for a poll
+// (its reply lost to a collision, a hand over the antenna, a detuned coil), while a tag that is not there
+// is never heard. So a read that hears *less* than the reading being confirmed (a subset of its tags, an
+// empty read) is weak evidence: it neither breaks the run of the tags it missed, nor -- on a reader that
+// has just been losing tags -- makes them gone until it has gone on long enough that a run of missed
+// replies is out of the question. A read that hears a tag the run does not have is a real change.
 #pragma once
 
 #include <deque>
@@ -12,8 +19,12 @@ namespace cardtable::table {
 
 class StableReading {
  public:
-  // One raw reading in; the new stable reading out when it differs from the last stable one.
-  std::optional<Observation> feed(const Observation& o, const TableConfig& config);
+  // One raw reading in; the new stable reading out when it differs from the last stable one. `noisy`:
+  // the zone's reader has lately missed replies of tags that were there (the table keeps that per
+  // reader: its antennas share its radio, and an empty zone cannot show that its reader misses tags).
+  std::optional<Observation> feed(const Observation& o, const TableConfig& config, bool noisy = false);
+  // The last read heard again tags that the reads before it had missed: the reader drops replies.
+  bool missed_replies() const { return missed_replies_; }
   // True once per episode when the zone has been changing without settling (flicker).
   bool flicker_started(Millis now, const TableConfig& config);
   // True once per episode when readings keep coming below the confidence floor.
@@ -22,13 +33,36 @@ class StableReading {
   Millis last_heard() const { return last_heard_; }
   bool heard() const { return heard_; }
   // The device went silent: forget the stable reading (the zone is unknown until heard again).
-  void forget() { stable_.reset(); candidate_.reset(); count_ = 0; }
+  void forget() {
+    stable_.reset();
+    candidate_.reset();
+    lesser_.reset();
+    aside_.reset();
+    last_.reset();
+    count_ = lesser_count_ = run_ = 0;
+  }
 
  private:
   std::optional<Observation> stable_;
+  // The reading being confirmed, and how often it was read since it first came (reads hearing less do
+  // not break it).
   std::optional<Observation> candidate_;
   int count_ = 0;
   Millis candidate_since_ = 0;
+  int since_misread_ = 0;  // reads of the candidate since its run outlasted a misread (or since it came)
+  // The candidate before a read that named another card: its run resumes if that read was a misread.
+  std::optional<Observation> aside_;
+  int aside_count_ = 0;
+  Millis aside_since_ = 0;
+  // Reads in a row that heard less than the candidate: missed replies, or the tags really gone.
+  std::optional<Observation> lesser_;
+  int lesser_count_ = 0;
+  Millis lesser_since_ = 0;
+  bool missed_replies_ = false;
+  // Raw reads as they come, for flicker: the last one and how many times in a row.
+  std::optional<Observation> last_;
+  int run_ = 0;
+  Millis run_since_ = 0;
   Millis last_heard_ = 0;
   bool heard_ = false;
   std::deque<Millis> changes_;

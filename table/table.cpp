@@ -169,7 +169,12 @@ void Table::observe(const Observation& o) {
     e.evidence = {{"zone", o.zone.str()}, {"source", o.source}};
     emit(std::move(e));
   }
-  auto stable = r.feed(o, config_);
+  // A reader that has lately missed replies of tags that were there (one-poll dropouts) needs a longer
+  // run of reads without a tag before the tag counts as gone (table_config.hpp, noisy_absent_reads).
+  auto noise = missed_replies_.find(o.source);
+  bool noisy = noise != missed_replies_.end() && o.time - noise->second <= config_.noise_memory_ms;
+  auto stable = r.feed(o, config_, noisy);
+  if (r.missed_replies()) missed_replies_[o.source] = o.time;
   if (r.flicker_started(o.time, config_)) {
     Event e = make("reading.uncertain", Severity::Warning, {},
                    "The reading of " + o.zone.str() + " keeps changing; nothing is concluded from it until it settles");

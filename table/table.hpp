@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,6 +117,7 @@ class Table {
   std::vector<Event> out_;
   std::array<StableReading, kZoneCount> readings_{};
   std::array<bool, kZoneCount> silent_{};          // heard before, then nothing for silence_ms
+  std::map<std::string, Millis> missed_replies_;   // by reader (source): when it last missed tags that were there
   std::array<bool, kZoneCount> stray_reported_{};  // a reading from a zone the table does not have, reported
   Millis now_ = 0;
 

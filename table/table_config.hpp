@@ -12,6 +12,13 @@ struct TableConfig {
   std::vector<Zone> zones;             // the zones this table has; checks needing others are reported as unavailable
   int stable_reads = 3;                // the same reading this many times in a row is stable ...
   Millis stable_ms = 300;              // ... or the same reading for this long (at least two reads)
+  // RFID readers miss a tag's reply for a poll far more often than they hear a tag that is not there. A
+  // reader (observation source) that missed tags and heard them again within noise_memory_ms is noisy:
+  // on its zones, tags leaving the stable reading count as gone only after this many reads in a row
+  // without them (0.7 s at 100 ms polls; eight missed replies running are one in a hundred million at
+  // 10 % flicker). A reader that has not missed a reply lately is believed as soon as any reading is.
+  int noisy_absent_reads = 8;
+  Millis noise_memory_ms = 60000;
   double min_confidence = 0.5;         // readings below count as noise
   Millis flicker_window_ms = 1000;     // this many changes within the window, never stable: uncertain
   int flicker_changes = 4;

@@ -57,6 +57,53 @@ TEST(Stability, ReadingsBelowTheConfidenceFloorNeverCount) {
   EXPECT_FALSE(r.stable());
 }
 
+// An RFID reader misses a tag's reply for a poll (a dropout) far more often than it hears a tag that is
+// not there: a read hearing less does not break a card's run.
+TEST(Stability, AOnePollDropoutDoesNotBreakACardsRun) {
+  TableConfig c;
+  StableReading r;
+  EXPECT_FALSE(r.feed(obs(0, "SA"), c));
+  EXPECT_FALSE(r.feed(obs(100, nullptr), c));  // the reply lost for one poll
+  EXPECT_FALSE(r.feed(obs(200, "SA"), c));
+  EXPECT_TRUE(r.missed_replies());
+  auto s = r.feed(obs(300, "SA"), c);  // the third read of the card: faced
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->cards.contains(*Card::parse("SA")));
+}
+
+TEST(Stability, ACardReallyWithdrawnFromASteadyReaderIsSeenAfterThreeReads) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, "SA"), c);
+  EXPECT_FALSE(r.feed(obs(300, nullptr), c, false));
+  EXPECT_FALSE(r.feed(obs(400, nullptr), c, false));
+  auto s = r.feed(obs(500, nullptr), c, false);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->cards.empty());
+}
+
+// Three empty polls in a row from a reader that keeps missing replies prove nothing; eight do.
+TEST(Stability, OnANoisyReaderACardIsGoneOnlyAfterALongerRunWithoutIt) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, "SA"), c);
+  for (int i = 3; i < 3 + c.noisy_absent_reads - 1; ++i) EXPECT_FALSE(r.feed(obs(i * 100, nullptr), c, true)) << i;
+  auto s = r.feed(obs((3 + c.noisy_absent_reads - 1) * 100, nullptr), c, true);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->cards.empty());
+}
+
+// A misread names another card for one poll: the card's run goes on; the other card is never faced.
+TEST(Stability, AOnePollMisreadDoesNotReplaceTheCard) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, "SA"), c);
+  EXPECT_FALSE(r.feed(obs(300, "H7"), c));
+  EXPECT_FALSE(r.feed(obs(400, "SA"), c));
+  EXPECT_FALSE(r.feed(obs(500, "SA"), c));
+  EXPECT_TRUE(r.stable()->cards.contains(*Card::parse("SA")));
+}
+
 TEST(Uncertainty, ASilentDeviceMakesItsZoneUnknownNotIrregular) {
   auto ev = test::run("zones playing-table\nat 0 clear play:W\nat 2 silent play:W\nend 10\n");
   const Event* e = test::first(ev, "reading.uncertain");
