@@ -477,6 +477,8 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       else if (w[1] == "min_confidence") c.min_confidence = v;
       else if (w[1] == "flicker_window_ms") c.flicker_window_ms = ms;
       else if (w[1] == "flicker_changes") c.flicker_changes = static_cast<int>(v);
+      else if (w[1] == "noisy_absent_reads") c.noisy_absent_reads = std::max(1, static_cast<int>(v));
+      else if (w[1] == "noise_memory_ms") c.noise_memory_ms = ms;
       else if (w[1] == "silence_ms") c.silence_ms = ms;
       else if (w[1] == "pocket_gap_ms") c.pocket_gap_ms = ms;
       else if (w[1] == "board_allowance_ms") c.board_allowance_ms = ms;

@@ -86,8 +86,10 @@ TEST_F(SimulatedSession, AFouledBoardIsTheOnlyIrregularOneAndItsHandsAreFoundSwa
   EXPECT_EQ((*s)["status"]["simulator"]["scenario"], "session " + kSession);
 }
 
+// 5 % flicker and 5 % dropped reads, seed 7: before the table took a read hearing fewer tags for a missed
+// reply, this session lost 12 of its 104 tricks (docs/hardware.md).
 TEST_F(SimulatedSession, FlickerAndDroppedReadsAreUncertainReadingsNeverIrregularities) {
-  start_session(kMaster, kSession, 300, {"--sim-faults", "flicker=0.03,drop=0.03,seed=1"});
+  start_session(kMaster, kSession, 300, {"--sim-faults", "flicker=0.05,drop=0.05,seed=7"});
   auto ev = subscribe_until_finished();
   EXPECT_EQ(returned(ev), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8})) << log();
   std::size_t flicker = 0;

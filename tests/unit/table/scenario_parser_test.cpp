@@ -36,6 +36,15 @@ TEST(ScenarioFormat, SettingsOutOfRangeAreErrorsNotUndefinedBehaviour) {
   }
 }
 
+TEST(ScenarioFormat, TheNoisyReaderSettingsAreSetLikeEveryOther) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("zones station-scan\nset noisy_absent_reads 5\nset noise_memory_ms 2000\nend 1\n", ".",
+                           [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc) << (errors.empty() ? "" : std::to_string(errors.front().line) + ": " + errors.front().message);
+  EXPECT_EQ(sc->config.noisy_absent_reads, 5);
+  EXPECT_EQ(sc->config.noise_memory_ms, 2000);
+}
+
 TEST(ScenarioFormat, ZonesAreRequired) {
   auto e = errors_of("at 1 scan SA\n");
   ASSERT_EQ(e.size(), 1u);
