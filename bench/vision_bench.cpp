@@ -1,14 +1,18 @@
 // The camera pipeline's speed on one core: a 640x640 frame through the recogniser (letterbox, network,
 // peak decoding, NMS, card grouping) -- the bar is 30 frames/s -- and, apart, decoding a JPEG
-// frame (a camera delivering MJPEG pays it; a raw YUYV camera does not).
+// frame (a camera delivering MJPEG pays it; a raw YUYV camera does not); and the face reader, which reads
+// lone cards against an enrolled faces deck with no network.
 // Run: build/bench/vision_bench   (items_per_second = frames/s)
 #include <filesystem>
+#include <map>
 #include <vector>
 
 #include <benchmark/benchmark.h>
 #include <opencv2/core/utility.hpp>
 #include <opencv2/imgcodecs.hpp>
 
+#include "rendered_table.hpp"
+#include "vision/face_reader.hpp"
 #include "vision/recogniser.hpp"
 
 namespace {
@@ -36,6 +40,29 @@ void BM_ReadFrame640(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ReadFrame640)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The face reader (no network): a faces deck enrolled from the test renderer's Debian card art, then a
+// 640x640 frame of a trick -- four lone cards, one in each play area -- read against all 52 faces.
+void BM_ReadFacesTrick640(benchmark::State& state) {
+  cv::setNumThreads(1);
+  cardtable::test::TableRenderer art(std::filesystem::temp_directory_path() / "cardtable-bench-art");
+  if (!art.available()) {
+    state.SkipWithError("needs kdegames-card-data-kf5 and rsvg-convert");
+    return;
+  }
+  using cardtable::bridge::Card;
+  std::map<int, std::vector<cardtable::vision::FaceViews>> photos;
+  for (int id = 0; id < 52; ++id)
+    if (auto v = cardtable::vision::enrolment_face(art.scene({{Card::from_id(id), 320, 320, 0}}), 30, 42)) photos[id].push_back(*v);
+  const auto deck = cardtable::vision::make_face_deck("standard", photos, 30, 42);
+  const cv::Mat frame = art.scene({{Card::from_id(2), 320, 150, 180}, {Card::from_id(14), 490, 320, 90},
+                                   {Card::from_id(27), 320, 490, 0}, {Card::from_id(51), 150, 320, -90}});
+  std::size_t read = 0;
+  for (auto _ : state) read = cardtable::vision::read_faces(frame, deck).cards.size();
+  state.counters["cards_read"] = static_cast<double>(read);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReadFacesTrick640)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_DecodeJpeg640(benchmark::State& state) {
   cv::setNumThreads(1);

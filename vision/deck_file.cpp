@@ -1,4 +1,5 @@
 #include "vision/deck_file.hpp"
+#include "vision/face_reader.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -44,14 +45,28 @@ Deck parse_deck(std::string_view text, const std::string& where) {
     const std::string at = where + ":" + std::to_string(line_no);
     const auto w = words(line);
     if (w.empty() || w[0][0] == '#') continue;
+    // The prototypes' size ('dim' or 'faces') is said once, before any prototype.
+    if ((w[0] == "dim" || w[0] == "faces") && d.dim != 0)
+      throw std::runtime_error(at + ": the prototypes' size ('dim' or 'faces') is said twice");
     if (w[0] == "deck" && w.size() == 2) {
       d.name = std::string(w[1]);
     } else if (w[0] == "dim" && w.size() == 2) {
       auto [p, ec] = std::from_chars(w[1].data(), w[1].data() + w[1].size(), d.dim);
       if (ec != std::errc() || p != w[1].data() + w[1].size() || d.dim < 1 || d.dim > 4096)
         throw std::runtime_error(at + ": 'dim' wants 1..4096");
+    } else if (w[0] == "faces" && w.size() == 3) {
+      // Thumbnails of 8..64 pixels a side: big enough to tell a five from a six, small enough to match
+      // 52 of them on every card of every frame.
+      for (std::size_t k = 0; k < 2; ++k) {
+        int& out = k == 0 ? d.face_width : d.face_height;
+        const auto size_word = w[1 + k];
+        auto [p, ec] = std::from_chars(size_word.data(), size_word.data() + size_word.size(), out);
+        if (ec != std::errc() || p != size_word.data() + size_word.size() || out < 8 || out > 64)
+          throw std::runtime_error(at + ": 'faces' wants a width and a height of 8..64 pixels");
+      }
+      d.dim = face_dim(d.face_width, d.face_height);
     } else if (w[0] == "card") {
-      if (d.dim == 0) throw std::runtime_error(at + ": 'dim' must come before the cards");
+      if (d.dim == 0) throw std::runtime_error(at + ": 'dim' or 'faces' must come before the cards");
       if (w.size() != static_cast<std::size_t>(d.dim) + 2)
         throw std::runtime_error(at + ": a card line is 'card NAME' and " + std::to_string(d.dim) + " numbers");
       const auto card = bridge::Card::parse(w[1]);
@@ -68,10 +83,13 @@ Deck parse_deck(std::string_view text, const std::string& where) {
       normalise(v);
       d.prototypes[card->id()] = std::move(v);
     } else {
-      throw std::runtime_error(at + ": unknown line (deck NAME, dim N, card NAME numbers..., # comment)");
+      throw std::runtime_error(at + ": unknown line (deck NAME, dim N, faces W H, card NAME numbers..., # comment)");
     }
   }
   if (d.prototypes.empty()) throw std::runtime_error(where + ": no cards");
+  if (d.faces())
+    if (const auto lacks = missing_faces(d); !lacks.empty())
+      throw std::runtime_error(where + ": lacks " + lacks + " (a faces deck holds the whole pack: a missing card would be read as its look-alike)");
   return d;
 }
 
@@ -85,7 +103,9 @@ Deck read_deck(const std::filesystem::path& file) {
 
 std::string format_deck(const Deck& d) {
   std::ostringstream o;
-  o << "# cardtable-vision deck 1\ndeck " << (d.name.empty() ? "unnamed" : d.name) << "\ndim " << d.dim << "\n";
+  o << "# cardtable-vision deck 1\ndeck " << (d.name.empty() ? "unnamed" : d.name) << "\n";
+  if (d.faces()) o << "faces " << d.face_width << " " << d.face_height << "\n";
+  else o << "dim " << d.dim << "\n";
   for (const auto& [id, v] : d.prototypes) {
     o << "card " << bridge::Card::from_id(id).str();
     for (float x : v) o << " " << x;
@@ -112,6 +132,7 @@ Deck make_deck(const std::string& name, const std::map<int, std::vector<std::vec
 }
 
 void apply_deck(FrameReading& r, const Deck& deck, double margin, double single_corner) {
+  if (deck.faces()) throw std::runtime_error("deck '" + deck.name + "' holds faces, not network embeddings");
   std::map<int, CardReading> cards;
   r.refused = 0;
   for (auto& i : r.indices) {

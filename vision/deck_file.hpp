@@ -1,10 +1,14 @@
-// A deck learnt without retraining: per card, the mean of the network's embedding at that card's
-// corner indices in the operator's photographs (`cardtable-vision enroll`). At play, an index's
-// embedding is matched to the nearest prototype by cosine similarity, with a margin over the runner-up.
+// A deck learnt without retraining, from the operator's photographs (`cardtable-vision enroll`), of one
+// of two kinds:
+//   - embeddings: per card, the mean of the network's embedding at that card's corner indices; at play,
+//     an index's embedding is matched to the nearest prototype by cosine, with a margin over the runner-up;
+//   - faces (`enroll --faces`): per card, its whole face straightened to a small thumbnail (each channel
+//     less its mean, normalised); at play, a lone card on the cloth is matched face to face, both ways
+//     up (vision/face_reader.hpp). No network at all.
 // Text file, one card a line:
 //   # cardtable-vision deck 1
 //   deck black-gold
-//   dim 64
+//   dim 64                       (embeddings; or 'faces W H' for W x H BGR thumbnails, dim W*H*3)
 //   card SA 0.0132 -0.2211 ...   (dim numbers, L2-normalised)
 #pragma once
 
@@ -22,7 +26,9 @@ namespace cardtable::vision {
 struct Deck {
   std::string name;
   int dim = 0;
+  int face_width = 0, face_height = 0;           // a faces deck's thumbnail size; 0 for embeddings
   std::map<int, std::vector<float>> prototypes;  // by card id
+  bool faces() const { return face_width > 0; }
 };
 
 // Throws std::runtime_error naming `where` and the line.

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "devices/log.hpp"
+#include "vision/face_reader.hpp"
 #include "vision/frame_stabiliser.hpp"
 
 #ifndef CARDTABLE_VISION_MODEL_INSTALLED
@@ -19,6 +20,12 @@ namespace cardtable::devices {
 
 CameraDevice::CameraDevice(DeviceConfig config, CameraSettings settings, Clock clock)
     : Device(std::move(config)), settings_(std::move(settings)), clock_(std::move(clock)) {
+  if (settings_.deck && settings_.deck->faces()) {
+    // A faces deck reads lone cards face to face: no network to load (vision/face_reader.hpp).
+    if (const auto lacks = vision::missing_faces(*settings_.deck); !lacks.empty())
+      throw std::runtime_error("deck '" + settings_.deck->name + "' lacks " + lacks + ": a faces deck must hold the whole pack");
+    return;
+  }
   settings_.recogniser.keep_features = settings_.deck.has_value();
   recogniser_ = std::make_unique<vision::Recogniser>(settings_.model, settings_.recogniser);
   if (settings_.deck && settings_.deck->dim != recogniser_->info().feat_dim &&
@@ -49,7 +56,8 @@ void CameraDevice::stop() {
 
 nlohmann::json CameraDevice::health() const {
   nlohmann::json j = {{"source", settings_.source},
-                      {"model", settings_.model},
+                      {"reader", recogniser_ ? "network" : "faces"},
+                      {"model", recogniser_ ? settings_.model : std::string()},
                       {"settle_frames", settings_.settle},
                       {"recording_ended", ended_.load()},
                       {"refused_indices", refused_.load()},
@@ -161,8 +169,9 @@ void CameraDevice::run(DeviceSink& sink) {
     vision::FrameReading reading;
     try {
       const auto t0 = steady::now();
-      reading = recogniser_->read(frame->image);
-      if (settings_.deck) vision::apply_deck(reading, *settings_.deck, settings_.recogniser.margin, settings_.recogniser.single_corner);
+      if (!recogniser_) reading = vision::read_faces(frame->image, *settings_.deck);
+      else reading = recogniser_->read(frame->image);
+      if (recogniser_ && settings_.deck) vision::apply_deck(reading, *settings_.deck, settings_.recogniser.margin, settings_.recogniser.single_corner);
       last_frame_us_ = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count();
     } catch (const std::exception& e) {
       ++counters_.garbage;

@@ -1,6 +1,7 @@
 // The camera, driver "camera": a V4L2 camera above the table (or over a board-checking station), a video
 // file or a folder of frames -- one FrameSource (vision/frame_source.hpp), so a recording replays through
-// the unchanged pipeline. Each frame is read by the trained recogniser (vision/recogniser.hpp), its cards
+// the unchanged pipeline. Each frame is read by the trained recogniser (vision/recogniser.hpp), or with a
+// faces deck by the face reader (vision/face_reader.hpp: lone cards on the cloth), its cards
 // are split into zones by the calibration file (vision/zones_file.hpp), and every zone of the file is
 // reported to the table each frame, as an RFID reader reports each poll:
 //   - a zone whose reading has held `settle` frames in a row is reported as read;
@@ -13,7 +14,8 @@
 //   zones=PATH      the calibration file (`cardtable-vision calibrate`; required): its zones are the
 //                   device's zones (no --zone for a camera)
 //   model=PATH      the recogniser's model.json (default: the installed model)
-//   deck=PATH       a deck learnt by `cardtable-vision enroll` (cards read by prototype; optional)
+//   deck=PATH       a deck learnt by `cardtable-vision enroll` (cards read by prototype; optional); a
+//                   faces deck (`enroll --faces`) reads lone cards by their whole face, with no model
 //   settle=3        frames a zone's reading must hold before it is reported as read
 //   period_ms=100   a recording's frame period (a folder or a file is replayed at this pace; a camera
 //                   runs at its own rate)
@@ -52,7 +54,7 @@ struct CameraSettings {
 
 class CameraDevice : public Device {
  public:
-  // Throws std::runtime_error when the model cannot be loaded.
+  // Throws std::runtime_error when the model cannot be loaded, or a faces deck lacks a card.
   CameraDevice(DeviceConfig config, CameraSettings settings, Clock clock);
   ~CameraDevice() override;
   bool start(DeviceSink& sink, std::string& error) override;

@@ -100,6 +100,20 @@ class DaemonWithCamera : public ::testing::Test {
       if (e["type"] == type && (cause.empty() || (e.contains("evidence") && e["evidence"].value("cause", "") == cause))) out.push_back(e);
     return out;
   }
+  // The operator's enrolment at the table: a photo of each card alone on the cloth, the real
+  // `cardtable-vision enroll --faces`; the deck file's path.
+  std::string enrol_faces() {
+    const fs::path photos = dir_ / "enrol", deck = dir_ / "deck.txt";
+    fs::create_directories(photos);
+    for (int id = 0; id < 52; ++id) {
+      const Card c = Card::from_id(id);
+      EXPECT_TRUE(cv::imwrite((photos / (c.str() + ".png")).string(), art_.scene({{c, 320, 320, id % 2 ? 180.0 : 0.0}})));
+    }
+    const std::string cmd = std::string(CARDTABLE_VISION_TOOL) + " enroll --faces --images " + photos.string() + " --out " + deck.string() +
+                            " --name standard > " + (dir_ / "enroll.log").string() + " 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    return deck.string();
+  }
   std::string log() {
     std::ifstream in(dir_ / "daemon.log");
     std::string out(std::istreambuf_iterator<char>(in), {});
@@ -162,11 +176,27 @@ TEST_F(DaemonWithCamera, ACardFlickeringInAndOutOfAPlayAreaIsUncertainNeverAnIrr
   no_irregularity();
 }
 
-// The first trick of Spring Pairs board 1 (4H by South), laid card by card before the camera. Disabled:
-// the committed model (vision/model, far from trained: vision/README.md) reads none of these cards -- it
-// refuses them, so the table hears unknown cards and no play.card comes. Enable it with a model that reads
-// the standard deck (tests/unit/vision/rendered_cards_test.cpp says when).
-TEST_F(DaemonWithCamera, DISABLED_ATrickLaidBeforeTheCameraIsFourPlayCardsAndThePlayTrick) {
+TEST_F(DaemonWithCamera, ReadByAFacesDeckACardFlickeringInAndOutIsUncertainNeverAnIrregularity) {
+  frames({}, 5);
+  for (int i = 0; i < 10; ++i) frames(i % 2 ? std::map<Seat, Card>{} : std::map<Seat, Card>{{Seat::West, Card(Suit::Clubs, Rank::Ace)}}, 1);
+  frames({}, 10);
+  start(",deck=" + enrol_faces());
+  ASSERT_TRUE(until([](auto& ev) {
+    for (const auto& e : of(ev, "reading.uncertain", "low confidence"))
+      if (e.contains("evidence") && e["evidence"].value("zone", "") == "play:W") return true;
+    return false;
+  })) << log();
+  // The flicker is in play:W alone: the other areas stay settled.
+  for (const auto& e : of(events_, "reading.uncertain")) EXPECT_EQ(e["evidence"].value("zone", ""), "play:W") << e.dump();
+  no_irregularity();
+}
+
+// The first trick of Spring Pairs board 1 (4H by South), laid card by card before the camera, read with a
+// deck the operator enrolled at the table (`cardtable-vision enroll --faces`: one photo of each card alone
+// on the cloth; the real tool). The committed network (vision/model, far from trained: vision/README.md)
+// reads none of these cards; the faces deck needs no network.
+TEST_F(DaemonWithCamera, ATrickLaidBeforeTheCameraIsFourPlayCardsAndThePlayTrick) {
+  const std::string deck = enrol_faces();
   const Card ca(Suit::Clubs, Rank::Ace), c3(Suit::Clubs, Rank::Three), c4(Suit::Clubs, Rank::Four), c2(Suit::Clubs, Rank::Two);
   frames({}, 10);
   frames({{Seat::West, ca}}, 10);
@@ -174,17 +204,26 @@ TEST_F(DaemonWithCamera, DISABLED_ATrickLaidBeforeTheCameraIsFourPlayCardsAndThe
   frames({{Seat::West, ca}, {Seat::North, c3}, {Seat::East, c4}}, 10);
   frames({{Seat::West, ca}, {Seat::North, c3}, {Seat::East, c4}, {Seat::South, c2}}, 10);
   frames({}, 10);  // the trick quitted
-  start();
+  start(",deck=" + deck);
   ASSERT_TRUE(until([](auto& ev) { return !of(ev, "device.added").empty(); })) << log();
   ASSERT_TRUE(request({{"command", "board"}, {"label", "Spring Pairs/1/1"}})) << log();
   ASSERT_TRUE(request({{"command", "contract"}, {"contract", "4H S"}})) << log();
-  ASSERT_TRUE(until([](auto& ev) { return !of(ev, "play.trick").empty(); }, 90s)) << log();
-  const auto cards = of(events_, "play.card");
-  ASSERT_EQ(cards.size(), 4u) << log();
-  const char* expected[] = {"W", "N", "E", "S"};
-  for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(cards[i]["seats"][0], expected[i]) << cards[i].dump();
-  const auto trick = of(events_, "play.trick").front();
-  EXPECT_EQ(trick["evidence"]["winner"], "W") << trick.dump();
+  // The cards played are hand contents, held for the embargo (live.*); the public stream counts the trick
+  // and the director's detail says who won it: West's ace of clubs, for East-West.
+  ASSERT_TRUE(until([](auto& ev) { return !of(ev, "board.trick").empty(); }, 90s)) << log();
+  const auto trick = of(events_, "board.trick").front();
+  EXPECT_EQ(trick["evidence"]["tricks"], "1") << trick.dump();
+  const auto detail = request({{"command", "evidence"}, {"seq", trick["seq"]}});
+  ASSERT_TRUE(detail) << log();
+  EXPECT_EQ((*detail)["card_evidence"]["trick"], "1") << detail->dump();
+  EXPECT_EQ((*detail)["card_evidence"]["ew"], "1") << detail->dump();
+  EXPECT_EQ((*detail)["card_evidence"]["ns"], "0") << detail->dump();
+  const auto lead = of(events_, "auction.period_ended");
+  ASSERT_EQ(lead.size(), 1u) << log();
+  EXPECT_NE(lead[0].value("message", "").find("West"), std::string::npos) << lead[0].dump();
+  const json cam = (*request({{"command", "status"}}))["status"]["devices"][0];
+  EXPECT_EQ(cam["reader"], "faces") << cam.dump();
+  EXPECT_EQ(cam["refused_indices"], 0) << cam.dump();  // every card laid was read, none only seen
   no_irregularity();
 }
 

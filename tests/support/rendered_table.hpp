@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -39,7 +40,13 @@ class TableRenderer {
     if (!std::filesystem::exists(png) &&
         std::system(("rsvg-convert -i " + id + " -w 120 " + svg.string() + " -o " + png.string() + " 2>/dev/null").c_str()) != 0)
       return {};
-    return cv::imread(png.string(), cv::IMREAD_UNCHANGED);
+    // Cut to the visible card: the standard deck's "1_spade" element is drawn 120x325, the card in its
+    // lower half and nothing above (placed by its middle, it lay half off the table).
+    cv::Mat f = cv::imread(png.string(), cv::IMREAD_UNCHANGED);
+    if (f.empty() || f.channels() != 4) return f;
+    std::vector<cv::Mat> ch;
+    cv::split(f, ch);
+    return f(cv::boundingRect(ch[3] > 0)).clone();
   }
 
   // The cloth, with a fixed grain (the same for every frame: a still camera over a still table).
@@ -57,6 +64,21 @@ class TableRenderer {
     for (const auto& [seat, card] : cards) {
       const auto [cx, cy, angle] = area(seat);
       place(frame, face(card), cx, cy, angle);
+    }
+    return frame;
+  }
+
+  // A card anywhere on the cloth: centre, turn (degrees) and size (1: the 120 px face).
+  struct Placed {
+    bridge::Card card;
+    double cx, cy, angle, scale = 1.0;
+  };
+  cv::Mat scene(const std::vector<Placed>& cards) {
+    cv::Mat frame = cloth();
+    for (const auto& p : cards) {
+      cv::Mat f = face(p.card);
+      if (p.scale != 1.0 && !f.empty()) cv::resize(f, f, cv::Size(), p.scale, p.scale, cv::INTER_AREA);
+      place(frame, f, p.cx, p.cy, p.angle);
     }
     return frame;
   }

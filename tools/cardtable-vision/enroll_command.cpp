@@ -5,12 +5,14 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 #include <opencv2/imgcodecs.hpp>
 
 #include "options.hpp"
 #include "vision/deck_file.hpp"
+#include "vision/face_reader.hpp"
 #include "vision/recogniser.hpp"
 
 namespace cardtable::vision_tool {
@@ -18,24 +20,33 @@ namespace cardtable::vision_tool {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr const char* kHelp = R"(usage: cardtable-vision enroll --images DIR --out DECK [--name NAME] [--model FILE]
+constexpr const char* kHelp = R"(usage: cardtable-vision enroll --images DIR --out DECK [--name NAME] [--model FILE | --faces]
 Learns a deck from photographs of its cards, one card face up per photo, the file named by the card
-before any '_' or '-' (SA.jpg, H10_2.png, 10H-left.jpg; several photos of a card are averaged). For each
-photo the strongest corner index found gives the network's embedding there; the deck file keeps one
-prototype (the normalised mean) per card. At the event: lay each card alone on the playing cloth under
-the table's camera, in the table's light, and save a frame per card (cardtable-vision calibrate --source
-gives the camera's view); two photos per card, turned 180 degrees, are better than one.
+before any '_' or '-' (SA.jpg, H10_2.png, 10H-left.jpg; several photos of a card are averaged). The deck
+file keeps one prototype (the normalised mean) per card:
+  (default)  the network's embedding at the strongest corner index of each photo;
+  --faces    each card's whole face, straightened, and its index corner: lone cards on the cloth are then
+             read face to face, with no network (the play areas seen from above). The whole pack is
+             needed: a card with no photo would be read as its look-alike, so enrolment refuses it.
+At the event: lay each card alone on the playing cloth under the table's camera, in the table's light,
+and save a frame per card (cardtable-vision calibrate --source gives the camera's view); two photos per
+card, turned 180 degrees, are better than one.
 )";
+constexpr int kFaceWidth = 30, kFaceHeight = 42;  // the thumbnail: a 120 x 168 px face at a quarter scale
 }  // namespace
 
 int enroll_command(const std::vector<std::string>& args) {
-  Options o(args, {"--images", "--out", "--name", "--model"}, {"--help"});
+  Options o(args, {"--images", "--out", "--name", "--model"}, {"--help", "--faces"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--images") || !o.has("--out")) throw UsageError(std::string("needs --images DIR and --out DECK\n") + kHelp);
+  const bool faces = o.flag("--faces");
+  if (faces && o.has("--model")) throw UsageError("--faces reads no network: --model goes with the default (embeddings) enrolment");
   vision::RecogniserOptions ropt;
   ropt.keep_features = true;
-  vision::Recogniser rec(o.value("--model", default_model()), ropt);
+  std::unique_ptr<vision::Recogniser> rec;
+  if (!faces) rec = std::make_unique<vision::Recogniser>(o.value("--model", default_model()), ropt);
   std::map<int, std::vector<std::vector<float>>> samples;
+  std::map<int, std::vector<vision::FaceViews>> face_photos;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(o.value("--images", ""))) if (e.is_regular_file()) files.push_back(e.path());
   std::sort(files.begin(), files.end());
@@ -50,7 +61,17 @@ int enroll_command(const std::vector<std::string>& args) {
       ++skipped;
       continue;
     }
-    const auto r = rec.read(img);
+    if (faces) {
+      const auto views = vision::enrolment_face(img, kFaceWidth, kFaceHeight);
+      if (!views) {
+        std::cerr << f.string() << ": skipped (not exactly one card alone on the cloth)\n";
+        ++skipped;
+        continue;
+      }
+      face_photos[card->id()].push_back(*views);
+      continue;
+    }
+    const auto r = rec->read(img);
     const vision::IndexReading* best = nullptr;
     for (const auto& i : r.indices)
       if (!best || i.presence > best->presence) best = &i;
@@ -61,7 +82,8 @@ int enroll_command(const std::vector<std::string>& args) {
     }
     samples[card->id()].push_back(best->feature);
   }
-  const auto deck = vision::make_deck(o.value("--name", fs::path(o.value("--images", "")).filename().string()), samples);
+  const std::string name = o.value("--name", fs::path(o.value("--images", "")).filename().string());
+  const auto deck = faces ? vision::make_face_deck(name, face_photos, kFaceWidth, kFaceHeight) : vision::make_deck(name, samples);
   if (deck.prototypes.empty()) throw std::runtime_error("no card enrolled");
   std::ofstream out(o.value("--out", ""));
   if (!(out << vision::format_deck(deck))) throw std::runtime_error("cannot write " + o.value("--out", ""));

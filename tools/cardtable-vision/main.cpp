@@ -17,7 +17,8 @@ constexpr const char* kHelp = R"(usage: cardtable-vision COMMAND [ARGS] (COMMAND
   eval --dataset DIR [--json]     precision, recall, exact images, frames/s on labelled photographs
   read IMAGE... [--json]          the cards read in each image
   calibrate --frame IMG --out F   the zones file from the table's ArUco markers (and --png to check it)
-  enroll --images DIR --out DECK   learn a deck from one photo per card (no retraining)
+  enroll --images DIR --out DECK   learn a deck from one photo per card (no retraining; --faces:
+                                   whole faces, no network)
   --version
 )";
 

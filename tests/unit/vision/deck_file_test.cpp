@@ -42,6 +42,13 @@ TEST(DeckFile, MistakesAreErrorsWithTheLine) {
   EXPECT_THROW(parse_deck("dim 2\ncard SA 1 inf\n", "d"), std::runtime_error);
   EXPECT_THROW(parse_deck("dim 2\ncard SA 1 2\ncard SA 1 2\n", "d"), std::runtime_error);
   EXPECT_THROW(parse_deck("dim 2\n", "d"), std::runtime_error);
+  // The prototypes' size is said once: a second 'dim' or 'faces' would make the cards after it another size.
+  EXPECT_THROW(parse_deck("dim 2\ndim 3\ncard SA 1 2 3\n", "d"), std::runtime_error);
+  EXPECT_THROW(parse_deck("faces 8 8\ndim 2\ncard SA 1 2\n", "d"), std::runtime_error);
+  // Face thumbnails of 8..64 pixels a side.
+  EXPECT_THROW(parse_deck("faces 4 8\n", "d"), std::runtime_error);
+  EXPECT_THROW(parse_deck("faces 8 65\n", "d"), std::runtime_error);
+  EXPECT_THROW(parse_deck("faces 8\n", "d"), std::runtime_error);
   try {
     parse_deck("deck x\ndim 2\nbanana\n", "deck.txt");
     FAIL();
