@@ -3,6 +3,7 @@
 // frame (a camera delivering MJPEG pays it; a raw YUYV camera does not); and the face reader, which reads
 // lone cards against an enrolled faces deck with no network.
 // Run: build/bench/vision_bench   (items_per_second = frames/s)
+#include <array>
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -63,6 +64,30 @@ void BM_ReadFacesTrick640(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ReadFacesTrick640)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The station: a 1280x1280 frame of the tray, the four hands spread in its quarters, 52 lone cards.
+void BM_ReadFacesStation1280(benchmark::State& state) {
+  cv::setNumThreads(1);
+  cardtable::test::TableRenderer art(std::filesystem::temp_directory_path() / "cardtable-bench-art");
+  if (!art.available()) {
+    state.SkipWithError("needs kdegames-card-data-kf5 and rsvg-convert");
+    return;
+  }
+  using cardtable::bridge::Card;
+  std::map<int, std::vector<cardtable::vision::FaceViews>> photos;
+  std::array<cardtable::bridge::Hand, 4> hands{};
+  for (int id = 0; id < 52; ++id) {
+    if (auto v = cardtable::vision::enrolment_face(art.scene({{Card::from_id(id), 320, 320, 0}}), 30, 42)) photos[id].push_back(*v);
+    hands[static_cast<std::size_t>(id % 4)].add(Card::from_id(id));
+  }
+  const auto deck = cardtable::vision::make_face_deck("standard", photos, 30, 42);
+  const cv::Mat frame = art.station_frame(hands);
+  std::size_t read = 0;
+  for (auto _ : state) read = cardtable::vision::read_faces(frame, deck).cards.size();
+  state.counters["cards_read"] = static_cast<double>(read);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ReadFacesStation1280)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_DecodeJpeg640(benchmark::State& state) {
   cv::setNumThreads(1);

@@ -13,14 +13,18 @@ namespace cardtable::vision {
 
 namespace {
 
-// What is not cloth. The cloth fills most of a table camera's frame, so its colour is the frame's
-// median; a card is whatever differs from it by more than the cloth's own grain and shading. (Not
-// "what is white": a court card's picture leaves only a thin white border, which breaks.)
+// What is not cloth. The camera's zones lie inside its frame, so the frame's edge is cloth: the cloth's
+// colour is the median of a band along the edge (not of the whole frame: a station's four spread hands
+// cover more than half of it). A card is whatever differs from it by more than the cloth's own grain and
+// shading. (Not "what is white": a court card's picture leaves only a thin white border, which breaks.)
 cv::Mat not_cloth(const cv::Mat& bgr) {
   std::array<std::vector<uchar>, 3> samples;
-  for (int y = 0; y < bgr.rows; y += 4)
-    for (int x = 0; x < bgr.cols; x += 4)
+  const int band = std::max(2, std::min(bgr.rows, bgr.cols) / 50);
+  for (int y = 0; y < bgr.rows; y += 2)
+    for (int x = 0; x < bgr.cols; x += 2) {
+      if (y >= band && y < bgr.rows - band && x >= band && x < bgr.cols - band) continue;
       for (int k = 0; k < 3; ++k) samples[static_cast<std::size_t>(k)].push_back(bgr.at<cv::Vec3b>(y, x)[k]);
+    }
   cv::Vec3f cloth;
   for (std::size_t k = 0; k < 3; ++k) {
     auto& v = samples[k];

@@ -16,6 +16,7 @@
 #include <thread>
 #include <zmq.hpp>
 
+#include "bridge/master_record.hpp"
 #include "rendered_table.hpp"
 
 namespace cardtable {
@@ -47,8 +48,8 @@ class DaemonWithCamera : public ::testing::Test {
     fs::remove_all(dir_);
   }
   // `count` frames of this table, after those already written.
-  void frames(const std::map<Seat, Card>& cards, int count) {
-    const cv::Mat f = art_.play_frame(cards);
+  void frames(const std::map<Seat, Card>& cards, int count) { frames_of(art_.play_frame(cards), count); }
+  void frames_of(const cv::Mat& f, int count) {
     for (int i = 0; i < count; ++i) {
       char name[32];
       std::snprintf(name, sizeof name, "%05d.png", frames_++);
@@ -225,6 +226,71 @@ TEST_F(DaemonWithCamera, ATrickLaidBeforeTheCameraIsFourPlayCardsAndThePlayTrick
   EXPECT_EQ(cam["reader"], "faces") << cam.dump();
   EXPECT_EQ(cam["refused_indices"], 0) << cam.dump();  // every card laid was read, none only seen
   no_irregularity();
+}
+
+}  // namespace
+}  // namespace cardtable
+
+namespace cardtable {
+namespace {
+
+// The board-checking station: a camera over the tray, each pocket's hand spread face up in its quarter
+// (hand:N/E/S/W), read with the event's faces deck -- spread, not fanned: the face reader reads lone cards
+// (fanned hands are the network's, vision/README.md).
+class StationWithCamera : public DaemonWithCamera {
+ protected:
+  std::array<bridge::Hand, 4> board_three() {  // a deal found once in the test master record
+    bridge::MasterRecord master;
+    (void)master.load({fs::path(SCENARIO_DIR) / "master/spring-pairs.pbn"});
+    const auto entry = master.find("Spring Pairs", "1", 3);
+    EXPECT_TRUE(entry);
+    std::array<bridge::Hand, 4> hands{};
+    if (entry)
+      for (int s = 0; s < 4; ++s) hands[static_cast<std::size_t>(s)] = master.board(*entry).deal.hand(static_cast<Seat>(s));
+    return hands;
+  }
+  // The tray empty, the board given by the operator, then the four hands spread.
+  void check(const std::array<bridge::Hand, 4>& hands) {
+    std::ofstream(dir_ / "zones.txt") << test::TableRenderer::station_zones();
+    const std::string deck = enrol_faces();
+    frames_of(art_.cloth(test::TableRenderer::kStation), 30);
+    frames_of(art_.station_frame(hands), 15);
+    start(",deck=" + deck);
+    ASSERT_TRUE(until([](auto& ev) { return !of(ev, "device.added").empty(); })) << log();
+    ASSERT_TRUE(request({{"command", "board"}, {"label", "Spring Pairs/1/3"}})) << log();
+  }
+};
+
+TEST_F(StationWithCamera, FourPocketsSpreadAsTheMasterDealtThemVerifyTheBoard) {
+  check(board_three());
+  ASSERT_TRUE(until([](auto& ev) { return !of(ev, "board.verified").empty() || !of(ev, "irregularity.deal_mismatch").empty(); }, 120s)) << log();
+  ASSERT_EQ(of(events_, "board.verified").size(), 1u) << log();
+  EXPECT_NE(of(events_, "board.verified")[0].value("message", "").find("as in the master record"), std::string::npos) << log();
+  no_irregularity();
+}
+
+TEST_F(StationWithCamera, ACardInTheWrongPocketIsADealMismatchNamingThePocketsForTheDirector) {
+  auto hands = board_three();
+  // North's highest card goes to East's pocket and East's highest to North's: Law 87A, a fouled board.
+  std::optional<Card> top[2];
+  for (std::size_t s = 0; s < 2; ++s) hands[s].for_each_descending([&](Card c) { if (!top[s]) top[s] = c; });
+  ASSERT_TRUE(top[0] && top[1]);
+  const Card n = *top[0], e = *top[1];
+  hands[0].remove(n);
+  hands[1].remove(e);
+  hands[0].add(e);
+  hands[1].add(n);
+  check(hands);
+  ASSERT_TRUE(until([](auto& ev) { return !of(ev, "board.verified").empty() || !of(ev, "irregularity.deal_mismatch").empty(); }, 120s)) << log();
+  const auto mismatch = of(events_, "irregularity.deal_mismatch");
+  ASSERT_EQ(mismatch.size(), 1u) << log();
+  EXPECT_TRUE(of(events_, "board.verified").empty()) << log();
+  EXPECT_EQ(mismatch[0]["evidence"].value("misplaced", ""), "2") << mismatch[0].dump();
+  const auto detail = request({{"command", "evidence"}, {"seq", mismatch[0]["seq"]}});
+  ASSERT_TRUE(detail) << log();
+  const std::string misplaced = (*detail)["card_evidence"].value("misplaced", "");
+  EXPECT_NE(misplaced.find(n.str() + ":N->E"), std::string::npos) << detail->dump();
+  EXPECT_NE(misplaced.find(e.str() + ":E->N"), std::string::npos) << detail->dump();
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // tests and the replay through cardtabled; the zones file that goes with them is `play_zones()`.
 #pragma once
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -15,6 +16,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "bridge/card.hpp"
+#include "bridge/hand.hpp"
 
 namespace cardtable::test {
 
@@ -50,9 +52,9 @@ class TableRenderer {
   }
 
   // The cloth, with a fixed grain (the same for every frame: a still camera over a still table).
-  cv::Mat cloth() const {
-    cv::Mat m(kSize, kSize, CV_8UC3, cv::Scalar(40, 90, 30));
-    cv::Mat noise(kSize, kSize, CV_8UC3);
+  cv::Mat cloth(int size = kSize) const {
+    cv::Mat m(size, size, CV_8UC3, cv::Scalar(40, 90, 30));
+    cv::Mat noise(size, size, CV_8UC3);
     cv::RNG rng(10);
     rng.fill(noise, cv::RNG::NORMAL, 0, 6);
     return m + noise;
@@ -73,14 +75,43 @@ class TableRenderer {
     bridge::Card card;
     double cx, cy, angle, scale = 1.0;
   };
-  cv::Mat scene(const std::vector<Placed>& cards) {
-    cv::Mat frame = cloth();
+  cv::Mat scene(const std::vector<Placed>& cards, int size = kSize) {
+    cv::Mat frame = cloth(size);
     for (const auto& p : cards) {
       cv::Mat f = face(p.card);
       if (p.scale != 1.0 && !f.empty()) cv::resize(f, f, cv::Size(), p.scale, p.scale, cv::INTER_AREA);
       place(frame, f, p.cx, p.cy, p.angle);
     }
     return frame;
+  }
+
+  // A board-checking station's tray seen from above (kStation px square): each pocket's hand spread
+  // face up in its quarter -- North top left, East top right, South bottom right, West bottom left --
+  // thirteen cards in rows of five, 0.85 of the play areas' size, every other one turned.
+  static constexpr int kStation = 1280;
+  cv::Mat station_frame(const std::array<bridge::Hand, 4>& hands) {
+    std::vector<Placed> cards;
+    for (int s = 0; s < 4; ++s) {
+      const auto [qx, qy] = quarter(static_cast<bridge::Seat>(s));
+      int k = 0;
+      hands[static_cast<std::size_t>(s)].for_each_descending([&](bridge::Card c) {
+        const int col = k % 5, row = k / 5;
+        cards.push_back({c, qx + 85.0 + col * 118.0, qy + 165.0 + row * 155.0, k % 2 ? 180.0 : 0.0, 0.85});
+        ++k;
+      });
+    }
+    return scene(cards, kStation);
+  }
+  static std::string station_zones() {
+    std::string out = "# cardtable-vision zones 1\nframe " + std::to_string(kStation) + " " + std::to_string(kStation) + "\n";
+    for (auto seat : {bridge::Seat::North, bridge::Seat::East, bridge::Seat::South, bridge::Seat::West}) {
+      const auto [x0, y0] = quarter(seat);
+      const int x1 = x0 + kStation / 2, y1 = y0 + kStation / 2;
+      out += "zone hand:" + std::string(1, bridge::seat_letter(seat)) + " " + std::to_string(x0) + "," + std::to_string(y0) + " " +
+             std::to_string(x1) + "," + std::to_string(y0) + " " + std::to_string(x1) + "," + std::to_string(y1) + " " +
+             std::to_string(x0) + "," + std::to_string(y1) + "\n";
+    }
+    return out;
   }
 
   // The calibration file for these frames: each play area a 220 px square around its card.
@@ -99,6 +130,15 @@ class TableRenderer {
 
  private:
   struct Area { double cx, cy, angle; };
+  static std::pair<int, int> quarter(bridge::Seat s) {
+    switch (s) {
+      case bridge::Seat::North: return {0, 0};
+      case bridge::Seat::East: return {kStation / 2, 0};
+      case bridge::Seat::South: return {kStation / 2, kStation / 2};
+      case bridge::Seat::West: return {0, kStation / 2};
+    }
+    return {0, 0};
+  }
   // North's card lies at the top, turned to face North (180 degrees), East's at the right, and so on.
   static Area area(bridge::Seat s) {
     switch (s) {
