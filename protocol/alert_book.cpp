@@ -14,12 +14,24 @@ void AlertBook::load(const Journal& journal) {
   });
 }
 
+namespace {
+// A field of an event that came over the wire, as the type it should be, or the fallback: the hub keeps
+// the list from events that tables publish, and a malformed one ({"seq":"x"}) must not throw out of it.
+std::string string_field(const json& o, const char* key, const std::string& fallback) {
+  const auto it = o.find(key);
+  return it != o.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+}  // namespace
+
 void AlertBook::on_published(const json& e) {
-  std::uint64_t seq = e.value("seq", std::uint64_t{0});
+  if (!e.is_object()) return;
+  const auto seq_it = e.find("seq");
+  if (seq_it == e.end() || !seq_it->is_number_integer() || (!seq_it->is_number_unsigned() && seq_it->get<std::int64_t>() <= 0)) return;
+  const std::uint64_t seq = seq_it->get<std::uint64_t>();
   if (seq == 0) return;
-  if (e.value("type", "") == "director.ack" && e.contains("evidence") && e["evidence"].is_object()) {
+  if (string_field(e, "type", "") == "director.ack" && e.contains("evidence") && e["evidence"].is_object()) {
     const json& ev = e["evidence"];
-    std::string target = ev.value("seq", "");
+    std::string target = string_field(ev, "seq", "");
     std::uint64_t acked = 0;
     try {
       acked = std::stoull(target);
@@ -27,14 +39,14 @@ void AlertBook::on_published(const json& e) {
       return;
     }
     open_.erase(acked);
-    if (acked_.emplace(acked, Ack{ev.value("by", "director"), seq}).second) ack_order_.push_back(acked);
+    if (acked_.emplace(acked, Ack{string_field(ev, "by", "director"), seq}).second) ack_order_.push_back(acked);
     while (max_acks_ != 0 && ack_order_.size() > max_acks_) {
       acked_.erase(ack_order_.front());
       ack_order_.pop_front();
     }
     return;
   }
-  if (e.value("severity", "") == "alert" && !acked_.count(seq)) open_[seq] = e;
+  if (string_field(e, "severity", "") == "alert" && !acked_.count(seq)) open_[seq] = e;
 }
 
 std::optional<std::string> AlertBook::refuse_ack(std::uint64_t seq) const {

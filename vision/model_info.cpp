@@ -32,12 +32,19 @@ std::vector<std::string> string_list(const nlohmann::json& o, const char* key, s
   return out;
 }
 
+// An optional string field: absent gives "", any other type is an error naming it.
+std::string optional_string(const nlohmann::json& o, const char* key, const std::string& where) {
+  if (!o.contains(key)) return {};
+  if (!o.at(key).is_string()) throw std::runtime_error(where + ": '" + key + "' is not a string");
+  return o.at(key).get<std::string>();
+}
+
 }  // namespace
 
 ModelInfo parse_model_info(std::string_view text, const std::string& where) {
   const auto j = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) throw std::runtime_error(where + ": not a JSON object");
-  if (j.value("format", std::string{}) != "cardtable-vision-model")
+  if (optional_string(j, "format", where) != "cardtable-vision-model")
     throw std::runtime_error(where + ": 'format' is not cardtable-vision-model");
   ModelInfo m;
   if (!j.contains("onnx") || !j.at("onnx").is_string()) throw std::runtime_error(where + ": missing 'onnx' file name");
@@ -67,7 +74,7 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
   if (m.width % m.stride != 0 || m.height % m.stride != 0) throw std::runtime_error(where + ": input size is not a multiple of the stride");
   m.ranks = string_list(j, "ranks", 13, where);
   m.suits = string_list(j, "suits", 4, where);
-  m.attribution = j.value("attribution", std::string{});
+  m.attribution = optional_string(j, "attribution", where);
   if (j.contains("reader")) {
     const auto& r = j.at("reader");
     if (!r.is_object()) throw std::runtime_error(where + ": 'reader' is not an object");

@@ -55,3 +55,18 @@ TEST(AlertBook, ATablesOwnListReplacesTheOpenAlertsAndLaterEventsApplyOnTop) {
   book.replace_open(json("not a list"));
   EXPECT_EQ(book.open_count(), 0u);
 }
+
+// The hub keeps its book from what tables publish: a malformed event is ignored, never thrown out of the
+// book (before, {"seq":"x"} from a table stopped cardtable-hub with an uncaught JSON type error).
+TEST(AlertBook, AnEventWithFieldsOfTheWrongTypeIsIgnoredNotThrown) {
+  AlertBook book;
+  const json bad[] = {json::array(), json("alert"), json{{"seq", "x"}, {"severity", "alert"}}, json{{"seq", -4}, {"severity", "alert"}},
+                      json{{"seq", 3.5}, {"severity", "alert"}}, json{{"seq", 7}, {"severity", 1}},
+                      json{{"seq", 8}, {"type", 2}, {"severity", "alert"}},
+                      json{{"seq", 9}, {"type", "director.ack"}, {"evidence", {{"seq", 7}, {"by", "Anne"}}}},
+                      json{{"seq", 10}, {"type", "director.ack"}, {"evidence", {{"seq", "1"}, {"by", 5}}}}};
+  for (const auto& e : bad) EXPECT_NO_THROW(book.on_published(e)) << e.dump();
+  EXPECT_EQ(book.open_count(), 1u);  // seq 8: an alert whose type is not a string is still an alert
+  ASSERT_TRUE(book.refuse_ack(1));
+  EXPECT_NE(book.refuse_ack(1)->find("by director"), std::string::npos) << *book.refuse_ack(1);
+}

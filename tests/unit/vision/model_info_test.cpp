@@ -31,4 +31,17 @@ TEST(ModelInfo, BadMetadataIsAClearError) {
   bad = ok;
   bad.replace(bad.find("cards.onnx"), 10, "../x.onnx");
   EXPECT_THROW(parse_model_info(bad, "m"), std::runtime_error);
+  // A field of the wrong type is the same clear error, not a JSON type error out of the parser (the
+  // fuzz target found {"format":0}: an uncaught nlohmann type_error).
+  bad = ok;
+  bad.replace(bad.find("\"cardtable-vision-model\""), 24, "0");
+  EXPECT_THROW(parse_model_info(bad, "m"), std::runtime_error);
+  bad = ok;
+  bad.replace(bad.find("\"suits\""), 7, "\"attribution\":[1],\"suits\"");
+  try {
+    (void)parse_model_info(bad, "model.json");
+    FAIL() << "an attribution that is not a string was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'attribution'"), std::string::npos) << e.what();
+  }
 }
