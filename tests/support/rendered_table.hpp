@@ -92,7 +92,8 @@ class TableRenderer {
   cv::Mat station_frame(const std::array<bridge::Hand, 4>& hands) {
     std::vector<Placed> cards;
     for (int s = 0; s < 4; ++s) {
-      const auto [qx, qy] = quarter(static_cast<bridge::Seat>(s));
+      const auto q = quarter(static_cast<bridge::Seat>(s));
+      const int qx = q.first, qy = q.second;  // not a structured binding: clang 14 cannot capture one
       int k = 0;
       hands[static_cast<std::size_t>(s)].for_each_descending([&](bridge::Card c) {
         const int col = k % 5, row = k / 5;
