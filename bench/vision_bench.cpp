@@ -33,6 +33,15 @@ std::vector<uchar> jpeg_frame() {
   return buf;
 }
 
+// The standard deck enrolled face by face from the renderer's photos, one card alone on the cloth each.
+cardtable::vision::Deck enrolled_faces(cardtable::test::TableRenderer& art) {
+  std::map<int, std::vector<cardtable::vision::FaceViews>> photos;
+  for (int id = 0; id < 52; ++id)
+    if (auto v = cardtable::vision::enrolment_face(art.scene({{cardtable::bridge::Card::from_id(id), 320, 320, 0}}), 30, 42))
+      photos[id].push_back(*v);
+  return cardtable::vision::make_face_deck("standard", photos, 30, 42);
+}
+
 void BM_ReadFrame640(benchmark::State& state) {
   cv::setNumThreads(1);
   cardtable::vision::Recogniser rec(CARDTABLE_VISION_MODEL);
@@ -52,10 +61,7 @@ void BM_ReadFacesTrick640(benchmark::State& state) {
     return;
   }
   using cardtable::bridge::Card;
-  std::map<int, std::vector<cardtable::vision::FaceViews>> photos;
-  for (int id = 0; id < 52; ++id)
-    if (auto v = cardtable::vision::enrolment_face(art.scene({{Card::from_id(id), 320, 320, 0}}), 30, 42)) photos[id].push_back(*v);
-  const auto deck = cardtable::vision::make_face_deck("standard", photos, 30, 42);
+  const auto deck = enrolled_faces(art);
   const cv::Mat frame = art.scene({{Card::from_id(2), 320, 150, 180}, {Card::from_id(14), 490, 320, 90},
                                    {Card::from_id(27), 320, 490, 0}, {Card::from_id(51), 150, 320, -90}});
   std::size_t read = 0;
@@ -73,14 +79,9 @@ void BM_ReadFacesStation1280(benchmark::State& state) {
     state.SkipWithError("needs kdegames-card-data-kf5 and rsvg-convert");
     return;
   }
-  using cardtable::bridge::Card;
-  std::map<int, std::vector<cardtable::vision::FaceViews>> photos;
   std::array<cardtable::bridge::Hand, 4> hands{};
-  for (int id = 0; id < 52; ++id) {
-    if (auto v = cardtable::vision::enrolment_face(art.scene({{Card::from_id(id), 320, 320, 0}}), 30, 42)) photos[id].push_back(*v);
-    hands[static_cast<std::size_t>(id % 4)].add(Card::from_id(id));
-  }
-  const auto deck = cardtable::vision::make_face_deck("standard", photos, 30, 42);
+  for (int id = 0; id < 52; ++id) hands[static_cast<std::size_t>(id % 4)].add(cardtable::bridge::Card::from_id(id));
+  const auto deck = enrolled_faces(art);
   const cv::Mat frame = art.station_frame(hands);
   std::size_t read = 0;
   for (auto _ : state) read = cardtable::vision::read_faces(frame, deck).cards.size();

@@ -24,6 +24,8 @@ std::vector<std::string_view> words(std::string_view line) {
   return out;
 }
 
+}  // namespace
+
 void normalise(std::vector<float>& v) {
   double n = 0;
   for (float x : v) n += static_cast<double>(x) * x;
@@ -31,8 +33,6 @@ void normalise(std::vector<float>& v) {
   if (n > 0)
     for (float& x : v) x = static_cast<float>(x / n);
 }
-
-}  // namespace
 
 Deck parse_deck(std::string_view text, const std::string& where) {
   Deck d;

@@ -31,6 +31,9 @@ struct Deck {
   bool faces() const { return face_width > 0; }
 };
 
+// Scales `v` to unit length (a zero vector stays zero): prototypes and what is matched to them.
+void normalise(std::vector<float>& v);
+
 // Throws std::runtime_error naming `where` and the line.
 Deck parse_deck(std::string_view text, const std::string& where);
 Deck read_deck(const std::filesystem::path& file);

@@ -52,16 +52,6 @@ cv::Mat not_cloth(const cv::Mat& bgr) {
 constexpr int kSlack = 4;
 std::pair<int, int> corner_size(int width, int height) { return {width * 4 * 22 / 100, height * 4 * 30 / 100}; }
 
-void normalise(std::vector<float>& v) {
-  double n = 0;
-  for (float x : v) n += static_cast<double>(x) * x;
-  n = std::sqrt(n);
-  if (n > 0)
-    for (float& x : v) x = static_cast<float>(x / n);
-}
-
-
-
 }  // namespace
 
 std::string missing_faces(const Deck& deck) {
