@@ -37,9 +37,10 @@ std::vector<uchar> jpeg_frame() {
 cardtable::vision::Deck enrolled_faces(cardtable::test::TableRenderer& art) {
   std::map<int, std::vector<cardtable::vision::FaceViews>> photos;
   for (int id = 0; id < 52; ++id)
-    if (auto v = cardtable::vision::enrolment_face(art.scene({{cardtable::bridge::Card::from_id(id), 320, 320, 0}}), 30, 42))
+    if (auto v = cardtable::vision::enrolment_face(art.scene({{cardtable::bridge::Card::from_id(id), 320, 320, 0}}), cardtable::vision::kFaceWidth,
+                                                          cardtable::vision::kFaceHeight))
       photos[id].push_back(*v);
-  return cardtable::vision::make_face_deck("standard", photos, 30, 42);
+  return cardtable::vision::make_face_deck("standard", photos, cardtable::vision::kFaceWidth, cardtable::vision::kFaceHeight);
 }
 
 void BM_ReadFrame640(benchmark::State& state) {

@@ -19,6 +19,10 @@
 
 namespace cardtable::vision {
 
+// The faces thumbnail `enroll --faces` makes: a 120 x 168 px face at a quarter scale (a deck file says its
+// own size, `faces W H`, and is read at that size).
+constexpr int kFaceWidth = 30, kFaceHeight = 42;
+
 struct FaceReaderOptions {
   double min_score = 0.80;  // cosine of the face and its best match: below, not read
   double separation = 0.25;  // ...nor when it lies less than this far over from the runner-up (another

@@ -20,12 +20,9 @@ namespace cardtable::devices {
 
 CameraDevice::CameraDevice(DeviceConfig config, CameraSettings settings, Clock clock)
     : Device(std::move(config)), settings_(std::move(settings)), clock_(std::move(clock)) {
-  if (settings_.deck && settings_.deck->faces()) {
-    // A faces deck reads lone cards face to face: no network to load (vision/face_reader.hpp).
-    if (const auto lacks = vision::missing_faces(*settings_.deck); !lacks.empty())
-      throw std::runtime_error("deck '" + settings_.deck->name + "' lacks " + lacks + ": a faces deck must hold the whole pack");
-    return;
-  }
+  // A faces deck reads lone cards face to face: no network to load (vision/face_reader.hpp). Its whole
+  // pack was checked when its file was read (vision::parse_deck).
+  if (settings_.deck && settings_.deck->faces()) return;
   settings_.recogniser.keep_features = settings_.deck.has_value();
   recogniser_ = std::make_unique<vision::Recogniser>(settings_.model, settings_.recogniser);
   if (settings_.deck && settings_.deck->dim != recogniser_->info().feat_dim &&

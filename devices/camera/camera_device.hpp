@@ -54,7 +54,7 @@ struct CameraSettings {
 
 class CameraDevice : public Device {
  public:
-  // Throws std::runtime_error when the model cannot be loaded, or a faces deck lacks a card.
+  // Throws std::runtime_error when the model cannot be loaded.
   CameraDevice(DeviceConfig config, CameraSettings settings, Clock clock);
   ~CameraDevice() override;
   bool start(DeviceSink& sink, std::string& error) override;

@@ -32,7 +32,6 @@ At the event: lay each card alone on the playing cloth under the table's camera,
 and save a frame per card (cardtable-vision calibrate --source gives the camera's view); two photos per
 card, turned 180 degrees, are better than one.
 )";
-constexpr int kFaceWidth = 30, kFaceHeight = 42;  // the thumbnail: a 120 x 168 px face at a quarter scale
 }  // namespace
 
 int enroll_command(const std::vector<std::string>& args) {
@@ -62,7 +61,7 @@ int enroll_command(const std::vector<std::string>& args) {
       continue;
     }
     if (faces) {
-      const auto views = vision::enrolment_face(img, kFaceWidth, kFaceHeight);
+      const auto views = vision::enrolment_face(img, vision::kFaceWidth, vision::kFaceHeight);
       if (!views) {
         std::cerr << f.string() << ": skipped (not exactly one card alone on the cloth)\n";
         ++skipped;
@@ -83,7 +82,7 @@ int enroll_command(const std::vector<std::string>& args) {
     samples[card->id()].push_back(best->feature);
   }
   const std::string name = o.value("--name", fs::path(o.value("--images", "")).filename().string());
-  const auto deck = faces ? vision::make_face_deck(name, face_photos, kFaceWidth, kFaceHeight) : vision::make_deck(name, samples);
+  const auto deck = faces ? vision::make_face_deck(name, face_photos, vision::kFaceWidth, vision::kFaceHeight) : vision::make_deck(name, samples);
   if (deck.prototypes.empty()) throw std::runtime_error("no card enrolled");
   std::ofstream out(o.value("--out", ""));
   if (!(out << vision::format_deck(deck))) throw std::runtime_error("cannot write " + o.value("--out", ""));

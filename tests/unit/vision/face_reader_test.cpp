@@ -19,7 +19,7 @@ using bridge::Rank;
 using bridge::Suit;
 namespace fs = std::filesystem;
 
-constexpr int kW = 30, kH = 42;
+constexpr int kW = kFaceWidth, kH = kFaceHeight;
 
 class FaceReader : public ::testing::Test {
  protected:
