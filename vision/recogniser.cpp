@@ -190,27 +190,39 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
   auto indices = find_indices(maps, info_, options_, scale);
   if (net_->has_reader && !indices.empty()) {
     // The reader reads each index from a square crop around it, in the network's input image
-    // (the same crop as vision/train/reader.py: side = crop_scale x the longer side, not turned).
+    // (the same crop as vision/train/reader.py: side = crop_scale x the longer side), once per view,
+    // each view turned a further 360/views degrees about the index's centre.
     const auto& rd = *info_.reader;
+    const int views = std::max(1, options_.reader_views);
     std::vector<cv::Mat> crops;
     for (const auto& r : indices) {
       const double cx = (r.box.x + r.box.width / 2.0) * scale, cy = (r.box.y + r.box.height / 2.0) * scale;
       const double side = std::max(1.0, rd.crop_scale * std::max(r.box.width, r.box.height) * scale);
-      const double s = rd.crop / side;
-      const cv::Matx23d M(s, 0, rd.crop / 2.0 - s * cx, 0, s, rd.crop / 2.0 - s * cy);
-      cv::Mat c;
-      cv::warpAffine(input, c, M, cv::Size(rd.crop, rd.crop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-      crops.push_back(c);
+      for (int v = 0; v < views; ++v) {
+        cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(cx), static_cast<float>(cy)), 360.0 * v / views, rd.crop / side);
+        M.at<double>(0, 2) += rd.crop / 2.0 - cx;
+        M.at<double>(1, 2) += rd.crop / 2.0 - cy;
+        cv::Mat c;
+        cv::warpAffine(input, c, M, cv::Size(rd.crop, rd.crop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        crops.push_back(c);
+      }
     }
     net_->reader.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
-    const cv::Mat out = net_->reader.forward();  // [N, channels, 1, 1]
+    const cv::Mat out = net_->reader.forward();  // [N x views, channels, 1, 1]
     for (std::size_t i = 0; i < indices.size(); ++i) {
-      const float* row = out.ptr<float>(static_cast<int>(i));
       auto& r = indices[i];
-      r.rank_p = softmax<13>(row + rd.rank, 1);
-      r.suit_p = softmax<4>(row + rd.suit, 1);
-      r.is_index = 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index])));
-      if (options_.keep_features) r.feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
+      r.rank_p = {};
+      r.suit_p = {};
+      r.is_index = 0;
+      for (int v = 0; v < views; ++v) {
+        const float* row = out.ptr<float>(static_cast<int>(i) * views + v);
+        const auto rank = softmax<13>(row + rd.rank, 1);
+        const auto suit = softmax<4>(row + rd.suit, 1);
+        for (std::size_t k = 0; k < rank.size(); ++k) r.rank_p[k] += rank[k] / views;
+        for (std::size_t k = 0; k < suit.size(); ++k) r.suit_p[k] += suit[k] / views;
+        r.is_index += 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index]))) / views;
+        if (options_.keep_features && v == 0) r.feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
+      }
     }
   }
   return judge(std::move(indices), options_, expected);

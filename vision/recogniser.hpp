@@ -54,10 +54,16 @@ struct FrameReading {
 struct RecogniserOptions {
   double presence = 0.35;        // heat-map peak to count as an index
   double is_index = 0.5;         // the reader's floor: below it a peak is no card index at all
-  double floor = 0.60;           // a reading below this confidence is refused
-  double margin = 0.30;          // ...and so is one whose runner-up is this close
+  // Chosen on the training images (vision/README.md, "Operating point"): precision first, since a false
+  // card makes a false alert and a missed one only waits for the next frame.
+  double floor = 0.95;           // a reading below this confidence is refused
+  double margin = 0.80;          // ...and so is one whose runner-up is this close
   double single_corner = 0.90;   // confidence factor when only one corner of a card shows
   double nms_iou = 0.4;
+  // The reader reads each index this many times, turned by 360/views degrees each time, and averages
+  // its probabilities: it was trained on indices at every angle, so the views should agree, and where
+  // they do not the averaged reading falls under the floor or the margin and is refused.
+  int reader_views = 4;
   bool keep_features = false;
 };
 
