@@ -43,14 +43,23 @@ cardtable::vision::Deck enrolled_faces(cardtable::test::TableRenderer& art) {
   return cardtable::vision::make_face_deck("standard", photos, cardtable::vision::kFaceWidth, cardtable::vision::kFaceHeight);
 }
 
+// The argument: the reader's views of each index (RecogniserOptions::reader_views; 4 is the default).
 void BM_ReadFrame640(benchmark::State& state) {
   cv::setNumThreads(1);
-  cardtable::vision::Recogniser rec(CARDTABLE_VISION_MODEL);
+  cardtable::vision::RecogniserOptions opt;
+  opt.reader_views = static_cast<int>(state.range(0));
+  cardtable::vision::Recogniser rec(CARDTABLE_VISION_MODEL, opt);
   const cv::Mat frame = cv::imdecode(jpeg_frame(), cv::IMREAD_COLOR);
-  for (auto _ : state) benchmark::DoNotOptimize(rec.read(frame));
+  std::size_t indices = 0;
+  for (auto _ : state) {
+    auto r = rec.read(frame);
+    indices = r.indices.size();
+    benchmark::DoNotOptimize(r);
+  }
   state.SetItemsProcessed(state.iterations());
+  state.counters["indices"] = static_cast<double>(indices);
 }
-BENCHMARK(BM_ReadFrame640)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadFrame640)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The face reader (no network): a faces deck enrolled from the test renderer's Debian card art, then a
 // 640x640 frame of a trick -- four lone cards, one in each play area -- read against all 52 faces.
