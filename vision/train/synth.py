@@ -53,18 +53,18 @@ def render_decks(cache):
     os.makedirs(cache, exist_ok=True)
     faces = []
     for deck in DECKS:
+        # A cache filled on another machine is enough: a training machine without the deck packages or
+        # rsvg-convert (an accelerator machine) reads the faces rendered here.
         svgz = glob.glob(os.path.join(DECK_DIR, deck, "*.svgz"))
-        if not svgz:
-            continue
         svg = os.path.join(cache, deck + ".svg")
-        if not os.path.exists(svg):
+        if svgz and not os.path.exists(svg):
             with gzip.open(svgz[0]) as f, open(svg, "wb") as o:
                 o.write(f.read())
         for ri, r in enumerate(RANKS):
             for si, s in enumerate(SUITS):
                 cid = f"{SVG_RANK.get(r, r)}_{SVG_SUIT[s]}"
                 png = os.path.join(cache, f"{deck}_{cid}.png")
-                if not os.path.exists(png):
+                if not os.path.exists(png) and os.path.exists(svg):
                     subprocess.run(["rsvg-convert", "-i", cid, "-w", str(CARD_W), svg, "-o", png], check=False,
                                    stderr=subprocess.DEVNULL)
                 img = cv2.imread(png, cv2.IMREAD_UNCHANGED)
@@ -96,7 +96,21 @@ def background(rng, size):
     return img
 
 
-def scene(rng, faces, size):
+def recolour(rng, face):
+    """Decks differ in colour, not only in font: an inverted face (light ink on a dark card, like the
+    corpus's black-and-gold deck) or a tinted one, so the networks learn the index's shape rather than
+    dark ink on white. Alpha is kept."""
+    out = face.copy()
+    bgr = out[:, :, :3].astype(np.float32)
+    if rng.random() < 0.5:
+        bgr = 255 - bgr
+    tint = rng.uniform(0.55, 1.0, 3)
+    bgr = bgr * tint + rng.uniform(0, 60, 3) * (1 - tint)
+    out[:, :, :3] = np.clip(bgr, 0, 255).astype(np.uint8)
+    return out
+
+
+def scene(rng, faces, size, recolour_share=0.0):
     """One synthetic image (uint8 BGR, size x size) and its index boxes [(cx, cy, w, h, card)] in pixels."""
     img = background(rng, size)
     owner = np.full((size, size), -1, np.int32)
@@ -104,6 +118,8 @@ def scene(rng, faces, size):
     ncards = int(rng.integers(1, 7))
     for k in range(ncards):
         card, face, (x0, y0, x1, y1) = faces[int(rng.integers(len(faces)))]
+        if recolour_share and rng.random() < recolour_share:
+            face = recolour(rng, face)
         fh, fw = face.shape[:2]
         # index height 14..70 px in the scene
         scale = rng.uniform(14, 70) / (y1 - y0)

@@ -4,6 +4,10 @@
   nice -n 15 python3 vision/train/train.py --corpus /work/shared/data/corpus/images/roboflow_card_detection_v12 \
       --out vision/model --minutes 45
 
+On a machine with an accelerator: `--device cuda --workers 6 --batch 64 --no-export` trains and writes
+the weights (--state) and the run's record beside them; then, here, `--resume STATE --minutes 0` exports
+them with Debian's torch and checks the file in OpenCV 4.6 (feed.py says why).
+
 Writes to --out: cards.onnx, cards.onnx.sha256, model.json (arguments, seed, data sources and their
 licence, network layout), train_images.txt / held_out_images.txt (the exact split, by capture).
 `--smoke` trains for a few steps only (CI). Real training is run once by a person; CI never runs it.
@@ -23,6 +27,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus  # noqa: E402
+import feed  # noqa: E402
 import synth  # noqa: E402
 from model import CHANNELS, FEAT, RANKS, STRIDE, SUITS, CornerNet, macs  # noqa: E402
 
@@ -125,15 +130,14 @@ def focal(pred, gt):
     return -(pl.sum() + nl.sum()) / npos
 
 
-def batch(rng, real, jpegs, faces, crop, bs, synth_share):
+def batch(rng, real, images, faces, crop, bs, synth_share, recolour_share=0.0):
     xs, hs, cs, ss, ms = [], [], [], [], []
     for _ in range(bs):
         if faces and (not real or rng.random() < synth_share):
-            img, boxes = synth.scene(rng, faces, crop)
+            img, boxes = synth.scene(rng, faces, crop, recolour_share)
         else:
             i = int(rng.integers(len(real)))
-            img = cv2.imdecode(jpegs[i], cv2.IMREAD_COLOR)
-            img, boxes = augment_real(rng, img, real[i][2], crop)
+            img, boxes = augment_real(rng, images[i], real[i][2], crop)
             img = photometric(rng, img)
         h, c, s, m = gaussian_target(None, boxes, crop)
         xs.append(to_tensor(img))
@@ -214,8 +218,16 @@ def main():
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true", help="a few steps only: CI checks the script runs")
-    ap.add_argument("--resume", help="start from this checkpoint (state dict); with --minutes 0 it only exports")
-    ap.add_argument("--resumed-steps", type=int, default=0, help="steps the checkpoint had (for the metadata)")
+    ap.add_argument("--recolour-share", type=float, default=0.0,
+                    help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
+    ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")
+    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: in this one)")
+    ap.add_argument("--log-every", type=int, default=10, help="print the losses every N steps")
+    ap.add_argument("--state", help="where the weights and the run's record go (default CACHE/detector.npz)")
+    ap.add_argument("--no-export", action="store_true", help="train and write --state only (export elsewhere)")
+    ap.add_argument("--resume", help="start from these weights (.npz or a torch state dict); with --minutes 0 it "
+                    "only exports, and the record beside them is the training that model.json names")
+    ap.add_argument("--resumed-steps", type=int, default=0, help="steps the checkpoint had (when it has no record)")
     args = ap.parse_args()
 
     torch.manual_seed(args.seed)
@@ -229,20 +241,34 @@ def main():
         f.writelines(f"{g}/{os.path.basename(p)}\n" for g, p, _ in real)
     with open(os.path.join(args.out, "held_out_images.txt"), "w") as f:
         f.writelines(f"{g}/{os.path.basename(p)}\n" for g, p, _ in held)
-    jpegs = [np.fromfile(p, np.uint8) for _, p, _ in real]
+    images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]  # decoded once: workers share them
     faces = synth.render_decks(args.cache)
     print(f"{len(real)} training photos, {len(held)} held out, {len(faces)} rendered faces", flush=True)
 
+    dev = feed.device(args.device)
     model = CornerNet()
+    resumed = feed.read_record(args.resume)
     if args.resume:
-        model.load_state_dict(torch.load(args.resume))
+        feed.load_state(model, args.resume)
+    model.to(dev)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     budget = 60 * (0.3 if args.smoke else args.minutes)
+    state = args.state or os.path.join(args.cache, "detector.npz")
+    os.makedirs(os.path.dirname(os.path.abspath(state)), exist_ok=True)
+    stream = feed.batches(lambda r: batch(r, real, images, faces, args.crop, args.batch, args.synth_share,
+                                          args.recolour_share), rng, args.seed, args.workers) if budget > 0 else None
     start = time.time()
+    saved = start
     step = 0
     log = []
-    ckpt = os.path.join(args.cache, "checkpoint.pt")
-    while True:
+
+    def record():
+        return dict(args=vars(args), steps=step + args.resumed_steps, minutes=round((time.time() - start) / 60, 1),
+                    device=torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu",
+                    train_images=len(real), held_out_images=len(held), rendered_faces=len(faces),
+                    last_losses=log[-1] if log else None)
+
+    while budget > 0:
         elapsed = time.time() - start
         if elapsed >= budget or (args.smoke and step >= 3):
             break
@@ -251,20 +277,30 @@ def main():
         for gr in opt.param_groups:
             gr["lr"] = lr
         model.train()
-        x, h, c, s, m = batch(rng, real, jpegs, faces, args.crop, args.batch, args.synth_share)
+        x, h, c, s, m = (t.to(dev, non_blocking=True) for t in next(stream))
         lh, lr_, ls, lz = losses(model(x), h, c, s, m)
         loss = lh + lr_ + ls + 0.1 * lz
         opt.zero_grad()
         loss.backward()
         opt.step()
         step += 1
-        if step % 10 == 0 or args.smoke:
+        if step % args.log_every == 0 or args.smoke:
             row = dict(step=step, minutes=round(elapsed / 60, 2), lr=lr, heat=lh.item(), rank=lr_.item(),
                        suit=ls.item(), size=lz.item())
             log.append(row)
             print(json.dumps(row), flush=True)
-        if step % 50 == 0:
-            torch.save(model.state_dict(), ckpt)
+        if time.time() - saved > 60:  # a run cut short keeps its last minute
+            feed.save_state(model, state)
+            feed.write_record(state, record())
+            saved = time.time()
+    model.cpu()
+    if budget > 0:
+        feed.save_state(model, state)
+        feed.write_record(state, record())
+    training = record() if budget > 0 or not resumed else resumed
+    if args.no_export:
+        print("wrote", state, flush=True)
+        return
 
     onnx_path = os.path.join(args.out, "cards.onnx")
     export(model, onnx_path)
@@ -280,9 +316,7 @@ def main():
         input=dict(width=640, height=640, channels="BGR", scale=1 / 255.0),
         output=dict(stride=STRIDE, heat=0, rank=1, suit=14, size=18, feat=20, channels=CHANNELS, feat_dim=FEAT),
         ranks=RANKS, suits=SUITS, gmac_640=round(macs(CornerNet()) / 1e9, 3),
-        training=dict(args=vars(args), steps=step + args.resumed_steps, minutes=round((time.time() - start) / 60, 1),
-                      train_images=len(real), held_out_images=len(held), rendered_faces=len(faces),
-                      opencv_vs_torch_max_abs_diff=diff, last_losses=log[-1] if log else None),
+        training=dict(training, opencv_vs_torch_max_abs_diff=diff),
         attribution=ATTRIBUTION)
     with open(os.path.join(args.out, "model.json"), "w") as f:
         json.dump(meta, f, indent=1)

@@ -4,6 +4,9 @@
 the detector and adds it to model.json.
 
   nice -n 15 python3 vision/train/train_reader.py --corpus .../roboflow_card_detection_v12 --out vision/model --minutes 20
+
+With an accelerator: `--device cuda --workers 4 --batch 256 --no-export`, then here `--resume STATE
+--minutes 0` exports with Debian's torch and checks the file in OpenCV 4.6 (as train.py).
 """
 import argparse
 import hashlib
@@ -18,6 +21,7 @@ import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import feed  # noqa: E402
 import synth  # noqa: E402
 from reader import CROP, CROP_SCALE, EMB, OUT, IndexReader, crop  # noqa: E402
 from train import ATTRIBUTION, load_real, photometric  # noqa: E402
@@ -58,7 +62,17 @@ def main():
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true")
-    ap.add_argument("--resume", help="start from this state dict (written beside reader.onnx as reader.pt)")
+    ap.add_argument("--fresh-scenes", type=float, default=0.0,
+                    help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
+    ap.add_argument("--recolour-share", type=float, default=0.0,
+                    help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
+    ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")
+    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: in this one)")
+    ap.add_argument("--log-every", type=int, default=20, help="print the losses every N steps")
+    ap.add_argument("--state", help="where the weights and the run's record go (default CACHE/reader.npz)")
+    ap.add_argument("--no-export", action="store_true", help="train and write --state only (export elsewhere)")
+    ap.add_argument("--resume", help="start from these weights (.npz or a torch state dict); with --minutes 0 it "
+                    "only exports, and the record beside them is the training that model.json names")
     args = ap.parse_args()
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -69,35 +83,51 @@ def main():
     pix = [[(cx * im.shape[1], cy * im.shape[0], w * im.shape[1], h * im.shape[0], c) for cx, cy, w, h, c in b]
            for im, (_, _, b) in zip(images, real)]
     faces = synth.render_decks(args.cache)
-    scenes = [synth.scene(rng, faces, 256) for _ in range(3 if args.smoke else args.synth_scenes)]
+    budget = 60 * (0.2 if args.smoke else args.minutes)
+    n_scenes = 0 if budget <= 0 else 3 if args.smoke else args.synth_scenes
+    scenes = [synth.scene(rng, faces, 256, args.recolour_share) for _ in range(n_scenes)]
     print(f"{len(images)} photos, {len(scenes)} synthetic scenes", flush=True)
 
+    def make(r):
+        if args.fresh_scenes and r.random() < args.fresh_scenes:
+            scenes[int(r.integers(len(scenes)))] = synth.scene(r, faces, 256, args.recolour_share)
+        batch = []
+        while len(batch) < args.batch:
+            if r.random() < args.synth_share:
+                img, b = scenes[int(r.integers(len(scenes)))]
+            else:
+                i = int(r.integers(len(images)))
+                img, b = images[i], pix[i]
+            batch += samples_from(img, b, r, 1)
+        batch = batch[:args.batch]
+        x = torch.from_numpy(np.stack([photometric(r, c) for c, _, _, _ in batch]).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        return (x, torch.tensor([k for _, k, _, _ in batch]), torch.tensor([s for _, _, s, _ in batch]),
+                torch.tensor([float(k) for _, _, _, k in batch]))
+
+    dev = feed.device(args.device)
     model = IndexReader()
+    resumed = feed.read_record(args.resume)
     if args.resume:
-        model.load_state_dict(torch.load(args.resume))
-    ckpt = os.path.join(args.cache, "reader.pt")
+        feed.load_state(model, args.resume)
+    model.to(dev)
+    state = args.state or os.path.join(args.cache, "reader.npz")
+    os.makedirs(os.path.dirname(os.path.abspath(state)), exist_ok=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
-    budget = 60 * (0.2 if args.smoke else args.minutes)
+    stream = feed.batches(make, rng, args.seed, args.workers) if budget > 0 else None
     start = time.time()
+    saved = start
     step = 0
     last = {}
-    while time.time() - start < budget and not (args.smoke and step >= 3):
+
+    def record():
+        return dict(args=vars(args), steps=step, minutes=round((time.time() - start) / 60, 1), last=last,
+                    device=torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu")
+
+    while budget > 0 and time.time() - start < budget and not (args.smoke and step >= 3):
         frac = (time.time() - start) / budget
         for g in opt.param_groups:
             g["lr"] = args.lr * min(1.0, (step + 1) / 30) * 0.5 * (1 + np.cos(np.pi * frac))
-        batch = []
-        while len(batch) < args.batch:
-            if rng.random() < args.synth_share:
-                img, b = scenes[int(rng.integers(len(scenes)))]
-            else:
-                i = int(rng.integers(len(images)))
-                img, b = images[i], pix[i]
-            batch += samples_from(img, b, rng, 1)
-        batch = batch[:args.batch]
-        x = torch.from_numpy(np.stack([photometric(rng, c) for c, _, _, _ in batch]).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
-        rank = torch.tensor([r for _, r, _, _ in batch])
-        suit = torch.tensor([s for _, _, s, _ in batch])
-        isidx = torch.tensor([float(k) for _, _, _, k in batch])
+        x, rank, suit, isidx = (t.to(dev, non_blocking=True) for t in next(stream))
         model.train()
         out = model(x)[:, :, 0, 0]
         lr_ = F.cross_entropy(out[:, 0:13], rank, ignore_index=-100)
@@ -108,16 +138,25 @@ def main():
         loss.backward()
         opt.step()
         step += 1
-        if step % 20 == 0 or args.smoke:
+        if step % args.log_every == 0 or args.smoke:
             with torch.no_grad():
                 m = rank >= 0
                 acc = ((out[m, 0:13].argmax(1) == rank[m]) & (out[m, 13:17].argmax(1) == suit[m])).float().mean().item()
             last = dict(step=step, minutes=round((time.time() - start) / 60, 2), rank=lr_.item(), suit=ls.item(),
                         is_index=li.item(), batch_card_accuracy=acc)
             print(json.dumps(last), flush=True)
-        if step % 50 == 0:
-            torch.save(model.state_dict(), ckpt)
-    torch.save(model.state_dict(), ckpt)
+        if time.time() - saved > 60:  # a run cut short keeps its last minute
+            feed.save_state(model, state)
+            feed.write_record(state, record())
+            saved = time.time()
+    model.cpu()
+    if budget > 0:
+        feed.save_state(model, state)
+        feed.write_record(state, record())
+    training = record() if budget > 0 or not resumed else resumed
+    if args.no_export:
+        print("wrote", state, flush=True)
+        return
     model.eval()
     path = os.path.join(args.out, "reader.onnx")
     torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), path, opset_version=11, input_names=["crop"],
@@ -137,7 +176,7 @@ def main():
     meta = json.load(open(meta_path))
     meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, rank=0, suit=13, is_index=17,
                           emb=18, emb_dim=EMB, channels=OUT,
-                          training=dict(args=vars(args), steps=step, last=last, opencv_vs_torch_max_abs_diff=diff))
+                          training=dict(training, opencv_vs_torch_max_abs_diff=diff))
     meta["attribution"] = ATTRIBUTION
     with open(meta_path, "w") as f:
         json.dump(meta, f, indent=1)

@@ -1,0 +1,85 @@
+"""What both training scripts share for a machine with an accelerator and many cores.
+
+- `batches`: training batches made by a function of an RNG, in-process (`--workers 0`, the 2-core
+  machine) or in worker processes (an accelerator machine: the networks are tiny, so making the
+  augmented batches on the CPU, not the GPU's arithmetic, sets the pace). Each worker has its own RNG
+  seeded from (seed, worker), so a run is fixed by its seed and its number of workers.
+- `save_state` / `load_state`: the weights as a plain NumPy archive, so a state trained under another
+  torch (the accelerator machine's) loads in Debian's torch 1.13, which exports the ONNX file that
+  OpenCV 4.6 is checked against.
+- `record`: what a run did (arguments, steps, minutes, device, last losses), beside its weights, so the
+  export that may run elsewhere writes the training's facts into model.json, not its own.
+"""
+import json
+import os
+
+import cv2
+import numpy as np
+import torch
+
+
+class _Stream(torch.utils.data.IterableDataset):
+    def __init__(self, make, seed):
+        super().__init__()
+        self.make, self.seed = make, seed
+
+    def __iter__(self):
+        info = torch.utils.data.get_worker_info()
+        worker = info.id if info else 0
+        torch.set_num_threads(1)
+        cv2.setNumThreads(1)
+        rng = np.random.default_rng([self.seed, worker + 1])
+        while True:
+            yield self.make(rng)
+
+
+def batches(make, rng, seed, workers):
+    """An endless iterator of make(rng)'s batches."""
+    if workers <= 0:
+        while True:
+            yield make(rng)
+    loader = torch.utils.data.DataLoader(_Stream(make, seed), batch_size=None, num_workers=workers,
+                                         prefetch_factor=4, persistent_workers=True)
+    yield from loader
+
+
+def save_state(model, path):
+    tmp = path + ".tmp.npz"
+    np.savez(tmp, **{k: v.detach().cpu().numpy() for k, v in model.state_dict().items()})
+    os.replace(tmp, path)
+
+
+def load_state(model, path):
+    if path.endswith(".npz"):
+        with np.load(path) as z:
+            model.load_state_dict({k: torch.from_numpy(z[k].copy()) for k in z.files})
+    else:
+        model.load_state_dict(torch.load(path, map_location="cpu"))
+
+
+def record_path(state_path):
+    return os.path.splitext(state_path)[0] + ".json"
+
+
+def write_record(state_path, rec):
+    tmp = record_path(state_path) + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(rec, f, indent=1)
+        f.write("\n")
+    os.replace(tmp, record_path(state_path))
+
+
+def read_record(state_path):
+    if not state_path:
+        return None
+    p = record_path(state_path)
+    return json.load(open(p)) if os.path.exists(p) else None
+
+
+def device(name):
+    d = torch.device(name)
+    if d.type == "cuda":
+        if not torch.cuda.is_available():
+            raise SystemExit(f"--device {name}: no CUDA device here")
+        torch.backends.cudnn.benchmark = True
+    return d
