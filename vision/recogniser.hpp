@@ -56,7 +56,7 @@ struct RecogniserOptions {
   double is_index = 0.5;         // the reader's floor: below it a peak is no card index at all
   // Chosen on the training images (vision/README.md, "Operating point"): precision first, since a false
   // card makes a false alert and a missed one only waits for the next frame.
-  double floor = 0.95;           // a reading below this confidence is refused
+  double floor = 0.97;           // a reading below this confidence is refused
   double margin = 0.80;          // ...and so is one whose runner-up is this close
   double single_corner = 0.90;   // confidence factor when only one corner of a card shows
   double nms_iou = 0.4;

@@ -27,7 +27,7 @@ time is printed apart) and the confusion pairs (label under a false card -> card
   --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)
   --list FILE   only the images named in FILE ("group/file.jpg" per line), e.g. vision/model/held_out_images.txt
   --threads N   OpenCV threads (default 1: the figure is per core)
-  --floor P     refuse a reading below this confidence (default 0.95)
+  --floor P     refuse a reading below this confidence (default 0.97)
   --margin P    refuse a reading whose runner-up is within P of it (default 0.80)
   --views N     read each index N times, turned 360/N degrees each time, probabilities averaged (default 4)
 )";

@@ -27,10 +27,19 @@ class _Stream(torch.utils.data.IterableDataset):
         info = torch.utils.data.get_worker_info()
         worker = info.id if info else 0
         torch.set_num_threads(1)
-        cv2.setNumThreads(1)
         rng = np.random.default_rng([self.seed, worker + 1])
         while True:
             yield self.make(rng)
+
+
+def single_threaded_opencv(workers):
+    """Call first, before any OpenCV work: with worker processes, OpenCV must not start its own thread
+    pool in the parent. On the accelerator machine (pip's OpenCV 5.0) a smoke run with workers hung for
+    10 minutes while the workers set their own thread count after the fork; with OpenCV single-threaded
+    from the start in the parent, the same runs went through. The likely cause: a pool forked into a
+    worker has no threads behind it, and reconfiguring it waits for them."""
+    if workers > 0:
+        cv2.setNumThreads(1)
 
 
 def batches(make, rng, seed, workers):

@@ -229,6 +229,7 @@ def main():
                     "only exports, and the record beside them is the training that model.json names")
     ap.add_argument("--resumed-steps", type=int, default=0, help="steps the checkpoint had (when it has no record)")
     args = ap.parse_args()
+    feed.single_threaded_opencv(args.workers)
 
     torch.manual_seed(args.seed)
     random.seed(args.seed)

@@ -74,6 +74,7 @@ def main():
     ap.add_argument("--resume", help="start from these weights (.npz or a torch state dict); with --minutes 0 it "
                     "only exports, and the record beside them is the training that model.json names")
     args = ap.parse_args()
+    feed.single_threaded_opencv(args.workers)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
     torch.set_num_threads(args.threads)
