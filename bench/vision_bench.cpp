@@ -43,23 +43,29 @@ cardtable::vision::Deck enrolled_faces(cardtable::test::TableRenderer& art) {
   return cardtable::vision::make_face_deck("standard", photos, cardtable::vision::kFaceWidth, cardtable::vision::kFaceHeight);
 }
 
-// The argument: the reader's views of each index (RecogniserOptions::reader_views; 4 is the default).
+// The arguments: the reader's views of each index (RecogniserOptions::reader_views; 4 is the default),
+// and whether the odd views are read only where they could still change the decision (early_refusal,
+// the default) or always.
 void BM_ReadFrame640(benchmark::State& state) {
   cv::setNumThreads(1);
   cardtable::vision::RecogniserOptions opt;
   opt.reader_views = static_cast<int>(state.range(0));
+  opt.early_refusal = state.range(1) != 0;
   cardtable::vision::Recogniser rec(CARDTABLE_VISION_MODEL, opt);
   const cv::Mat frame = cv::imdecode(jpeg_frame(), cv::IMREAD_COLOR);
-  std::size_t indices = 0;
+  std::size_t indices = 0, read = 0;
   for (auto _ : state) {
     auto r = rec.read(frame);
     indices = r.indices.size();
+    read = r.indices.size() - static_cast<std::size_t>(r.refused);
     benchmark::DoNotOptimize(r);
   }
   state.SetItemsProcessed(state.iterations());
   state.counters["indices"] = static_cast<double>(indices);
+  state.counters["read"] = static_cast<double>(read);
 }
-BENCHMARK(BM_ReadFrame640)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadFrame640)->ArgNames({"views", "early"})->Args({1, 1})->Args({2, 1})->Args({4, 1})->Args({4, 0})
+    ->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The face reader (no network): a faces deck enrolled from the test renderer's Debian card art, then a
 // 640x640 frame of a trick -- four lone cards, one in each play area -- read against all 52 faces.

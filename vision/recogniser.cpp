@@ -16,7 +16,9 @@ namespace fs = std::filesystem;
 
 struct Recogniser::Net {
   cv::dnn::Net detector;
-  cv::dnn::Net reader;
+  // One reader net a pass: cv::dnn re-plans a net's buffers whenever its input's batch size changes, and
+  // the two passes of a frame read different numbers of crops.
+  std::array<cv::dnn::Net, 2> reader;
   bool has_reader = false;
 };
 
@@ -161,11 +163,104 @@ FrameReading decode_maps(const cv::Mat& maps, const ModelInfo& info, const Recog
   return judge(find_indices(maps, info, opt, scale), opt, expected);
 }
 
+namespace {
+
+// The reader's probabilities of one index, summed over the views read so far.
+struct ViewSums {
+  std::array<double, 13> rank{};
+  std::array<double, 4> suit{};
+  double is_index = 0;
+  int views = 0;
+};
+
+// Can the views not yet read still make the judge read this index as a card? Each unread view adds at
+// most 1 to every sum, so each final average is at most (sum + unread)/views: when even those upper
+// bounds of the best joint reading (or, with an expected deal, of the two best together) fall under the
+// floor, no card will be read here, and the views read so far decide the rest (an index refused, or
+// no index at all, by their is-index average).
+bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool expected) {
+  const double unread = views - s.views;
+  const double ub_index = (s.is_index + unread) / views;
+  if (ub_index < opt.is_index) return true;  // no card index, whatever the other views say
+  const double ub_rank = (*std::max_element(s.rank.begin(), s.rank.end()) + unread) / views;
+  const double ub_suit = (*std::max_element(s.suit.begin(), s.suit.end()) + unread) / views;
+  const double ub_best = ub_rank * ub_suit;
+  if (ub_best * ub_index >= opt.floor) return false;
+  // The master deal may choose between the two best when they add up past the floor (judge()).
+  return !(expected && std::min(1.0, 2 * ub_best) * ub_index >= opt.floor);
+}
+
+}  // namespace
+
+void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<IndexReading>& indices, bool expected) {
+  // The reader reads each index from a square crop around it, in the network's input image (the same
+  // crop as vision/train/reader.py: side = crop_scale x the longer side), once per view, each view
+  // turned a further 360/views degrees about the index's centre, and averages the views. It reads the
+  // even views first (0 and 180 degrees: the index and the index upside down), then the odd ones only
+  // for the indices they could still make a card (decided()): an index that will be refused costs
+  // half. `early_refusal = false` reads every view of every index.
+  const auto& rd = *info_.reader;
+  const int views = std::max(1, options_.reader_views);
+  std::vector<ViewSums> sums(indices.size());
+  auto pass = [&](const std::vector<std::size_t>& which, int first_view) {
+    auto& net = net_->reader[static_cast<std::size_t>(first_view)];
+    std::vector<cv::Mat> crops;
+    std::vector<std::pair<std::size_t, int>> at;  // (index, view) of each crop
+    for (std::size_t i : which) {
+      const auto& r = indices[i];
+      const double cx = (r.box.x + r.box.width / 2.0) * scale, cy = (r.box.y + r.box.height / 2.0) * scale;
+      const double side = std::max(1.0, rd.crop_scale * std::max(r.box.width, r.box.height) * scale);
+      for (int v = first_view; v < views; v += options_.early_refusal ? 2 : 1) {
+        cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(cx), static_cast<float>(cy)), 360.0 * v / views, rd.crop / side);
+        M.at<double>(0, 2) += rd.crop / 2.0 - cx;
+        M.at<double>(1, 2) += rd.crop / 2.0 - cy;
+        cv::Mat c;
+        cv::warpAffine(input, c, M, cv::Size(rd.crop, rd.crop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        crops.push_back(c);
+        at.emplace_back(i, v);
+      }
+    }
+    if (crops.empty()) return;
+    net.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
+    const cv::Mat out = net.forward();  // [crops, channels, 1, 1]
+    for (std::size_t n = 0; n < at.size(); ++n) {
+      const auto [i, v] = at[n];
+      const float* row = out.ptr<float>(static_cast<int>(n));
+      auto& s = sums[i];
+      const auto rank = softmax<13>(row + rd.rank, 1);
+      const auto suit = softmax<4>(row + rd.suit, 1);
+      for (std::size_t k = 0; k < rank.size(); ++k) s.rank[k] += rank[k];
+      for (std::size_t k = 0; k < suit.size(); ++k) s.suit[k] += suit[k];
+      s.is_index += 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index])));
+      ++s.views;
+      if (options_.keep_features && v == 0) indices[i].feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
+    }
+  };
+  std::vector<std::size_t> all(indices.size());
+  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+  pass(all, 0);
+  if (options_.early_refusal && views > 1) {
+    std::vector<std::size_t> open;
+    for (std::size_t i : all)
+      if (!decided(sums[i], views, options_, expected)) open.push_back(i);
+    pass(open, 1);
+  }
+  // An index decided early keeps the average of the views it was read in: it lies under the bounds
+  // decided() used, so the judge reads no card there either.
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    auto& r = indices[i];
+    const auto& s = sums[i];
+    for (std::size_t k = 0; k < s.rank.size(); ++k) r.rank_p[k] = s.rank[k] / s.views;
+    for (std::size_t k = 0; k < s.suit.size(); ++k) r.suit_p[k] = s.suit[k] / s.views;
+    r.is_index = s.is_index / s.views;
+  }
+}
+
 Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     : info_(read_model_info(model_json)), options_(options), net_(std::make_unique<Net>()) {
   net_->detector = load_net(model_json.parent_path() / info_.onnx, info_.sha256);
   if (info_.reader) {
-    net_->reader = load_net(model_json.parent_path() / info_.reader->onnx, info_.reader->sha256);
+    for (auto& net : net_->reader) net = load_net(model_json.parent_path() / info_.reader->onnx, info_.reader->sha256);
     net_->has_reader = true;
   }
 }
@@ -188,43 +283,7 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
   net_->detector.setInput(cv::dnn::blobFromImage(input, info_.scale, cv::Size(), cv::Scalar(), /*swapRB=*/false, /*crop=*/false));
   const cv::Mat maps = net_->detector.forward();
   auto indices = find_indices(maps, info_, options_, scale);
-  if (net_->has_reader && !indices.empty()) {
-    // The reader reads each index from a square crop around it, in the network's input image
-    // (the same crop as vision/train/reader.py: side = crop_scale x the longer side), once per view,
-    // each view turned a further 360/views degrees about the index's centre.
-    const auto& rd = *info_.reader;
-    const int views = std::max(1, options_.reader_views);
-    std::vector<cv::Mat> crops;
-    for (const auto& r : indices) {
-      const double cx = (r.box.x + r.box.width / 2.0) * scale, cy = (r.box.y + r.box.height / 2.0) * scale;
-      const double side = std::max(1.0, rd.crop_scale * std::max(r.box.width, r.box.height) * scale);
-      for (int v = 0; v < views; ++v) {
-        cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(cx), static_cast<float>(cy)), 360.0 * v / views, rd.crop / side);
-        M.at<double>(0, 2) += rd.crop / 2.0 - cx;
-        M.at<double>(1, 2) += rd.crop / 2.0 - cy;
-        cv::Mat c;
-        cv::warpAffine(input, c, M, cv::Size(rd.crop, rd.crop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-        crops.push_back(c);
-      }
-    }
-    net_->reader.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
-    const cv::Mat out = net_->reader.forward();  // [N x views, channels, 1, 1]
-    for (std::size_t i = 0; i < indices.size(); ++i) {
-      auto& r = indices[i];
-      r.rank_p = {};
-      r.suit_p = {};
-      r.is_index = 0;
-      for (int v = 0; v < views; ++v) {
-        const float* row = out.ptr<float>(static_cast<int>(i) * views + v);
-        const auto rank = softmax<13>(row + rd.rank, 1);
-        const auto suit = softmax<4>(row + rd.suit, 1);
-        for (std::size_t k = 0; k < rank.size(); ++k) r.rank_p[k] += rank[k] / views;
-        for (std::size_t k = 0; k < suit.size(); ++k) r.suit_p[k] += suit[k] / views;
-        r.is_index += 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index]))) / views;
-        if (options_.keep_features && v == 0) r.feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
-      }
-    }
-  }
+  if (net_->has_reader && !indices.empty()) read_indices(input, scale, indices, expected.has_value());
   return judge(std::move(indices), options_, expected);
 }
 

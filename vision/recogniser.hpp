@@ -64,6 +64,10 @@ struct RecogniserOptions {
   // its probabilities: it was trained on indices at every angle, so the views should agree, and where
   // they do not the averaged reading falls under the floor or the margin and is refused.
   int reader_views = 4;
+  // Read the odd views only for indices they could still make a card (recogniser.cpp, decided()): the
+  // same cards as reading every view, for less work. An index that cannot be read is then counted as
+  // refused, or as no index, by the is-index average of the views read.
+  bool early_refusal = true;
   bool keep_features = false;
 };
 
@@ -83,6 +87,7 @@ class Recogniser {
   const RecogniserOptions& options() const { return options_; }
 
  private:
+  void read_indices(const cv::Mat& input, double scale, std::vector<IndexReading>& indices, bool expected);
   struct Net;
   ModelInfo info_;
   RecogniserOptions options_;

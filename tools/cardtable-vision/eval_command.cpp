@@ -16,7 +16,7 @@ namespace cardtable::vision_tool {
 namespace {
 
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
-                             [--threads N] [--floor P] [--margin P] [--views N]
+                             [--threads N] [--floor P] [--margin P] [--views N] [--every-view]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -30,12 +30,14 @@ time is printed apart) and the confusion pairs (label under a false card -> card
   --floor P     refuse a reading below this confidence (default 0.97)
   --margin P    refuse a reading whose runner-up is within P of it (default 0.80)
   --views N     read each index N times, turned 360/N degrees each time, probabilities averaged (default 4)
+  --every-view  read every view of every index; by default the odd views are read only where they could
+                still make a card (the same cards, less work)
 )";
 
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--views"}, {"--json", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--views"}, {"--json", "--every-view", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -44,6 +46,7 @@ int eval_command(const std::vector<std::string>& args) {
   ropt.margin = o.double_value("--margin", ropt.margin);
   ropt.reader_views = o.int_value("--views", ropt.reader_views);
   if (ropt.reader_views < 1 || ropt.reader_views > 16) throw UsageError("--views must be 1..16");
+  ropt.early_refusal = !o.flag("--every-view");
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;
   if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));

@@ -2,6 +2,7 @@
 // of kdegames-card-data-kf5, rsvg-convert): upright, turned, upside down (6 and 9), overlapping, fanned.
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <vector>
 #include <filesystem>
 #include <string>
