@@ -12,10 +12,24 @@
 """
 import json
 import os
+import time
 
 import cv2
 import numpy as np
 import torch
+
+
+def add_run_options(ap, log_every, state):
+    """The options both scripts take for where and how a run trains, and where its weights go."""
+    ap.add_argument("--recolour-share", type=float, default=0.0,
+                    help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
+    ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")
+    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: in this one)")
+    ap.add_argument("--log-every", type=int, default=log_every, help="print the losses every N steps")
+    ap.add_argument("--state", help=f"where the weights and the run's record go (default CACHE/{state})")
+    ap.add_argument("--no-export", action="store_true", help="train and write --state only (export elsewhere)")
+    ap.add_argument("--resume", help="start from these weights (.npz or a torch state dict); with --minutes 0 it "
+                    "only exports, and the record beside them is the training that model.json names")
 
 
 class _Stream(torch.utils.data.IterableDataset):
@@ -83,6 +97,30 @@ def read_record(state_path):
         return None
     p = record_path(state_path)
     return json.load(open(p)) if os.path.exists(p) else None
+
+
+class Keeper:
+    """Writes the weights and the run's record every minute (a run cut short keeps its last minute) and
+    at the end. `record` is a function: the record as it stands."""
+
+    def __init__(self, state, record):
+        self.state, self.record, self.saved = state, record, time.time()
+
+    def tick(self, model):
+        if time.time() - self.saved > 60:
+            self.write(model)
+
+    def write(self, model):
+        save_state(model, self.state)
+        write_record(self.state, self.record())
+        self.saved = time.time()
+
+    def finish(self, model, trained, resumed):
+        """The training that model.json names: this run's, or when it only exports, the resumed one's."""
+        model.cpu()
+        if trained:
+            self.write(model)
+        return self.record() if trained or not resumed else resumed
 
 
 def device(name):

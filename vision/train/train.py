@@ -218,15 +218,7 @@ def main():
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true", help="a few steps only: CI checks the script runs")
-    ap.add_argument("--recolour-share", type=float, default=0.0,
-                    help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
-    ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")
-    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: in this one)")
-    ap.add_argument("--log-every", type=int, default=10, help="print the losses every N steps")
-    ap.add_argument("--state", help="where the weights and the run's record go (default CACHE/detector.npz)")
-    ap.add_argument("--no-export", action="store_true", help="train and write --state only (export elsewhere)")
-    ap.add_argument("--resume", help="start from these weights (.npz or a torch state dict); with --minutes 0 it "
-                    "only exports, and the record beside them is the training that model.json names")
+    feed.add_run_options(ap, log_every=10, state="detector.npz")
     ap.add_argument("--resumed-steps", type=int, default=0, help="steps the checkpoint had (when it has no record)")
     args = ap.parse_args()
     feed.single_threaded_opencv(args.workers)
@@ -259,7 +251,6 @@ def main():
     stream = feed.batches(lambda r: batch(r, real, images, faces, args.crop, args.batch, args.synth_share,
                                           args.recolour_share), rng, args.seed, args.workers) if budget > 0 else None
     start = time.time()
-    saved = start
     step = 0
     log = []
 
@@ -268,6 +259,8 @@ def main():
                     device=torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu",
                     train_images=len(real), held_out_images=len(held), rendered_faces=len(faces),
                     last_losses=log[-1] if log else None)
+
+    keeper = feed.Keeper(state, record)
 
     while budget > 0:
         elapsed = time.time() - start
@@ -290,15 +283,8 @@ def main():
                        suit=ls.item(), size=lz.item())
             log.append(row)
             print(json.dumps(row), flush=True)
-        if time.time() - saved > 60:  # a run cut short keeps its last minute
-            feed.save_state(model, state)
-            feed.write_record(state, record())
-            saved = time.time()
-    model.cpu()
-    if budget > 0:
-        feed.save_state(model, state)
-        feed.write_record(state, record())
-    training = record() if budget > 0 or not resumed else resumed
+        keeper.tick(model)
+    training = keeper.finish(model, budget > 0, resumed)
     if args.no_export:
         print("wrote", state, flush=True)
         return

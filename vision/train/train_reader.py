@@ -64,15 +64,7 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--fresh-scenes", type=float, default=0.0,
                     help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
-    ap.add_argument("--recolour-share", type=float, default=0.0,
-                    help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
-    ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")
-    ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: in this one)")
-    ap.add_argument("--log-every", type=int, default=20, help="print the losses every N steps")
-    ap.add_argument("--state", help="where the weights and the run's record go (default CACHE/reader.npz)")
-    ap.add_argument("--no-export", action="store_true", help="train and write --state only (export elsewhere)")
-    ap.add_argument("--resume", help="start from these weights (.npz or a torch state dict); with --minutes 0 it "
-                    "only exports, and the record beside them is the training that model.json names")
+    feed.add_run_options(ap, log_every=20, state="reader.npz")
     args = ap.parse_args()
     feed.single_threaded_opencv(args.workers)
     torch.manual_seed(args.seed)
@@ -116,13 +108,14 @@ def main():
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     stream = feed.batches(make, rng, args.seed, args.workers) if budget > 0 else None
     start = time.time()
-    saved = start
     step = 0
     last = {}
 
     def record():
         return dict(args=vars(args), steps=step, minutes=round((time.time() - start) / 60, 1), last=last,
                     device=torch.cuda.get_device_name(dev) if dev.type == "cuda" else "cpu")
+
+    keeper = feed.Keeper(state, record)
 
     while budget > 0 and time.time() - start < budget and not (args.smoke and step >= 3):
         frac = (time.time() - start) / budget
@@ -146,15 +139,8 @@ def main():
             last = dict(step=step, minutes=round((time.time() - start) / 60, 2), rank=lr_.item(), suit=ls.item(),
                         is_index=li.item(), batch_card_accuracy=acc)
             print(json.dumps(last), flush=True)
-        if time.time() - saved > 60:  # a run cut short keeps its last minute
-            feed.save_state(model, state)
-            feed.write_record(state, record())
-            saved = time.time()
-    model.cpu()
-    if budget > 0:
-        feed.save_state(model, state)
-        feed.write_record(state, record())
-    training = record() if budget > 0 or not resumed else resumed
+        keeper.tick(model)
+    training = keeper.finish(model, budget > 0, resumed)
     if args.no_export:
         print("wrote", state, flush=True)
         return
