@@ -185,8 +185,8 @@ TEST_F(DaemonWithCamera, ReadByAFacesDeckACardFlickeringInAndOutIsUncertainNever
 
 // The first trick of Spring Pairs board 1 (4H by South), laid card by card before the camera, read with a
 // deck the operator enrolled at the table (`cardtable-vision enroll --faces`: one photo of each card alone
-// on the cloth; the real tool). The committed network (vision/model, far from trained: vision/README.md)
-// reads none of these cards; the faces deck needs no network.
+// on the cloth; the real tool). The committed network (vision/model) is short of the bars
+// (vision/README.md, "Figures") and refuses most of what it finds; the faces deck needs no network.
 TEST_F(DaemonWithCamera, ATrickLaidBeforeTheCameraIsFourPlayCardsAndThePlayTrick) {
   const std::string deck = enrol_faces();
   const Card ca(Suit::Clubs, Rank::Ace), c3(Suit::Clubs, Rank::Three), c4(Suit::Clubs, Rank::Four), c2(Suit::Clubs, Rank::Two);
