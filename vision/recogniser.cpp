@@ -140,6 +140,19 @@ FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& o
         r.tie_broken = true;
       }
     }
+    out.indices.push_back(std::move(r));
+  }
+  // Two corners that agree: a card whose indices each read it at the pair floor or above, none of them
+  // sure enough alone, is read. Two readings of one card, at two places of the frame, are more evidence
+  // than one at the floor. A tie the master deal broke does not count: it is no reading of its own.
+  std::map<int, int> pair_votes;
+  for (const auto& r : out.indices)
+    if (r.confidence >= opt.pair_floor && !r.tie_broken) ++pair_votes[r.best[0].card.id()];
+  for (auto& r : out.indices) {
+    if (r.refused && !r.tie_broken && r.confidence >= opt.pair_floor && pair_votes[r.best[0].card.id()] >= 2) {
+      r.refused = false;
+      r.paired = true;
+    }
     if (r.refused) {
       ++out.refused;
     } else {
@@ -148,7 +161,6 @@ FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& o
       ++c.corners;
       if (r.confidence > c.confidence) { c.confidence = r.confidence; c.box = r.box; }
     }
-    out.indices.push_back(std::move(r));
   }
   for (auto& [id, c] : cards) {
     // Full confidence only when two corners agree; a single corner is reported, but less sure.
@@ -185,7 +197,7 @@ bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool ex
   const double ub_rank = (*std::max_element(s.rank.begin(), s.rank.end()) + unread) / views;
   const double ub_suit = (*std::max_element(s.suit.begin(), s.suit.end()) + unread) / views;
   const double ub_best = ub_rank * ub_suit;
-  if (ub_best * ub_index >= opt.floor) return false;
+  if (ub_best * ub_index >= std::min(opt.floor, opt.pair_floor)) return false;
   // The master deal may choose between the two best when they add up past the floor (judge()).
   return !(expected && std::min(1.0, 2 * ub_best) * ub_index >= opt.floor);
 }

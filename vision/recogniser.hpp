@@ -33,6 +33,7 @@ struct IndexReading {
   double confidence = 0;           // calibrated: best[0].p scaled by the temperature in RecogniserOptions
   bool refused = true;             // below the floor or the margin: not read
   bool tie_broken = false;         // the expected deal chose between best[0] and best[1]
+  bool paired = false;             // read because another corner of the same card agrees (pair_floor)
   std::vector<float> feature;      // the network's embedding at the peak (deck enrolment)
 };
 
@@ -58,6 +59,10 @@ struct RecogniserOptions {
   // card makes a false alert and a missed one only waits for the next frame.
   double floor = 0.97;           // a reading below this confidence is refused
   double margin = 0.80;          // ...and so is one whose runner-up is this close
+  // Two corners that agree: a card whose indices each read it at this confidence or above is read,
+  // though neither reaches the floor alone. Chosen on the training images like the floor: the lowest
+  // at which no false card is added there (vision/README.md, "Operating point"). 1 turns it off.
+  double pair_floor = 0.70;
   double single_corner = 0.90;   // confidence factor when only one corner of a card shows
   double nms_iou = 0.4;
   // The reader reads each index this many times, turned by 360/views degrees each time, and averages

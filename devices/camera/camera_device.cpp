@@ -207,10 +207,10 @@ bool parse_fraction(const std::string& s, double& out) {
 }  // namespace
 
 std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
-  static const char* known[] = {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin"};
+  static const char* known[] = {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin", "pair_floor"};
   for (const auto& [key, value] : config.options) {
     if (std::find(std::begin(known), std::end(known), key) == std::end(known)) {
-      error = config.name + ": camera option '" + key + "' is unknown (source, zones, model, deck, settle, period_ms, width, height, floor, margin)";
+      error = config.name + ": camera option '" + key + "' is unknown (source, zones, model, deck, settle, period_ms, width, height, floor, margin, pair_floor)";
       return nullptr;
     }
   }
@@ -242,14 +242,15 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
       o.set(v);
     }
   }
-  for (const char* key : {"floor", "margin"}) {
+  for (const char* key : {"floor", "margin", "pair_floor"}) {
     if (auto text = config.option(key)) {
       double d = 0;
       if (!parse_fraction(*text, d)) {
         error = config.name + ": " + key + "=" + *text + " is not a number in 0..1";
         return nullptr;
       }
-      (std::string(key) == "floor" ? s.recogniser.floor : s.recogniser.margin) = d;
+      const std::string k = key;
+      (k == "floor" ? s.recogniser.floor : k == "margin" ? s.recogniser.margin : s.recogniser.pair_floor) = d;
     }
   }
   DeviceConfig c = config;

@@ -16,7 +16,8 @@ namespace cardtable::vision_tool {
 namespace {
 
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
-                             [--threads N] [--floor P] [--margin P] [--views N] [--every-view]
+                             [--threads N] [--floor P] [--margin P] [--pair-floor P]
+                             [--views N] [--every-view]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -29,6 +30,8 @@ time is printed apart) and the confusion pairs (label under a false card -> card
   --threads N   OpenCV threads (default 1: the figure is per core)
   --floor P     refuse a reading below this confidence (default 0.97)
   --margin P    refuse a reading whose runner-up is within P of it (default 0.80)
+  --pair-floor P  read a card whose two corners each read it at P or above, though neither reaches the
+                floor alone (default 0.70; 1 turns it off)
   --views N     read each index N times, turned 360/N degrees each time, probabilities averaged (default 4)
   --every-view  read every view of every index; by default the odd views are read only where they could
                 still make a card (the same cards, less work)
@@ -37,13 +40,14 @@ time is printed apart) and the confusion pairs (label under a false card -> card
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--views"}, {"--json", "--every-view", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views"}, {"--json", "--every-view", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
   vision::RecogniserOptions ropt;
   ropt.floor = o.double_value("--floor", ropt.floor);
   ropt.margin = o.double_value("--margin", ropt.margin);
+  ropt.pair_floor = o.double_value("--pair-floor", ropt.pair_floor);
   ropt.reader_views = o.int_value("--views", ropt.reader_views);
   if (ropt.reader_views < 1 || ropt.reader_views > 16) throw UsageError("--views must be 1..16");
   ropt.early_refusal = !o.flag("--every-view");

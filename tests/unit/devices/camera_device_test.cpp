@@ -94,6 +94,7 @@ TEST_F(CameraDeviceTest, ABadConfigurationIsRefusedNamingTheDeviceAndTheReason) 
   EXPECT_NE(error_of(config({{"exposure", "3"}})).find("option 'exposure' is unknown"), std::string::npos);
   EXPECT_NE(error_of(config({{"settle", "0"}})).find("settle=0 is not a whole number in 1..100"), std::string::npos);
   EXPECT_NE(error_of(config({{"floor", "1.5"}})).find("floor=1.5 is not a number in 0..1"), std::string::npos);
+  EXPECT_NE(error_of(config({{"pair_floor", "x"}})).find("pair_floor=x is not a number in 0..1"), std::string::npos);
   EXPECT_NE(error_of(config({{"zones", (dir_ / "none.txt").string()}})).find("none.txt"), std::string::npos);
   EXPECT_NE(error_of(config({{"model", (dir_ / "none.json").string()}})).find("none.json"), std::string::npos);
   std::ofstream(dir_ / "bad.txt") << "# cardtable-vision zones 1\nframe 640 640\nzone play:Q 1,1 2,2 3,1\n";

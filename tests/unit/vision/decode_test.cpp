@@ -113,3 +113,43 @@ TEST(Decode, MapsOfTheWrongShapeAreAnError) {
   cv::Mat bad(4, sz, CV_32F, cv::Scalar(0));
   EXPECT_THROW(decode_maps(bad, info(), {}, 1.0, std::nullopt), std::runtime_error);
 }
+
+namespace {
+// An index read at about 0.81 (rank 0.9 x suit 0.9): under the floor, over the pair floor.
+void unsure_index(Maps& m, int y, int x, int r, int s) {
+  m.set(0, y, x, 0.9f);
+  m.set(1 + r, y, x, 4.68f);   // e^4.68 / (e^4.68 + 12) = 0.90 (the other logits are 0)
+  m.set(14 + s, y, x, 3.30f);  // e^3.30 / (e^3.30 + 3) = 0.90
+}
+}  // namespace
+
+// Each corner that shows should agree before a card is reported with full confidence; two
+// corners that agree are also more evidence than one: two readings of the same card at the pair floor
+// read it, though neither reaches the floor alone. One such reading alone, or two that disagree, do not.
+TEST(Decode, TwoCornersAgreeingAtThePairFloorReadTheCardOneAloneIsRefused) {
+  Maps two, one, disagree;
+  unsure_index(two, 1, 1, 9, 1);  // jack of diamonds, twice
+  unsure_index(two, 8, 8, 9, 1);
+  unsure_index(one, 1, 1, 9, 1);
+  unsure_index(disagree, 1, 1, 9, 1);
+  unsure_index(disagree, 8, 8, 10, 1);  // queen of diamonds
+  const auto a = decode_maps(two.m, info(), {}, 1.0, std::nullopt);
+  ASSERT_EQ(a.indices.size(), 2U);
+  EXPECT_LT(a.indices[0].confidence, RecogniserOptions{}.floor);
+  ASSERT_EQ(a.cards.size(), 1U);
+  EXPECT_EQ(a.cards[0].card, Card::parse("DJ"));
+  EXPECT_EQ(a.cards[0].corners, 2);
+  EXPECT_TRUE(a.indices[0].paired && a.indices[1].paired);
+  EXPECT_EQ(a.refused, 0);
+
+  const auto b = decode_maps(one.m, info(), {}, 1.0, std::nullopt);
+  EXPECT_TRUE(b.cards.empty());
+  EXPECT_EQ(b.refused, 1);
+  const auto c = decode_maps(disagree.m, info(), {}, 1.0, std::nullopt);
+  EXPECT_TRUE(c.cards.empty());
+  EXPECT_EQ(c.refused, 2);
+
+  RecogniserOptions off;
+  off.pair_floor = 1.0;
+  EXPECT_TRUE(decode_maps(two.m, info(), off, 1.0, std::nullopt).cards.empty());
+}
