@@ -49,10 +49,15 @@ std::array<double, N> softmax(const float* logits, std::size_t step) {
   return p;
 }
 
-cv::dnn::Net load_net(const fs::path& onnx, const std::string& sha256) {
-  const std::string bytes = read_bytes(onnx);
+// The ONNX file's bytes, checked against the SHA-256 its metadata names.
+std::string verified_bytes(const fs::path& onnx, const std::string& sha256) {
+  std::string bytes = read_bytes(onnx);
   const std::string sha = sha256_hex(bytes);
   if (sha != sha256) throw std::runtime_error(onnx.string() + ": SHA-256 " + sha + " is not the " + sha256 + " its metadata names");
+  return bytes;
+}
+
+cv::dnn::Net make_net(const fs::path& onnx, const std::string& bytes) {
   cv::dnn::Net net;
   try {
     net = cv::dnn::readNetFromONNX(bytes.data(), bytes.size());
@@ -270,9 +275,12 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
 
 Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     : info_(read_model_info(model_json)), options_(options), net_(std::make_unique<Net>()) {
-  net_->detector = load_net(model_json.parent_path() / info_.onnx, info_.sha256);
+  const auto detector = model_json.parent_path() / info_.onnx;
+  net_->detector = make_net(detector, verified_bytes(detector, info_.sha256));
   if (info_.reader) {
-    for (auto& net : net_->reader) net = load_net(model_json.parent_path() / info_.reader->onnx, info_.reader->sha256);
+    const auto reader = model_json.parent_path() / info_.reader->onnx;
+    const std::string bytes = verified_bytes(reader, info_.reader->sha256);  // read and checked once, two nets
+    for (auto& net : net_->reader) net = make_net(reader, bytes);
     net_->has_reader = true;
   }
 }

@@ -242,15 +242,16 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
       o.set(v);
     }
   }
-  for (const char* key : {"floor", "margin", "pair_floor"}) {
+  const std::pair<const char*, double*> fractions[] = {
+      {"floor", &s.recogniser.floor}, {"margin", &s.recogniser.margin}, {"pair_floor", &s.recogniser.pair_floor}};
+  for (const auto& [key, field] : fractions) {
     if (auto text = config.option(key)) {
       double d = 0;
       if (!parse_fraction(*text, d)) {
         error = config.name + ": " + key + "=" + *text + " is not a number in 0..1";
         return nullptr;
       }
-      const std::string k = key;
-      (k == "floor" ? s.recogniser.floor : k == "margin" ? s.recogniser.margin : s.recogniser.pair_floor) = d;
+      *field = d;
     }
   }
   DeviceConfig c = config;
