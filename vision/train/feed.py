@@ -21,6 +21,10 @@ import torch
 
 def add_run_options(ap, log_every, state):
     """The options both scripts take for where and how a run trains, and where its weights go."""
+    ap.add_argument("--decks", default="standard",
+                    help="synthetic card art: 'standard' (the four decks the committed models used), 'more' (five "
+                    "more fonts, vision/train/synth.py MORE_DECKS), 'all' (both), or a comma-separated list of "
+                    "Debian deck names such as svg-standard")
     ap.add_argument("--recolour-share", type=float, default=0.0,
                     help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
     ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")

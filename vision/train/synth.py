@@ -20,6 +20,12 @@ SVG_RANK = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
 SVG_SUIT = {"C": "club", "D": "diamond", "H": "heart", "S": "spade"}
 # Decks whose cards rsvg-convert renders alone (--export-id) with a standard corner index.
 DECKS = ["svg-standard", "svg-nicu-white", "svg-dondorf", "svg-tigullio-international"]
+# More decks, each a font of its own, with the corner index top left: their cards are drawn under a
+# transform, so rsvg-convert's `-w` sizes a larger canvas and the card comes out small; render_face()
+# renders them a second time at the width that makes the card itself CARD_W. Left out: the oxygen decks
+# (the rank alone at the top right, the suit elsewhere: no index to learn), future (`-i` renders
+# another element), konqi-modern and xskat (no document size for rsvg-convert), xskat-german (German suits).
+MORE_DECKS = ["svg-gm-paris", "svg-jolly-royal", "svg-penguins", "svg-nicu-ornamental", "svg-ancient-egyptians"]
 CARD_W = 240
 
 
@@ -45,14 +51,47 @@ def index_box(img):
         x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x + bw), max(y1, y + bh)
     if x1 < 0 or (x1 - x0) < 0.04 * w or (y1 - y0) < 0.08 * h:
         return None
+    if y0 > 0.1 * h or (y1 - y0) < 1.3 * (x1 - x0):
+        return None  # not rank over suit from the top: a frame line or the picture was taken for it
     return (x0, y0, x1, y1)
 
 
-def render_decks(cache):
+def deck_list(choice):
+    """The decks named by --decks: 'standard', 'more', 'all' or a comma-separated list."""
+    named = {"standard": DECKS, "more": MORE_DECKS, "all": DECKS + MORE_DECKS}
+    if choice in named:
+        return list(named[choice])
+    decks = [d.strip() for d in choice.split(",") if d.strip()]
+    unknown = [d for d in decks if d not in DECKS + MORE_DECKS]
+    if not decks or unknown:
+        raise SystemExit(f"--decks {choice!r}: unknown deck(s) {unknown}; known: {', '.join(DECKS + MORE_DECKS)}")
+    return decks
+
+
+def render_face(svg, cid, png):
+    """The card `cid` of `svg` as a BGRA image cropped to the card, CARD_W wide, cached in `png`."""
+    def run(width):
+        subprocess.run(["rsvg-convert", "-i", cid, "-w", str(width), svg, "-o", png], check=False,
+                       stderr=subprocess.DEVNULL)
+    if not os.path.exists(png) and os.path.exists(svg):
+        run(CARD_W)
+        img = cv2.imread(png, cv2.IMREAD_UNCHANGED)
+        if img is not None and img.ndim == 3 and img.shape[2] == 4 and (img[:, :, 3] > 10).any():
+            xs = np.nonzero((img[:, :, 3] > 10).any(0))[0]
+            if xs.max() + 1 - xs.min() < 0.8 * CARD_W:  # drawn small on a larger canvas: once more, larger
+                run(min(20000, int(CARD_W * CARD_W / (xs.max() + 1 - xs.min()))))
+    img = cv2.imread(png, cv2.IMREAD_UNCHANGED)
+    if img is None or img.ndim != 3 or img.shape[2] != 4 or not (img[:, :, 3] > 10).any():
+        return None
+    ys, xs = np.nonzero(img[:, :, 3] > 10)
+    return img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+
+def render_decks(cache, decks=None):
     """[(card (rank, suit), BGRA face, index box)] for every deck that renders; cached as PNGs."""
     os.makedirs(cache, exist_ok=True)
     faces = []
-    for deck in DECKS:
+    for deck in decks or DECKS:
         # A cache filled on another machine is enough: a training machine without the deck packages or
         # rsvg-convert (an accelerator machine) reads the faces rendered here.
         svgz = glob.glob(os.path.join(DECK_DIR, deck, "*.svgz"))
@@ -63,15 +102,9 @@ def render_decks(cache):
         for ri, r in enumerate(RANKS):
             for si, s in enumerate(SUITS):
                 cid = f"{SVG_RANK.get(r, r)}_{SVG_SUIT[s]}"
-                png = os.path.join(cache, f"{deck}_{cid}.png")
-                if not os.path.exists(png) and os.path.exists(svg):
-                    subprocess.run(["rsvg-convert", "-i", cid, "-w", str(CARD_W), svg, "-o", png], check=False,
-                                   stderr=subprocess.DEVNULL)
-                img = cv2.imread(png, cv2.IMREAD_UNCHANGED)
-                if img is None or img.shape[2] != 4:
+                img = render_face(svg, cid, os.path.join(cache, f"{deck}_{cid}.png"))
+                if img is None:
                     continue
-                ys, xs = np.nonzero(img[:, :, 3] > 10)
-                img = img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
                 ratio = img.shape[1] / img.shape[0]
                 if not 0.6 < ratio < 0.8:
                     continue  # the element did not render alone

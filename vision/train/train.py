@@ -31,10 +31,17 @@ import feed  # noqa: E402
 import synth  # noqa: E402
 from model import CHANNELS, FEAT, RANKS, STRIDE, SUITS, CornerNet, macs  # noqa: E402
 
-ATTRIBUTION = ("Real photographs: Roboflow Universe 'card-detection-zk7wu' v12 by cadyzedevelopmenthub, "
-               "CC BY 4.0, https://universe.roboflow.com/cadyzedevelopmenthub/card-detection-zk7wu/dataset/12 "
-               "(copied via github.com/Ammememe/CardCounterML a0e040bd). Synthetic images rendered from "
-               "Debian kdegames-card-data-kf5 decks: " + ", ".join(synth.DECKS) + ".")
+def trained_decks(training):
+    """The Debian decks a run's synthetic images came from (its --decks; runs before the option: standard)."""
+    return synth.deck_list(training.get("args", {}).get("decks") or "standard")
+
+
+def attribution(decks):
+    """Whose images a model learnt from: the CC BY 4.0 photographs, and the decks its synthetic ones came from."""
+    return ("Real photographs: Roboflow Universe 'card-detection-zk7wu' v12 by cadyzedevelopmenthub, "
+            "CC BY 4.0, https://universe.roboflow.com/cadyzedevelopmenthub/card-detection-zk7wu/dataset/12 "
+            "(copied via github.com/Ammememe/CardCounterML a0e040bd). Synthetic images rendered from "
+            "Debian kdegames-card-data-kf5 decks: " + ", ".join(decks) + ".")
 
 
 def load_real(root, exclude_groups):
@@ -235,7 +242,7 @@ def main():
     with open(os.path.join(args.out, "held_out_images.txt"), "w") as f:
         f.writelines(f"{g}/{os.path.basename(p)}\n" for g, p, _ in held)
     images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]  # decoded once: workers share them
-    faces = synth.render_decks(args.cache)
+    faces = synth.render_decks(args.cache, synth.deck_list(args.decks))
     print(f"{len(real)} training photos, {len(held)} held out, {len(faces)} rendered faces", flush=True)
 
     dev = feed.device(args.device)
@@ -304,7 +311,8 @@ def main():
         output=dict(stride=STRIDE, heat=0, rank=1, suit=14, size=18, feat=20, channels=CHANNELS, feat_dim=FEAT),
         ranks=RANKS, suits=SUITS, gmac_640=round(macs(CornerNet()) / 1e9, 3),
         training=dict(training, opencv_vs_torch_max_abs_diff=diff),
-        attribution=ATTRIBUTION)
+        synthetic_decks=trained_decks(training),
+        attribution=attribution(trained_decks(training)))
     with open(os.path.join(args.out, "model.json"), "w") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")

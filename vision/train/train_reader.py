@@ -24,17 +24,55 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import feed  # noqa: E402
 import synth  # noqa: E402
 from reader import CROP, CROP_SCALE, EMB, OUT, IndexReader, crop  # noqa: E402
-from train import ATTRIBUTION, load_real, photometric  # noqa: E402
+from train import attribution, load_real, photometric, trained_decks  # noqa: E402
 
 
-def samples_from(img, boxes, rng, n_neg):
-    """(crop, rank, suit, is_index) from one image's pixel boxes, plus n_neg background crops."""
+def degrade(rng, c, share):
+    """With chance `share`, one of the ways a real index differs from a clean photograph of it
+    (vision/README.md, "The reader's training"): a webcam's soft focus (the crop seen at half to
+    four fifths of its pixels and scaled back up), motion blur, JPEG blocks, or a finger or another
+    card over one edge (never the centre, where the index is)."""
+    if share <= 0 or rng.random() >= share:
+        return c
+    kind = rng.integers(4)
+    if kind == 0:
+        s = int(rng.integers(CROP // 2, 4 * CROP // 5 + 1))
+        c = cv2.resize(cv2.resize(c, (s, s), interpolation=cv2.INTER_AREA), (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+    elif kind == 1:
+        n = int(rng.integers(3, 6))
+        k = np.zeros((n, n), np.float32)
+        k[n // 2, :] = 1.0 / n
+        k = cv2.warpAffine(k, cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), rng.uniform(0, 180), 1.0), (n, n))
+        c = cv2.filter2D(c, -1, k / max(k.sum(), 1e-6), borderType=cv2.BORDER_REPLICATE)
+    elif kind == 2:
+        ok, buf = cv2.imencode(".jpg", c, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 70))])
+        c = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else c
+    else:
+        c = c.copy()
+        d = int(rng.integers(CROP // 8, CROP // 4 + 1))
+        colour = rng.integers(0, 256, 3).tolist()
+        side = rng.integers(4)
+        if side == 0:
+            c[:d, :] = colour
+        elif side == 1:
+            c[-d:, :] = colour
+        elif side == 2:
+            c[:, :d] = colour
+        else:
+            c[:, -d:] = colour
+    return c
+
+
+def samples_from(img, boxes, rng, n_neg, hard=0.0):
+    """(crop, rank, suit, is_index) from one image's pixel boxes, plus n_neg background crops. `hard`:
+    the share of index crops made harder (degrade()), with the crop's size and centre jittered as far
+    again as the detector's boxes stray."""
     out = []
     H, W = img.shape[:2]
     for cx, cy, w, h, card in boxes:
-        side = max(w, h) * CROP_SCALE * rng.uniform(0.85, 1.2)
-        jx, jy = rng.normal(0, 0.08 * max(w, h), 2)
-        c = crop(img, cx + jx, cy + jy, side, rng.uniform(-180, 180))
+        side = max(w, h) * CROP_SCALE * (rng.uniform(0.75, 1.35) if hard else rng.uniform(0.85, 1.2))
+        jx, jy = rng.normal(0, (0.12 if hard else 0.08) * max(w, h), 2)
+        c = degrade(rng, crop(img, cx + jx, cy + jy, side, rng.uniform(-180, 180)), hard)
         if card is None:
             out.append((c, -100, -100, 0))  # BACK, jokers: not a card index
         else:
@@ -62,6 +100,8 @@ def main():
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--hard", type=float, default=0.0,
+                    help="share of index crops made harder: soft focus, motion blur, JPEG, an edge covered (degrade())")
     ap.add_argument("--fresh-scenes", type=float, default=0.0,
                     help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
     feed.add_run_options(ap, log_every=20, state="reader.npz")
@@ -75,7 +115,7 @@ def main():
     images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]
     pix = [[(cx * im.shape[1], cy * im.shape[0], w * im.shape[1], h * im.shape[0], c) for cx, cy, w, h, c in b]
            for im, (_, _, b) in zip(images, real)]
-    faces = synth.render_decks(args.cache)
+    faces = synth.render_decks(args.cache, synth.deck_list(args.decks))
     budget = 60 * (0.2 if args.smoke else args.minutes)
     n_scenes = 0 if budget <= 0 else 3 if args.smoke else args.synth_scenes
     scenes = [synth.scene(rng, faces, 256, args.recolour_share) for _ in range(n_scenes)]
@@ -91,7 +131,7 @@ def main():
             else:
                 i = int(r.integers(len(images)))
                 img, b = images[i], pix[i]
-            batch += samples_from(img, b, r, 1)
+            batch += samples_from(img, b, r, 1, args.hard)
         batch = batch[:args.batch]
         x = torch.from_numpy(np.stack([photometric(r, c) for c, _, _, _ in batch]).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
         return (x, torch.tensor([k for _, k, _, _ in batch]), torch.tensor([s for _, _, s, _ in batch]),
@@ -164,7 +204,11 @@ def main():
     meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, rank=0, suit=13, is_index=17,
                           emb=18, emb_dim=EMB, channels=OUT,
                           training=dict(training, opencv_vs_torch_max_abs_diff=diff))
-    meta["attribution"] = ATTRIBUTION
+    # model.json names every deck either network learnt from (the detector's export wrote its own).
+    decks = list(meta.get("synthetic_decks", synth.DECKS))
+    decks += [d for d in trained_decks(training) if d not in decks]
+    meta["synthetic_decks"] = decks
+    meta["attribution"] = attribution(decks)
     with open(meta_path, "w") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")

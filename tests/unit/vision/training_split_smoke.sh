@@ -4,14 +4,21 @@
 # as Debian's torch does here for weights trained under another torch. model.json must name the
 # training run (its workers, steps and record), not the export run. Each run has a time limit, so a
 # worker that hangs (as one did on the accelerator machine, OpenCV's thread pool forked into it) fails
-# the test instead of stalling CI.
+# the test instead of stalling CI. The reader trains on one more deck than the detector and with hard
+# crops (--decks, --hard): model.json must name every deck either network learnt from, and a deck that
+# does not exist must be refused by name.
 # usage: training_split_smoke.sh PYTHON SOURCE_DIR CORPUS WORK
 set -eu
 py="$1"; src="$2"; corpus="$3/images/roboflow_card_detection_v12"; work="$4"
 rm -rf "$work"; mkdir -p "$work"
 common="--corpus $corpus --cache $work/cache --threads 1"
 timeout 300 "$py" "$src/vision/train/train.py" $common --out "$work/out" --smoke --workers 1 --no-export --state "$work/w/detector.npz"
-timeout 300 "$py" "$src/vision/train/train_reader.py" $common --out "$work/out" --smoke --synth-scenes 3 --workers 1 --no-export --state "$work/w/reader.npz"
+timeout 300 "$py" "$src/vision/train/train_reader.py" $common --out "$work/out" --smoke --synth-scenes 3 --workers 1 --no-export --state "$work/w/reader.npz" \
+  --decks svg-standard,svg-nicu-ornamental --hard 0.5
+if "$py" "$src/vision/train/train_reader.py" $common --out "$work/out" --smoke --decks svg-nonesuch 2>"$work/err"; then
+  echo "--decks svg-nonesuch was taken"; exit 1
+fi
+grep -q "svg-nonesuch" "$work/err" || { echo "the refusal does not name the deck:"; cat "$work/err"; exit 1; }
 test ! -e "$work/out/cards.onnx"  # --no-export exports nothing
 timeout 300 "$py" "$src/vision/train/train.py" $common --out "$work/out" --minutes 0 --resume "$work/w/detector.npz"
 timeout 300 "$py" "$src/vision/train/train_reader.py" $common --out "$work/out" --minutes 0 --resume "$work/w/reader.npz"
@@ -22,5 +29,8 @@ for name, t in (("detector", m["training"]), ("reader", m["reader"]["training"])
     assert t["args"]["workers"] == 1 and t["args"]["no_export"], (name, "model.json names the export run", t["args"])
     assert t["steps"] >= 3, (name, t["steps"])
     assert t["opencv_vs_torch_max_abs_diff"] < 1e-3, (name, t)
+assert m["reader"]["training"]["args"]["decks"] == "svg-standard,svg-nicu-ornamental", m["reader"]["training"]["args"]
+for deck in ("svg-standard", "svg-dondorf", "svg-nicu-ornamental"):  # the detector's four, the reader's extra one
+    assert deck in m["synthetic_decks"] and deck in m["attribution"], (deck, m["synthetic_decks"], m["attribution"])
 print("split training: weights trained in one run, exported and checked in OpenCV in another")
 PY
