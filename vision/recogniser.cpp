@@ -150,11 +150,18 @@ FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& o
   // Two corners that agree: a card whose indices each read it at the pair floor or above, none of them
   // sure enough alone, is read. Two readings of one card, at two places of the frame, are more evidence
   // than one at the floor. A tie the master deal broke does not count: it is no reading of its own.
-  std::map<int, int> pair_votes;
-  for (const auto& r : out.indices)
-    if (r.confidence >= opt.pair_floor && !r.tie_broken) ++pair_votes[r.best[0].card.id()];
+  // Nor do two peaks on one index (a large index can keep two that the NMS does not merge): a card's
+  // corners lie at its opposite ends and never overlap, so only readings whose boxes are apart are
+  // counted as places.
+  std::map<int, std::vector<cv::Rect2f>> pair_places;
+  for (const auto& r : out.indices) {
+    if (r.confidence < opt.pair_floor || r.tie_broken) continue;
+    auto& places = pair_places[r.best[0].card.id()];
+    if (std::none_of(places.begin(), places.end(), [&](const cv::Rect2f& p) { return (p & r.box).area() > 0; }))
+      places.push_back(r.box);
+  }
   for (auto& r : out.indices) {
-    if (r.refused && !r.tie_broken && r.confidence >= opt.pair_floor && pair_votes[r.best[0].card.id()] >= 2) {
+    if (r.refused && !r.tie_broken && r.confidence >= opt.pair_floor && pair_places[r.best[0].card.id()].size() >= 2) {
       r.refused = false;
       r.paired = true;
     }

@@ -153,3 +153,20 @@ TEST(Decode, TwoCornersAgreeingAtThePairFloorReadTheCardOneAloneIsRefused) {
   off.pair_floor = 1.0;
   EXPECT_TRUE(decode_maps(two.m, info(), off, 1.0, std::nullopt).cards.empty());
 }
+
+// A large index can leave two heat-map peaks that the NMS keeps (boxes overlapping under its IoU). Both
+// read the same card, but from one place: that is one corner, not two that agree, so neither reaches
+// the pair floor's rule. Two corners of one card never overlap.
+TEST(Decode, TwoPeaksOnOneIndexAreNotTwoCornersThatAgree) {
+  Maps m;
+  for (int x : {1, 3}) {  // 32 px boxes 16 px apart: IoU 1/3, under the NMS's 0.4
+    unsure_index(m, 1, x, 9, 1);
+    m.set(18, 1, x, 1.386f);  // log(32 / 8)
+    m.set(19, 1, x, 1.386f);
+  }
+  const auto r = decode_maps(m.m, info(), {}, 1.0, std::nullopt);
+  ASSERT_EQ(r.indices.size(), 2U) << "the NMS should keep both peaks for this test to mean anything";
+  EXPECT_TRUE(r.cards.empty());
+  EXPECT_EQ(r.refused, 2);
+  EXPECT_FALSE(r.indices[0].paired || r.indices[1].paired);
+}
