@@ -7,7 +7,6 @@ second decide what can be learnt. Output [N, 82, 1, 1]: rank logits (13), suit l
 keeps prototypes of.
 """
 import cv2
-import numpy as np
 import torch
 import torch.nn as nn
 
