@@ -1,30 +1,13 @@
 #include "vision/deck_file.hpp"
 #include "vision/face_reader.hpp"
+#include "vision/word_lines.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 namespace cardtable::vision {
-
-namespace {
-
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  for (std::size_t i = 0; i < line.size();) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
-}  // namespace
 
 void normalise(std::vector<float>& v) {
   double n = 0;
@@ -36,32 +19,21 @@ void normalise(std::vector<float>& v) {
 
 Deck parse_deck(std::string_view text, const std::string& where) {
   Deck d;
-  int line_no = 0;
-  while (!text.empty()) {
-    const auto nl = text.find('\n');
-    const auto line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    ++line_no;
-    const std::string at = where + ":" + std::to_string(line_no);
-    const auto w = words(line);
-    if (w.empty() || w[0][0] == '#') continue;
+  for_each_record(text, where, [&](const std::string& at, const Words& w) {
     // The prototypes' size ('dim' or 'faces') is said once, before any prototype.
     if ((w[0] == "dim" || w[0] == "faces") && d.dim != 0)
       throw std::runtime_error(at + ": the prototypes' size ('dim' or 'faces') is said twice");
     if (w[0] == "deck" && w.size() == 2) {
       d.name = std::string(w[1]);
     } else if (w[0] == "dim" && w.size() == 2) {
-      auto [p, ec] = std::from_chars(w[1].data(), w[1].data() + w[1].size(), d.dim);
-      if (ec != std::errc() || p != w[1].data() + w[1].size() || d.dim < 1 || d.dim > 4096)
+      if (!whole_number(w[1], d.dim) || d.dim < 1 || d.dim > 4096)
         throw std::runtime_error(at + ": 'dim' wants 1..4096");
     } else if (w[0] == "faces" && w.size() == 3) {
       // Thumbnails of 8..64 pixels a side: big enough to tell a five from a six, small enough to match
       // 52 of them on every card of every frame.
       for (std::size_t k = 0; k < 2; ++k) {
         int& out = k == 0 ? d.face_width : d.face_height;
-        const auto size_word = w[1 + k];
-        auto [p, ec] = std::from_chars(size_word.data(), size_word.data() + size_word.size(), out);
-        if (ec != std::errc() || p != size_word.data() + size_word.size() || out < 8 || out > 64)
+        if (!whole_number(w[1 + k], out) || out < 8 || out > 64)
           throw std::runtime_error(at + ": 'faces' wants a width and a height of 8..64 pixels");
       }
       d.dim = face_dim(d.face_width, d.face_height);
@@ -75,8 +47,7 @@ Deck parse_deck(std::string_view text, const std::string& where) {
       std::vector<float> v;
       for (std::size_t i = 2; i < w.size(); ++i) {
         float x = 0;
-        auto [p, ec] = std::from_chars(w[i].data(), w[i].data() + w[i].size(), x);
-        if (ec != std::errc() || p != w[i].data() + w[i].size() || !std::isfinite(x))
+        if (!finite_number(w[i], x))
           throw std::runtime_error(at + ": not a number: '" + std::string(w[i]) + "'");
         v.push_back(x);
       }
@@ -85,7 +56,7 @@ Deck parse_deck(std::string_view text, const std::string& where) {
     } else {
       throw std::runtime_error(at + ": unknown line (deck NAME, dim N, faces W H, card NAME numbers..., # comment)");
     }
-  }
+  });
   if (d.prototypes.empty()) throw std::runtime_error(where + ": no cards");
   if (d.faces())
     if (const auto lacks = missing_faces(d); !lacks.empty())
@@ -94,11 +65,7 @@ Deck parse_deck(std::string_view text, const std::string& where) {
 }
 
 Deck read_deck(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read deck file " + file.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_deck(s.str(), file.string());
+  return parse_deck(read_text_file(file, "deck file"), file.string());
 }
 
 std::string format_deck(const Deck& d) {

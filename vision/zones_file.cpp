@@ -1,7 +1,6 @@
 #include "vision/zones_file.hpp"
+#include "vision/word_lines.hpp"
 
-#include <charconv>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -12,29 +11,15 @@ namespace cardtable::vision {
 
 namespace {
 
-std::vector<std::string_view> words(std::string_view line) {
-  std::vector<std::string_view> out;
-  for (std::size_t i = 0; i < line.size();) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    std::size_t j = i;
-    while (j < line.size() && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') ++j;
-    if (j > i) out.push_back(line.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
-
 int to_int(std::string_view s, const std::string& at) {
   int v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size()) throw std::runtime_error(at + ": not a whole number: '" + std::string(s) + "'");
+  if (!whole_number(s, v)) throw std::runtime_error(at + ": not a whole number: '" + std::string(s) + "'");
   return v;
 }
 
 float to_float(std::string_view s, const std::string& at) {
   float v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || p != s.data() + s.size() || !(v == v) || v < -1e6f || v > 1e6f)
+  if (!finite_number(s, v) || v < -1e6f || v > 1e6f)
     throw std::runtime_error(at + ": not a coordinate: '" + std::string(s) + "'");
   return v;
 }
@@ -49,16 +34,8 @@ std::optional<table::Zone> ZoneMap::zone_at(cv::Point2f p) const {
 
 ZoneMap parse_zones(std::string_view text, const std::string& where) {
   ZoneMap m;
-  int line_no = 0;
   bool have_frame = false;
-  while (!text.empty()) {
-    const auto nl = text.find('\n');
-    const auto line = text.substr(0, nl);
-    text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
-    ++line_no;
-    const std::string at = where + ":" + std::to_string(line_no);
-    const auto w = words(line);
-    if (w.empty() || w[0][0] == '#') continue;
+  for_each_record(text, where, [&](const std::string& at, const Words& w) {
     if (w[0] == "frame") {
       if (w.size() != 3) throw std::runtime_error(at + ": 'frame WIDTH HEIGHT'");
       m.width = to_int(w[1], at);
@@ -81,18 +58,14 @@ ZoneMap parse_zones(std::string_view text, const std::string& where) {
     } else {
       throw std::runtime_error(at + ": unknown line '" + std::string(w[0]) + "' (frame, zone, # comment)");
     }
-  }
+  });
   if (!have_frame) throw std::runtime_error(where + ": no 'frame WIDTH HEIGHT' line");
   if (m.regions.empty()) throw std::runtime_error(where + ": no zones");
   return m;
 }
 
 ZoneMap read_zones(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read zones file " + file.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return parse_zones(s.str(), file.string());
+  return parse_zones(read_text_file(file, "zones file"), file.string());
 }
 
 std::string format_zones(const ZoneMap& m) {
