@@ -39,6 +39,16 @@ std::vector<Zone> Device::zones() const {
   return out;
 }
 
+DeviceEvent Device::event_of(DeviceEvent::Kind kind, std::string reason, Millis time) const {
+  DeviceEvent e;
+  e.kind = kind;
+  e.device = name();
+  e.zones = zones();
+  e.reason = std::move(reason);
+  e.time = time;
+  return e;
+}
+
 nlohmann::json Device::status() const {
   nlohmann::json zones_json = nlohmann::json::array();
   for (const auto& [antenna, zone] : config_.antennas) zones_json.push_back({{"antenna", antenna}, {"zone", zone.str()}});

@@ -130,6 +130,8 @@ class Device {
   const DeviceCounters& counters() const { return counters_; }
   // {"name","driver","present","zones":[...],"counters":{...}, ...health()}
   nlohmann::json status() const;
+  // A device.added/lost/error of this device: its name and zones, the reason, the time.
+  DeviceEvent event_of(DeviceEvent::Kind kind, std::string reason, Millis time) const;
 
  protected:
   DeviceCounters counters_;

@@ -34,22 +34,11 @@ CameraDevice::CameraDevice(DeviceConfig config, CameraSettings settings, Clock c
 CameraDevice::~CameraDevice() { stop(); }
 
 bool CameraDevice::start(DeviceSink& sink, std::string&) {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = false;
-  }
-  thread_ = std::thread([this, &sink] { run(sink); });
+  worker_.start([this, &sink] { run(sink); });
   return true;
 }
 
-void CameraDevice::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
+void CameraDevice::stop() { worker_.stop(); }
 
 nlohmann::json CameraDevice::health() const {
   nlohmann::json j = {{"source", settings_.source},
@@ -66,18 +55,8 @@ nlohmann::json CameraDevice::health() const {
   return j;
 }
 
-bool CameraDevice::wait_for(std::chrono::milliseconds d) {
-  std::unique_lock lock(mutex_);
-  return !wake_.wait_for(lock, d, [&] { return stopping_; });
-}
-
 void CameraDevice::event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason) {
-  DeviceEvent e;
-  e.kind = kind;
-  e.device = name();
-  e.zones = zones();
-  e.reason = std::move(reason);
-  e.time = clock_();
+  DeviceEvent e = event_of(kind, std::move(reason), clock_());
   if (kind == DeviceEvent::Kind::Error) {
     std::lock_guard lock(error_mutex_);
     last_error_ = e.reason;
@@ -111,11 +90,9 @@ void CameraDevice::run(DeviceSink& sink) {
     if (!live) {
       // A recording is replayed at its frame period, as the camera that made it saw the table.
       next_due += std::chrono::milliseconds(settings_.period_ms);
-      std::unique_lock lock(mutex_);
-      if (wake_.wait_until(lock, next_due, [&] { return stopping_; })) return;
-    } else {
-      std::lock_guard lock(mutex_);
-      if (stopping_) return;
+      if (!worker_.sleep_until(next_due)) return;
+    } else if (worker_.stopping()) {
+      return;
     }
     std::optional<vision::Frame> frame = ended_ ? std::nullopt : source->next();
     if (!frame) {
@@ -139,7 +116,7 @@ void CameraDevice::run(DeviceSink& sink) {
         present_ = false;
         event(sink, DeviceEvent::Kind::Lost, source->describe() + ": the camera does not answer (unplugged?)");
       }
-      if (!wait_for(std::chrono::milliseconds(live ? 200 : 1))) return;
+      if (!worker_.sleep_for(std::chrono::milliseconds(live ? 200 : 1))) return;
       continue;
     }
     if (!present_) {

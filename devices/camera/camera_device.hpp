@@ -27,13 +27,12 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <string>
-#include <thread>
 
 #include "devices/device.hpp"
+#include "devices/device_worker.hpp"
 #include "vision/deck_file.hpp"
 #include "vision/frame_source.hpp"
 #include "vision/recogniser.hpp"
@@ -64,16 +63,12 @@ class CameraDevice : public Device {
 
  private:
   void run(DeviceSink& sink);
-  bool wait_for(std::chrono::milliseconds d);  // false: stopping
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
   std::unique_ptr<vision::FrameSource> open_source() const;
 
   CameraSettings settings_;
   Clock clock_;
   std::unique_ptr<vision::Recogniser> recogniser_;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
   std::atomic<bool> present_{false};
   std::atomic<bool> ended_{false};
   std::atomic<std::uint64_t> refused_{0};       // indices seen but not read
@@ -81,7 +76,7 @@ class CameraDevice : public Device {
   std::atomic<std::int64_t> last_frame_us_{0};  // recogniser time of the last frame
   mutable std::mutex error_mutex_;
   std::string last_error_;
-  std::thread thread_;
+  DeviceWorker worker_;  // last: stopped (joined) before the fields its thread reads go
 };
 
 std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error);

@@ -43,40 +43,18 @@ std::vector<Zone> SimulatorDevice::script_zones(const std::vector<table::TableIn
 }
 
 bool SimulatorDevice::start(DeviceSink& sink, std::string&) {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = false;
-  }
-  thread_ = std::thread([this, &sink] { run(sink); });
+  worker_.start([this, &sink] { run(sink); });
   return true;
 }
 
-void SimulatorDevice::stop() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
+void SimulatorDevice::stop() { worker_.stop(); }
 
 nlohmann::json SimulatorDevice::health() const {
   return {{"speed", speed_}, {"loop", loop_}, {"passes", passes_.load()}, {"finished", finished_.load()}};
 }
 
-bool SimulatorDevice::sleep_until(std::chrono::steady_clock::time_point due) {
-  std::unique_lock lock(mutex_);
-  return !wake_.wait_until(lock, due, [&] { return stopping_; });
-}
-
 void SimulatorDevice::event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason) {
-  DeviceEvent e;
-  e.kind = kind;
-  e.device = name();
-  e.zones = zones();
-  e.reason = std::move(reason);
-  e.time = clock_();
-  sink.device_event(std::move(e));
+  sink.device_event(event_of(kind, std::move(reason), clock_()));
 }
 
 void SimulatorDevice::run(DeviceSink& sink) {
@@ -99,7 +77,7 @@ void SimulatorDevice::run(DeviceSink& sink) {
       in.time += offset + base;
       in.observation.time += offset + base;
       in.command.time += offset + base;
-      if (!sleep_until(due)) return;
+      if (!worker_.sleep_until(due)) return;
       bool now_unplugged = faults.unplugged_at(script_time);
       if (now_unplugged != unplugged) {
         unplugged = now_unplugged;

@@ -19,14 +19,12 @@
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
 #include <optional>
 #include <random>
-#include <thread>
 #include <vector>
 
 #include "devices/device.hpp"
+#include "devices/device_worker.hpp"
 
 namespace cardtable::devices {
 
@@ -65,7 +63,6 @@ class SimulatorDevice : public Device {
 
  private:
   void run(DeviceSink& sink);
-  bool sleep_until(std::chrono::steady_clock::time_point due);  // false: stopping
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
 
   std::vector<table::TableInput> script_;
@@ -74,13 +71,10 @@ class SimulatorDevice : public Device {
   SimFaults faults_;
   Clock clock_;
   bool daemon_clock_ = false;
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  bool stopping_ = false;
   std::atomic<bool> present_{false};
   std::atomic<bool> finished_{false};
   std::atomic<int> passes_{0};
-  std::thread thread_;
+  DeviceWorker worker_;  // last: stopped (joined) before the fields its thread reads go
 };
 
 // Loads a script for the sim driver; the daemon provides one that reads scenario files (devices/ does not

@@ -145,13 +145,7 @@ void UsbReader::left(libusb_device* device) {
 
 void UsbReader::report(DeviceEvent::Kind kind, std::string reason) {
   if (!sink_) return;
-  DeviceEvent e;
-  e.kind = kind;
-  e.device = name();
-  e.zones = zones();
-  e.reason = std::move(reason);
-  e.time = env_.clock();
-  sink_->device_event(std::move(e));
+  sink_->device_event(event_of(kind, std::move(reason), env_.clock()));
 }
 
 void UsbReader::mark_lost(const std::string& reason) {
