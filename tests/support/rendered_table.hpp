@@ -20,6 +20,24 @@
 
 namespace cardtable::test {
 
+// Pastes a BGRA face onto a BGR frame, centred at (cx, cy) and turned by `angle` degrees, blended by its
+// alpha (the rounded corners let the cloth show). An empty face pastes nothing.
+inline void place(cv::Mat& frame, const cv::Mat& f, double cx, double cy, double angle) {
+  if (f.empty()) return;
+  cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(f.cols) / 2, static_cast<float>(f.rows) / 2), angle, 1.0);
+  M.at<double>(0, 2) += cx - f.cols / 2.0;
+  M.at<double>(1, 2) += cy - f.rows / 2.0;
+  cv::Mat w;
+  cv::warpAffine(f, w, M, frame.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0, 0));
+  for (int y = 0; y < frame.rows; ++y)
+    for (int x = 0; x < frame.cols; ++x) {
+      const auto& p = w.at<cv::Vec4b>(y, x);
+      const double a = p[3] / 255.0;
+      auto& q = frame.at<cv::Vec3b>(y, x);
+      for (int c = 0; c < 3; ++c) q[c] = cv::saturate_cast<uchar>(q[c] * (1 - a) + p[c] * a);
+    }
+}
+
 class TableRenderer {
  public:
   static constexpr int kSize = 640;
@@ -149,22 +167,6 @@ class TableRenderer {
       case bridge::Seat::West: return {150, 320, -90};
     }
     return {320, 320, 0};
-  }
-
-  static void place(cv::Mat& frame, const cv::Mat& f, double cx, double cy, double angle) {
-    if (f.empty()) return;
-    cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(f.cols) / 2, static_cast<float>(f.rows) / 2), angle, 1.0);
-    M.at<double>(0, 2) += cx - f.cols / 2.0;
-    M.at<double>(1, 2) += cy - f.rows / 2.0;
-    cv::Mat w;
-    cv::warpAffine(f, w, M, frame.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0, 0));
-    for (int y = 0; y < frame.rows; ++y)
-      for (int x = 0; x < frame.cols; ++x) {
-        const auto& p = w.at<cv::Vec4b>(y, x);
-        const double a = p[3] / 255.0;
-        auto& q = frame.at<cv::Vec3b>(y, x);
-        for (int c = 0; c < 3; ++c) q[c] = cv::saturate_cast<uchar>(q[c] * (1 - a) + p[c] * a);
-      }
   }
 
   std::filesystem::path work_;

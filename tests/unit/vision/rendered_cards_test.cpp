@@ -12,11 +12,13 @@
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "rendered_table.hpp"
 #include "vision/recogniser.hpp"
 
 using cardtable::bridge::Card;
 using cardtable::bridge::Hand;
 using namespace cardtable::vision;
+using cardtable::test::place;
 namespace fs = std::filesystem;
 
 namespace {
@@ -41,22 +43,6 @@ cv::Mat face(const std::string& svg_id) {
       std::system(("rsvg-convert -i " + svg_id + " -w 200 " + svg.string() + " -o " + png.string() + " 2>/dev/null").c_str()) != 0)
     return {};
   return cv::imread(png.string(), cv::IMREAD_UNCHANGED);
-}
-
-// Paste a face onto the frame, turned by `angle` degrees about (cx, cy).
-void place(cv::Mat& frame, const cv::Mat& f, double cx, double cy, double angle) {
-  cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(f.cols) / 2, static_cast<float>(f.rows) / 2), angle, 1.0);
-  M.at<double>(0, 2) += cx - f.cols / 2.0;
-  M.at<double>(1, 2) += cy - f.rows / 2.0;
-  cv::Mat w;
-  cv::warpAffine(f, w, M, frame.size(), cv::INTER_LINEAR, cv::BORDER_CONSTANT, cv::Scalar(0, 0, 0, 0));
-  for (int y = 0; y < frame.rows; ++y)
-    for (int x = 0; x < frame.cols; ++x) {
-      const auto& p = w.at<cv::Vec4b>(y, x);
-      const double a = p[3] / 255.0;
-      auto& q = frame.at<cv::Vec3b>(y, x);
-      for (int c = 0; c < 3; ++c) q[c] = cv::saturate_cast<uchar>(q[c] * (1 - a) + p[c] * a);
-    }
 }
 
 cv::Mat cloth() {
