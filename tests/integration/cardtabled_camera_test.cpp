@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,6 +16,7 @@
 #include <zmq.hpp>
 
 #include "bridge/master_record.hpp"
+#include "daemon_process.hpp"
 #include "rendered_table.hpp"
 
 namespace cardtable {
@@ -41,10 +41,7 @@ class DaemonWithCamera : public ::testing::Test {
     if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
   }
   void TearDown() override {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
+    cardtable::test::end_process(pid_);
     fs::remove_all(dir_);
   }
   // `count` frames of this table, after those already written.
@@ -63,38 +60,12 @@ class DaemonWithCamera : public ::testing::Test {
                                                      ",model=" CARDTABLE_VISION_MODEL ",period_ms=100" + extra_options,
                                      "--state-dir", (dir_ / "state").string(), "--publish", "ipc://" + (dir_ / "pub").string(),
                                      "--control", control_, "--live", "ipc://" + (dir_ / "live").string(), "--heartbeat", "3600"};
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int fd = ::open((dir_ / "daemon.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    pid_ = cardtable::test::spawn(args, (dir_ / "daemon.log").string());
   }
   bool until(const std::function<bool(const std::vector<json>&)>& pred, std::chrono::seconds limit = 60s) {
-    auto end = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < end) {
-      if (auto r = request({{"command", "replay"}, {"since", events_.size() + 1}}))
-        for (const auto& e : (*r)["events"]) events_.push_back(e);
-      if (pred(events_)) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
+    return cardtable::test::replay_until([this](const json& r) { return request(r); }, events_, pred, limit);
   }
-  std::optional<json> request(const json& r) {
-    zmq::socket_t req(ctx_, zmq::socket_type::req);
-    req.set(zmq::sockopt::rcvtimeo, 2000);
-    req.set(zmq::sockopt::linger, 0);
-    req.connect(control_);
-    std::string text = r.dump();
-    req.send(zmq::buffer(text));
-    zmq::message_t m;
-    if (!req.recv(m)) return std::nullopt;
-    return json::parse(m.to_string_view());
-  }
+  std::optional<json> request(const json& r) { return cardtable::test::control_request(ctx_, control_, r, 2000); }
   static std::vector<json> of(const std::vector<json>& ev, const std::string& type, const std::string& cause = "") {
     std::vector<json> out;
     for (const auto& e : ev)

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -20,6 +19,7 @@
 #include <zmq_addon.hpp>
 
 #include "bridge/master_record.hpp"
+#include "daemon_process.hpp"
 #include "protocol/curve_keys.hpp"
 #include "reader_models.hpp"
 #include "table/scenario.hpp"
@@ -45,10 +45,7 @@ class DaemonWithReaders : public ::testing::Test {
     std::ofstream(dir_ / "decks" / "pack.deck") << "deck pack\n04A1B2C3D4E5F6 SA\n04A1B2C3D4E5F7 HK\n";
   }
   void TearDown() override {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      ::waitpid(pid_, nullptr, 0);
-    }
+    cardtable::test::end_process(pid_);
     fakes_.clear();
     if (testbed_) g_object_unref(testbed_);
     fs::remove_all(dir_);
@@ -70,47 +67,22 @@ class DaemonWithReaders : public ::testing::Test {
       args.push_back(a);
     if (std::find(args.begin(), args.end(), "--heartbeat") == args.end()) args.insert(args.end(), {"--heartbeat", "3600"});
     if (as_) args.insert(args.end(), {"--curve-secret", (dir_ / "keys" / "server.key").string(), "--clients", (dir_ / "keys" / "clients").string()});
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int fd = ::open((dir_ / "daemon.log").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      ::dup2(fd, 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
+    pid_ = cardtable::test::spawn(args, (dir_ / "daemon.log").string());
   }
   // Reads the journal (replay over the control endpoint: every event, none missed while a subscription
   // takes hold) until `pred` holds over it, or the time is up.
   bool until(const std::function<bool(const std::vector<json>&)>& pred, std::chrono::seconds limit = 20s) {
-    auto end = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < end) {
-      if (auto r = request({{"command", "replay"}, {"since", events_.size() + 1}})) {
-        for (const auto& e : (*r)["events"]) events_.push_back(e);
-      }
-      if (pred(events_)) return true;
-      std::this_thread::sleep_for(100ms);
-    }
-    return false;
+    return cardtable::test::replay_until([this](const json& r) { return request(r); }, events_, pred, limit);
   }
   // With CURVE (use_curve()), requests go as `as_` (the director unless a test says otherwise).
   std::optional<json> request(const json& r) { return request_as(as_, r); }
   std::optional<json> request_as(const protocol::Keypair* me, const json& r) {
-    zmq::socket_t req(ctx_, zmq::socket_type::req);
-    req.set(zmq::sockopt::rcvtimeo, 2000);
-    req.set(zmq::sockopt::linger, 0);
-    if (me) {
+    return cardtable::test::control_request(ctx_, control_, r, 2000, [&](zmq::socket_t& req) {
+      if (!me) return;
       req.set(zmq::sockopt::curve_serverkey, server_.public_key);
       req.set(zmq::sockopt::curve_publickey, me->public_key);
       req.set(zmq::sockopt::curve_secretkey, me->secret_key);
-    }
-    req.connect(control_);
-    std::string text = r.dump();
-    req.send(zmq::buffer(text));
-    zmq::message_t m;
-    if (!req.recv(m)) return std::nullopt;
-    return json::parse(m.to_string_view());
+    });
   }
   static std::size_t count(const std::vector<json>& ev, const std::string& type, const std::string& cause = "") {
     std::size_t n = 0;

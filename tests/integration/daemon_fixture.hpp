@@ -20,6 +20,8 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include "daemon_process.hpp"
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -59,35 +61,13 @@ class Daemon : public ::testing::Test {
     pid = fork_exec(args, (dir / "daemon.log").string());
     return pid;
   }
-  static pid_t fork_exec(const std::vector<std::string>& args, const std::string& log) {
-    pid_t p = ::fork();
-    if (p == 0) {
-      std::freopen(log.c_str(), "a", stderr);
-      std::vector<char*> argv;
-      for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      std::_Exit(127);
-    }
-    return p;
-  }
+  static pid_t fork_exec(const std::vector<std::string>& args, const std::string& log) { return cardtable::test::spawn(args, log); }
   void stop(int sig = SIGTERM) {
     if (pid <= 0) return;
-    ::kill(pid, sig);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    status = st;
-    pid = -1;
+    status = cardtable::test::end_process(pid, sig);
   }
   std::optional<json> request(const json& body, int timeout_ms = 3000) {
-    zmq::socket_t s(ctx, zmq::socket_type::req);
-    s.set(zmq::sockopt::linger, 0);
-    s.set(zmq::sockopt::rcvtimeo, timeout_ms);
-    s.connect(ctl);
-    s.send(zmq::buffer(body.dump()));
-    zmq::message_t m;
-    if (!s.recv(m)) return std::nullopt;
-    return json::parse(m.to_string_view());
+    return cardtable::test::control_request(ctx, ctl, body, timeout_ms);
   }
   static bool wait_for(const std::function<bool()>& done, std::chrono::seconds limit = 30s) {
     auto end = std::chrono::steady_clock::now() + limit;

@@ -25,6 +25,8 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include "daemon_process.hpp"
+
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using namespace std::chrono_literals;
@@ -52,33 +54,11 @@ class PowerCut : public ::testing::Test {
                                      "--analyzer", "/bin/false"};
     args.insert(args.end(), daemon.begin(), daemon.end());
     args.insert(args.end(), extra.begin(), extra.end());
-    pid = ::fork();
-    if (pid == 0) {
-      std::freopen((dir / "daemon.log").c_str(), "a", stderr);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execvp(argv[0], argv.data());  // "strace" is found on PATH
-      std::_Exit(127);
-    }
+    pid = cardtable::test::spawn(args, (dir / "daemon.log").string());  // "strace" is found on PATH
   }
-  int kill_daemon(int sig) {
-    if (pid <= 0) return 0;
-    ::kill(pid, sig);
-    int st = 0;
-    ::waitpid(pid, &st, 0);
-    pid = -1;
-    return st;
-  }
+  int kill_daemon(int sig) { return cardtable::test::end_process(pid, sig); }
   std::optional<json> request(const json& body, int timeout_ms = 2000) {
-    zmq::socket_t s(ctx, zmq::socket_type::req);
-    s.set(zmq::sockopt::linger, 0);
-    s.set(zmq::sockopt::rcvtimeo, timeout_ms);
-    s.connect(ctl);
-    s.send(zmq::buffer(body.dump()));
-    zmq::message_t m;
-    if (!s.recv(m)) return std::nullopt;
-    return json::parse(m.to_string_view());
+    return cardtable::test::control_request(ctx, ctl, body, timeout_ms);
   }
   std::optional<json> wait_status() {
     for (int i = 0; i < 100; ++i) {
