@@ -140,8 +140,11 @@ def main():
             topic, body = event(1, seq, "reading.uncertain", "warning", message)  # the hub lets a table key speak for its own table only
             pub.send_multipart([topic.encode(), body.encode()])
             if seq % 100 == 0:
-                time.sleep(0.03)  # some 3 MB/s: a reading page keeps up on a loaded machine
-        got = counted.wait_for(1000, 20)
+                # Some 1 MB/s: what is checked is that a stalled page does not stop a reading one, not
+                # the console's speed (bench/console_bench.py measures that). At 3 MB/s the sanitizer
+                # build's reading page got only 165-283 of the events in 20 s on a slower CI machine.
+                time.sleep(0.1)
+        got = counted.wait_for(1000, 30)
         assert got >= 1000, f"the reading page gets the venue's events ({got})"
         time.sleep(1)
         rss_slow = venue.rss_kb()
