@@ -87,11 +87,11 @@ def render_face(svg, cid, png):
     return img[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
 
 
-def render_decks(cache, decks=None):
+def render_decks(cache, decks):
     """[(card (rank, suit), BGRA face, index box)] for every deck that renders; cached as PNGs."""
     os.makedirs(cache, exist_ok=True)
     faces = []
-    for deck in decks or DECKS:
+    for deck in decks:
         # A cache filled on another machine is enough: a training machine without the deck packages or
         # rsvg-convert (an accelerator machine) reads the faces rendered here.
         svgz = glob.glob(os.path.join(DECK_DIR, deck, "*.svgz"))

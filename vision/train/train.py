@@ -228,6 +228,7 @@ def main():
     feed.add_run_options(ap, log_every=10, state="detector.npz")
     ap.add_argument("--resumed-steps", type=int, default=0, help="steps the checkpoint had (when it has no record)")
     args = ap.parse_args()
+    decks = synth.deck_list(args.decks)  # a deck that does not exist is refused before anything loads
     feed.single_threaded_opencv(args.workers)
 
     torch.manual_seed(args.seed)
@@ -242,7 +243,7 @@ def main():
     with open(os.path.join(args.out, "held_out_images.txt"), "w") as f:
         f.writelines(f"{g}/{os.path.basename(p)}\n" for g, p, _ in held)
     images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]  # decoded once: workers share them
-    faces = synth.render_decks(args.cache, synth.deck_list(args.decks))
+    faces = synth.render_decks(args.cache, decks)
     print(f"{len(real)} training photos, {len(held)} held out, {len(faces)} rendered faces", flush=True)
 
     dev = feed.device(args.device)
@@ -305,14 +306,15 @@ def main():
     sha = hashlib.sha256(open(onnx_path, "rb").read()).hexdigest()
     with open(onnx_path + ".sha256", "w") as f:
         f.write(f"{sha}  cards.onnx\n")
+    learnt = trained_decks(training)  # the training run's decks, not this (export) run's
     meta = dict(
         format="cardtable-vision-model", version=1, onnx="cards.onnx", sha256=sha,
         input=dict(width=640, height=640, channels="BGR", scale=1 / 255.0),
         output=dict(stride=STRIDE, heat=0, rank=1, suit=14, size=18, feat=20, channels=CHANNELS, feat_dim=FEAT),
         ranks=RANKS, suits=SUITS, gmac_640=round(macs(CornerNet()) / 1e9, 3),
         training=dict(training, opencv_vs_torch_max_abs_diff=diff),
-        synthetic_decks=trained_decks(training),
-        attribution=attribution(trained_decks(training)))
+        synthetic_decks=learnt,
+        attribution=attribution(learnt))
     with open(os.path.join(args.out, "model.json"), "w") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")

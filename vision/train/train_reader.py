@@ -29,7 +29,7 @@ from train import attribution, load_real, photometric, trained_decks  # noqa: E4
 
 def degrade(rng, c, share):
     """With chance `share`, one of the ways a real index differs from a clean photograph of it
-    (vision/README.md, "The reader's training"): a webcam's soft focus (the crop seen at half to
+    (vision/README.md, "The model: training and data"): a webcam's soft focus (the crop seen at half to
     four fifths of its pixels and scaled back up), motion blur, JPEG blocks, or a finger or another
     card over one edge (never the centre, where the index is)."""
     if share <= 0 or rng.random() >= share:
@@ -106,6 +106,7 @@ def main():
                     help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
     feed.add_run_options(ap, log_every=20, state="reader.npz")
     args = ap.parse_args()
+    decks = synth.deck_list(args.decks)  # a deck that does not exist is refused before anything loads
     feed.single_threaded_opencv(args.workers)
     torch.manual_seed(args.seed)
     rng = np.random.default_rng(args.seed)
@@ -115,7 +116,7 @@ def main():
     images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]
     pix = [[(cx * im.shape[1], cy * im.shape[0], w * im.shape[1], h * im.shape[0], c) for cx, cy, w, h, c in b]
            for im, (_, _, b) in zip(images, real)]
-    faces = synth.render_decks(args.cache, synth.deck_list(args.decks))
+    faces = synth.render_decks(args.cache, decks)
     budget = 60 * (0.2 if args.smoke else args.minutes)
     n_scenes = 0 if budget <= 0 else 3 if args.smoke else args.synth_scenes
     scenes = [synth.scene(rng, faces, 256, args.recolour_share) for _ in range(n_scenes)]
