@@ -88,6 +88,7 @@ void DeviceManager::start() {
 }
 
 void DeviceManager::stop() {
+  inputs_.close();  // a device waiting for room in the queue returns, and so can be joined
   for (auto& d : devices_) d->stop();
 }
 

@@ -5,11 +5,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <stdexcept>
 
 namespace cardtable::daemon {
 
-DeviceQueue::DeviceQueue() : fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
+DeviceQueue::DeviceQueue(std::size_t capacity) : capacity_(capacity == 0 ? 1 : capacity), fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {
   if (fd_ < 0) throw std::runtime_error(std::string("eventfd: ") + std::strerror(errno));
 }
 
@@ -17,20 +18,53 @@ DeviceQueue::~DeviceQueue() { ::close(fd_); }
 
 void DeviceQueue::push(table::TableInput input) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (items_.size() >= capacity_ && !closed_) {
+      ++waits_;
+      room_.wait(lock, [&] { return items_.size() < capacity_ || closed_; });
+    }
+    if (closed_) return;
     items_.push_back({std::move(input), std::chrono::steady_clock::now()});
   }
   std::uint64_t one = 1;
   (void)!::write(fd_, &one, sizeof one);
 }
 
-std::deque<DeviceQueue::Queued> DeviceQueue::take() {
+std::deque<DeviceQueue::Queued> DeviceQueue::take(std::size_t most) {
   std::uint64_t n;
   (void)!::read(fd_, &n, sizeof n);
-  std::lock_guard lock(mutex_);
   std::deque<Queued> out;
-  out.swap(items_);
+  bool left = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (items_.size() <= most) {
+      out.swap(items_);
+    } else {
+      auto end = items_.begin() + static_cast<std::ptrdiff_t>(most);
+      out.assign(std::make_move_iterator(items_.begin()), std::make_move_iterator(end));
+      items_.erase(items_.begin(), end);
+      left = true;
+    }
+  }
+  room_.notify_all();
+  if (left) {
+    std::uint64_t one = 1;  // the rest still wakes the loop
+    (void)!::write(fd_, &one, sizeof one);
+  }
   return out;
+}
+
+void DeviceQueue::close() {
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+  }
+  room_.notify_all();
+}
+
+std::size_t DeviceQueue::waits() const {
+  std::lock_guard lock(mutex_);
+  return waits_;
 }
 
 }  // namespace cardtable::daemon

@@ -1,8 +1,17 @@
 // Devices run in their own threads and hand what they read to the event loop through this queue; an
 // eventfd wakes the loop's poll.
+//
+// The queue is bounded: a device that runs `capacity` inputs ahead of the loop waits in push() until the
+// loop has taken some. Nothing is dropped (every reading reaches the table, in order) and the daemon does
+// not grow while its disk stalls each journal fdatasync (a loaded SD card, half a second apiece): a reader
+// held up there polls later, as a slower reader would. The simulator at --speed 400 is the only source
+// that fills it in practice; a table's readers queue tens of inputs a second.
 #pragma once
 
 #include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 
@@ -12,7 +21,8 @@ namespace cardtable::daemon {
 
 class DeviceQueue {
  public:
-  DeviceQueue();
+  static constexpr std::size_t kDefaultCapacity = 4096;
+  explicit DeviceQueue(std::size_t capacity = kDefaultCapacity);
   ~DeviceQueue();
   DeviceQueue(const DeviceQueue&) = delete;
   DeviceQueue& operator=(const DeviceQueue&) = delete;
@@ -23,14 +33,25 @@ class DeviceQueue {
     table::TableInput input;
     std::chrono::steady_clock::time_point at;
   };
+  // Queues the input, first waiting while the queue is full; after close(), returns at once and drops
+  // it (the daemon is stopping: the loop takes nothing more).
   void push(table::TableInput input);
-  // Everything queued so far (and the wake-up cleared).
-  std::deque<Queued> take();
+  // The oldest `most` inputs queued. The wake-up is cleared only when nothing is left, so the loop's poll
+  // comes back at once for the rest: it serves its control requests between batches, never only after a
+  // backlog.
+  std::deque<Queued> take(std::size_t most = SIZE_MAX);
+  // The loop takes nothing more: a device waiting in push() returns, so stopping it cannot deadlock.
+  void close();
+  std::size_t waits() const;  // times a push() found the queue full (status: input_waits)
   int fd() const { return fd_; }  // readable when something is queued
 
  private:
-  std::mutex mutex_;
+  const std::size_t capacity_;
+  mutable std::mutex mutex_;
+  std::condition_variable room_;
   std::deque<Queued> items_;
+  bool closed_ = false;
+  std::size_t waits_ = 0;
   int fd_ = -1;
 };
 

@@ -24,6 +24,10 @@ using protocol::ok_reply;
 
 namespace {
 
+// Readers' inputs applied between two looks at the control socket. An input that changes nothing costs
+// microseconds; one that journals an event costs an fdatasync (milliseconds, a second on a loaded disk).
+constexpr std::size_t kInputsPerBatch = 256;
+
 // Binds or connects; returns the address in use (an ephemeral port "tcp://127.0.0.1:*" read back).
 std::string open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
   try {
@@ -266,7 +270,7 @@ json EventLoop::status() const {
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
             {"analyzer", broadcast_->analyzer() ? broadcast_->analyzer()->string() : std::string()},
             {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"},
-            {"input_latency", input_latency_.summary()}};
+            {"input_latency", input_latency_.summary()}, {"input_waits", queue_.waits()}};
   json zones = json::object();
   for (const json& d : s["devices"])
     for (const json& z : d["zones"]) zones[z["zone"].get<std::string>()] = d["name"].get<std::string>() + "/antenna" + std::to_string(z["antenna"].get<int>());
@@ -460,8 +464,10 @@ int EventLoop::run() {
         return 0;
       }
     }
+    // A bounded batch: a control request waits for at most this many inputs (each may journal an event,
+    // one fdatasync apiece), not for all the readers queued while the disk stalled.
     if (items[1].revents & ZMQ_POLLIN)
-      for (const DeviceQueue::Queued& q : queue_.take()) {
+      for (const DeviceQueue::Queued& q : queue_.take(kInputsPerBatch)) {
         if (q.input.kind == table::TableInput::Kind::Observe) input_latency_.add(std::chrono::steady_clock::now() - q.at);
         apply(q.input);
       }

@@ -1,0 +1,65 @@
+// The readers' queue hands the loop bounded batches: what is left keeps the loop's poll awake, so a
+// director's request is served between batches, not after a backlog the readers built while the disk
+// stalled (the CI failure of ASlowSubscriberNeitherStopsPublishingNorGrowsTheDaemon).
+#include <gtest/gtest.h>
+
+#include <poll.h>
+
+#include <thread>
+#include <vector>
+
+#include "daemon/device_queue.hpp"
+
+namespace {
+bool readable(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) == 1;
+}
+cardtable::table::TableInput tick(cardtable::table::Millis t) { return {cardtable::table::TableInput::Kind::Tick, {}, {}, t}; }
+}  // namespace
+
+TEST(DeviceQueue, ABoundedTakeLeavesTheRestQueuedOldestFirstAndTheLoopAwake) {
+  cardtable::daemon::DeviceQueue queue;
+  EXPECT_FALSE(readable(queue.fd()));
+  for (int i = 0; i < 5; ++i) queue.push(tick(i));
+  ASSERT_TRUE(readable(queue.fd()));
+  auto first = queue.take(2);
+  ASSERT_EQ(first.size(), 2u);
+  EXPECT_EQ(first[0].input.time, 0);
+  EXPECT_EQ(first[1].input.time, 1);
+  EXPECT_TRUE(readable(queue.fd())) << "three inputs are left: the loop must come back for them";
+  auto rest = queue.take(10);
+  ASSERT_EQ(rest.size(), 3u);
+  EXPECT_EQ(rest[0].input.time, 2);
+  EXPECT_EQ(rest[2].input.time, 4);
+  EXPECT_FALSE(readable(queue.fd())) << "nothing is left: the loop may sleep";
+  EXPECT_TRUE(queue.take().empty());
+}
+
+TEST(DeviceQueue, ADeviceThatRunsAheadOfTheLoopWaitsForRoomAndNothingIsDropped) {
+  cardtable::daemon::DeviceQueue queue(3);
+  std::thread device([&] {
+    for (int i = 0; i < 10; ++i) queue.push(tick(i));
+  });
+  std::vector<cardtable::table::Millis> got;
+  while (got.size() < 10) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // a loop slower than its device
+    for (const auto& q : queue.take()) got.push_back(q.input.time);
+    EXPECT_LE(got.size(), 10u);
+  }
+  device.join();
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(got[static_cast<std::size_t>(i)], i) << "every input, in order";
+  EXPECT_GT(queue.waits(), 0u) << "the device found the queue full and waited";
+}
+
+TEST(DeviceQueue, ADeviceWaitingForRoomIsReleasedWhenTheDaemonStops) {
+  cardtable::daemon::DeviceQueue queue(1);
+  queue.push(tick(0));
+  std::thread device([&] { queue.push(tick(1)); });  // waits: the queue is full and nobody takes
+  while (queue.waits() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  queue.close();
+  device.join();  // would hang without close()
+  auto left = queue.take();
+  ASSERT_EQ(left.size(), 1u) << "the input pushed after the daemon stopped is not queued";
+  EXPECT_EQ(left[0].input.time, 0);
+}
