@@ -54,7 +54,9 @@ struct TagReport {
 };
 
 // Where a device's readings and events go. Called from the device's own threads: implementations are
-// thread-safe and never block for long (the daemon's is an eventfd-backed queue).
+// thread-safe and never block for long. The daemon's is an eventfd-backed queue whose push() waits only
+// while its loop is 4096 inputs behind (daemon/device_queue.hpp): the device then polls later, and is
+// released when the daemon stops.
 class DeviceSink {
  public:
   virtual ~DeviceSink() = default;
