@@ -67,4 +67,9 @@ std::size_t DeviceQueue::waits() const {
   return waits_;
 }
 
+std::size_t DeviceQueue::size() const {
+  std::lock_guard lock(mutex_);
+  return items_.size();
+}
+
 }  // namespace cardtable::daemon

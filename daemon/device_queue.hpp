@@ -44,6 +44,7 @@ class DeviceQueue {
   // The loop takes nothing more: a device waiting in push() returns, so stopping it cannot deadlock.
   void close();
   std::size_t waits() const;  // times a push() found the queue full (status: input_waits)
+  std::size_t size() const;   // inputs queued, not yet taken (status: inputs_queued)
   int fd() const { return fd_; }  // readable when something is queued
 
  private:

@@ -270,15 +270,21 @@ json EventLoop::status() const {
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
             {"analyzer", broadcast_->analyzer() ? broadcast_->analyzer()->string() : std::string()},
             {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"},
-            {"input_latency", input_latency_.summary()}, {"input_waits", queue_.waits()}};
+            {"input_latency", input_latency_.summary()}, {"input_waits", queue_.waits()},
+            {"inputs_queued", queue_.size()}};
   json zones = json::object();
   for (const json& d : s["devices"])
     for (const json& z : d["zones"]) zones[z["zone"].get<std::string>()] = d["name"].get<std::string>() + "/antenna" + std::to_string(z["antenna"].get<int>());
   s["zones"] = zones;
   if (const devices::Device* sim = devices_.find("sim")) {
-    json h = sim->health();
+    // Finished means played, not queued: the simulator can be thousands of inputs ahead of this loop, which
+    // serves status between batches of them. Its own flag is read first: it is set after its last push, so
+    // an empty queue after it means the table has applied every input (a batch is applied before the next
+    // request is served).
+    const bool queued_all = sim->health()["finished"].get<bool>();
+    const bool finished = queued_all && queue_.size() == 0;
     s["simulator"] = {{"scenario", options_.simulate.empty() ? "session " + options_.simulate_session : options_.simulate},
-                      {"faults", options_.sim_faults}, {"speed", options_.speed}, {"loop", options_.loop}, {"finished", h["finished"]}};
+                      {"faults", options_.sim_faults}, {"speed", options_.speed}, {"loop", options_.loop}, {"finished", finished}};
   }
   if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
   return s;
