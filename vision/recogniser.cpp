@@ -282,6 +282,12 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
 
 Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     : info_(read_model_info(model_json)), options_(options), net_(std::make_unique<Net>()) {
+  // The heat map's cells are stride pixels of the detector's input: another side would misplace them.
+  if (options_.detector_side != 0 &&
+      (options_.detector_side < 8 * info_.stride || options_.detector_side > 2 * info_.width || options_.detector_side % info_.stride != 0))
+    throw std::runtime_error("the detector's side must be 0 (the model's, " + std::to_string(info_.width) + ") or a multiple of " +
+                             std::to_string(info_.stride) + " from " + std::to_string(8 * info_.stride) + " to " +
+                             std::to_string(2 * info_.width) + ", not " + std::to_string(options_.detector_side));
   const auto detector = model_json.parent_path() / info_.onnx;
   net_->detector = make_net(detector, verified_bytes(detector, info_.sha256));
   if (info_.reader) {
@@ -307,9 +313,19 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
                0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     resized.copyTo(input(cv::Rect(0, 0, std::min(resized.cols, info_.width), std::min(resized.rows, info_.height))));
   }
-  net_->detector.setInput(cv::dnn::blobFromImage(input, info_.scale, cv::Size(), cv::Scalar(), /*swapRB=*/false, /*crop=*/false));
+  // The detector may see the letterboxed frame smaller (options_.detector_side); its boxes come back in
+  // the frame's own coordinates either way.
+  double detector_scale = scale;
+  cv::Mat detector_input = input;
+  if (options_.detector_side > 0 && options_.detector_side != info_.width) {
+    const double f = static_cast<double>(options_.detector_side) / info_.width;
+    cv::resize(input, detector_input, cv::Size(options_.detector_side, static_cast<int>(std::lround(info_.height * f))), 0, 0,
+               f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    detector_scale = scale * f;
+  }
+  net_->detector.setInput(cv::dnn::blobFromImage(detector_input, info_.scale, cv::Size(), cv::Scalar(), /*swapRB=*/false, /*crop=*/false));
   const cv::Mat maps = net_->detector.forward();
-  auto indices = find_indices(maps, info_, options_, scale);
+  auto indices = find_indices(maps, info_, options_, detector_scale);
   if (net_->has_reader && !indices.empty()) read_indices(input, scale, indices, expected.has_value());
   return judge(std::move(indices), options_, expected);
 }

@@ -73,6 +73,11 @@ struct RecogniserOptions {
   // same cards as reading every view, for less work. An index that cannot be read is then counted as
   // refused, or as no index, by the is-index average of the views read.
   bool early_refusal = true;
+  // The detector's input side in pixels, a multiple of its stride; 0 = the model's own (model.json). The
+  // frame is letterboxed to the model's size as always (the reader crops from that), then shrunk to this
+  // for the detector alone: its cost goes with the area, and the indices it must find stay large
+  // enough at 512 (vision/README.md, "Speed").
+  int detector_side = 0;
   bool keep_features = false;
 };
 

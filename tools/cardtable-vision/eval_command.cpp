@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
                              [--threads N] [--floor P] [--margin P] [--pair-floor P]
-                             [--views N] [--every-view]
+                             [--views N] [--every-view] [--detector-side PX]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -35,12 +35,15 @@ time is printed apart) and the confusion pairs (label under a false card -> card
   --views N     read each index N times, turned 360/N degrees each time, probabilities averaged (default 4)
   --every-view  read every view of every index; by default the odd views are read only where they could
                 still make a card (the same cards, less work)
+  --detector-side PX  shrink the letterboxed frame to PX x PX for the detector alone (a multiple of 8;
+                default 0: the model's 640); the reader still crops from the full-size frame. Faster on
+                a slow core, at some precision (vision/README.md, "Speed")
 )";
 
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views"}, {"--json", "--every-view", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -51,6 +54,7 @@ int eval_command(const std::vector<std::string>& args) {
   ropt.reader_views = o.int_value("--views", ropt.reader_views);
   if (ropt.reader_views < 1 || ropt.reader_views > 16) throw UsageError("--views must be 1..16");
   ropt.early_refusal = !o.flag("--every-view");
+  ropt.detector_side = o.int_value("--detector-side", ropt.detector_side);
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;
   if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));
