@@ -75,8 +75,8 @@ struct RecogniserOptions {
   bool early_refusal = true;
   // The detector's input side in pixels, a multiple of its stride; 0 = the model's own (model.json). The
   // frame is letterboxed to the model's size as always (the reader crops from that), then shrunk to this
-  // for the detector alone: its cost goes with the area, and the indices it must find stay large
-  // enough at 512 (vision/README.md, "Speed").
+  // for the detector alone: its cost goes with the area. Measured from 640 down to 448, with what each
+  // costs in precision, in vision/README.md ("Speed").
   int detector_side = 0;
   bool keep_features = false;
 };
