@@ -4,6 +4,7 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 
@@ -189,7 +190,8 @@ FrameReading decode_maps(const cv::Mat& maps, const ModelInfo& info, const Recog
 
 namespace {
 
-// The reader's probabilities of one index, summed over the views read so far.
+// The reader's readings of one index, summed over the views read so far: probabilities for the
+// arithmetic mean, log-probabilities for the geometric one (RecogniserOptions::geometric_views).
 struct ViewSums {
   std::array<double, 13> rank{};
   std::array<double, 4> suit{};
@@ -197,15 +199,51 @@ struct ViewSums {
   int views = 0;
 };
 
-// Can the views not yet read still make the judge read this index as a card? Each unread view adds at
-// most 1 to every sum, so each final average is at most (sum + unread)/views: when even those upper
-// bounds of the best joint reading (or, with an expected deal, of the two best together) fall under the
-// floor, no card will be read here, and the views read so far decide the rest (an index refused, or
-// no index at all, by their is-index average).
+void add_view(std::span<double> sum, std::span<const double> p, bool geometric) {
+  // A probability of exactly 0 would make one view's veto absolute; 1e-30 is far below any floor.
+  for (std::size_t k = 0; k < sum.size(); ++k) sum[k] += geometric ? std::log(std::max(p[k], 1e-30)) : p[k];
+}
+
+// The combined probabilities from the sums of `views` views: their mean, or their geometric mean
+// normalised to sum to 1.
+void combined(std::span<const double> sum, int views, bool geometric, std::span<double> p) {
+  if (!geometric) {
+    for (std::size_t k = 0; k < sum.size(); ++k) p[k] = sum[k] / views;
+    return;
+  }
+  const double top = *std::max_element(sum.begin(), sum.end()) / views;
+  double total = 0;
+  for (std::size_t k = 0; k < sum.size(); ++k) total += (p[k] = std::exp(sum[k] / views - top));
+  for (auto& v : p) v /= total;
+}
+
+template <std::size_t N>
+std::array<double, N> combined(const std::array<double, N>& sum, int views, bool geometric) {
+  std::array<double, N> p{};
+  combined(sum, views, geometric, p);
+  return p;
+}
+
+// Can the views not yet read still make the judge read this index as a card?
+// - The is-index sigmoid is averaged: each unread view adds at most 1, so (sum + unread)/views bounds it,
+//   and under the is-index floor there is no card index whatever the other views say.
+// - Arithmetic mean: each unread view adds at most 1 to every probability sum too, so when even the
+//   upper bounds of the best joint reading (or, with an expected deal, of the two best together) fall
+//   under the floor and the pair floor, no card will be read here.
+// - Geometric mean: no such bound exists (an unread view sure of one candidate can lift it a long way),
+//   so the reading of the views read so far is held against odd_view_gate, a measured margin
+//   (recogniser.hpp).
+// An index decided early keeps the reading of the views it was read in, which the judge refuses.
 bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool expected) {
   const double unread = views - s.views;
   const double ub_index = (s.is_index + unread) / views;
   if (ub_index < opt.is_index) return true;  // no card index, whatever the other views say
+  if (opt.geometric_views) {
+    const auto rank = combined(s.rank, s.views, true);
+    const auto suit = combined(s.suit, s.views, true);
+    const double best = *std::max_element(rank.begin(), rank.end()) * *std::max_element(suit.begin(), suit.end());
+    return (expected ? std::min(1.0, 2 * best) : best) * (s.is_index / s.views) < opt.odd_view_gate;
+  }
   const double ub_rank = (*std::max_element(s.rank.begin(), s.rank.end()) + unread) / views;
   const double ub_suit = (*std::max_element(s.suit.begin(), s.suit.end()) + unread) / views;
   const double ub_best = ub_rank * ub_suit;
@@ -216,13 +254,25 @@ bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool ex
 
 }  // namespace
 
+std::vector<double> combine_views(const std::vector<std::vector<double>>& views, bool geometric) {
+  if (views.empty()) throw std::invalid_argument("combine_views: no view");
+  std::vector<double> sum(views.front().size()), p(sum.size());
+  for (const auto& v : views) {
+    if (v.size() != sum.size()) throw std::invalid_argument("combine_views: views of different lengths");
+    add_view(sum, v, geometric);
+  }
+  combined(sum, static_cast<int>(views.size()), geometric, p);
+  return p;
+}
+
 void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<IndexReading>& indices, bool expected) {
   // The reader reads each index from a square crop around it, in the network's input image (the same
   // crop as vision/train/reader.py: side = crop_scale x the longer side), once per view, each view
-  // turned a further 360/views degrees about the index's centre, and averages the views. It reads the
-  // even views first (0 and 180 degrees: the index and the index upside down), then the odd ones only
-  // for the indices they could still make a card (decided()): an index that will be refused costs
-  // half. `early_refusal = false` reads every view of every index.
+  // turned a further 360/views degrees about the index's centre, and combines the views
+  // (RecogniserOptions::geometric_views). It reads the even views first (0 and 180 degrees: the index
+  // and the index upside down), then the odd ones only for the indices they could still make a card
+  // (decided()): an index that will be refused costs half. `early_refusal = false` reads every view of
+  // every index.
   const auto& rd = *info_.reader;
   const int views = std::max(1, options_.reader_views);
   std::vector<ViewSums> sums(indices.size());
@@ -253,8 +303,8 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       auto& s = sums[i];
       const auto rank = softmax<13>(row + rd.rank, 1);
       const auto suit = softmax<4>(row + rd.suit, 1);
-      for (std::size_t k = 0; k < rank.size(); ++k) s.rank[k] += rank[k];
-      for (std::size_t k = 0; k < suit.size(); ++k) s.suit[k] += suit[k];
+      add_view(s.rank, rank, options_.geometric_views);
+      add_view(s.suit, suit, options_.geometric_views);
       s.is_index += 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index])));
       ++s.views;
       if (options_.keep_features && v == 0) indices[i].feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
@@ -269,13 +319,13 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       if (!decided(sums[i], views, options_, expected)) open.push_back(i);
     pass(open, 1);
   }
-  // An index decided early keeps the average of the views it was read in: it lies under the bounds
-  // decided() used, so the judge reads no card there either.
+  // An index decided early keeps the reading of the views it was read in: it lies under the bounds (or
+  // the gate) decided() used, so the judge reads no card there either.
   for (std::size_t i = 0; i < indices.size(); ++i) {
     auto& r = indices[i];
     const auto& s = sums[i];
-    for (std::size_t k = 0; k < s.rank.size(); ++k) r.rank_p[k] = s.rank[k] / s.views;
-    for (std::size_t k = 0; k < s.suit.size(); ++k) r.suit_p[k] = s.suit[k] / s.views;
+    r.rank_p = combined(s.rank, s.views, options_.geometric_views);
+    r.suit_p = combined(s.suit, s.views, options_.geometric_views);
     r.is_index = s.is_index / s.views;
   }
 }

@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
                              [--threads N] [--floor P] [--margin P] [--pair-floor P]
-                             [--views N] [--every-view] [--detector-side PX]
+                             [--views N] [--arithmetic-views] [--every-view] [--detector-side PX]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -28,11 +28,14 @@ time is printed apart) and the confusion pairs (label under a false card -> card
   --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)
   --list FILE   only the images named in FILE ("group/file.jpg" per line), e.g. vision/model/held_out_images.txt
   --threads N   OpenCV threads (default 1: the figure is per core)
-  --floor P     refuse a reading below this confidence (default 0.97)
+  --floor P     refuse a reading below this confidence (default 0.99)
   --margin P    refuse a reading whose runner-up is within P of it (default 0.80)
   --pair-floor P  read a card whose two corners each read it at P or above, though neither reaches the
-                floor alone (default 0.70; 1 turns it off)
-  --views N     read each index N times, turned 360/N degrees each time, probabilities averaged (default 4)
+                floor alone (default 0.80; 1 turns it off)
+  --views N     read each index N times, turned 360/N degrees each time, and combine the views'
+                probabilities by their geometric mean, normalised (default 4)
+  --arithmetic-views  combine the views by their arithmetic mean instead (the model's operating
+                point was chosen for the geometric one: vision/README.md, "Operating point")
   --every-view  read every view of every index; by default the odd views are read only where they could
                 still make a card (the same cards, less work)
   --detector-side PX  shrink the letterboxed frame to PX x PX for the detector alone (a multiple of 8;
@@ -43,7 +46,7 @@ time is printed apart) and the confusion pairs (label under a false card -> card
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -54,6 +57,7 @@ int eval_command(const std::vector<std::string>& args) {
   ropt.reader_views = o.int_value("--views", ropt.reader_views);
   if (ropt.reader_views < 1 || ropt.reader_views > 16) throw UsageError("--views must be 1..16");
   ropt.early_refusal = !o.flag("--every-view");
+  ropt.geometric_views = !o.flag("--arithmetic-views");
   ropt.detector_side = o.int_value("--detector-side", ropt.detector_side);
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;

@@ -170,3 +170,63 @@ TEST(Decode, TwoPeaksOnOneIndexAreNotTwoCornersThatAgree) {
   EXPECT_EQ(r.refused, 2);
   EXPECT_FALSE(r.indices[0].paired || r.indices[1].paired);
 }
+
+// The reader's four views of one index, combined (RecogniserOptions::geometric_views). Each view is a
+// distribution over the same five candidates; candidate 0 is the card the index shows.
+namespace {
+std::vector<double> view(double best, int doubt, double doubt_p) {
+  std::vector<double> v(5, (1.0 - best - doubt_p) / 3);
+  v[0] = best;
+  v[static_cast<std::size_t>(doubt)] = doubt_p;
+  return v;
+}
+}  // namespace
+
+// Every view is fairly sure of the card, and each has a different doubt (a webcam's blur here, a glint
+// there). Averaged, the card stays at the views' own 0.90, under the floor; by the geometric mean each
+// doubt is outvoted by the views that all but exclude it, and the card is read.
+TEST(CombineViews, ADoubtThatOnlyOneViewHasIsOutvoted) {
+  const std::vector<std::vector<double>> views = {view(0.90, 1, 0.0997), view(0.90, 2, 0.0997), view(0.90, 3, 0.0997),
+                                                  view(0.90, 4, 0.0997)};
+  const RecogniserOptions opt;
+  EXPECT_NEAR(combine_views(views, false)[0], 0.90, 1e-9);
+  EXPECT_GE(combine_views(views, true)[0], opt.floor);
+}
+
+// A doubt that every view shares is the index's, not a view's: both means keep it, and the card stays
+// under the floor, refused.
+TEST(CombineViews, ADoubtEveryViewSharesStays) {
+  const std::vector<std::vector<double>> views(4, view(0.90, 1, 0.0997));
+  const RecogniserOptions opt;
+  EXPECT_NEAR(combine_views(views, true)[0], 0.90, 1e-6);
+  EXPECT_LT(combine_views(views, true)[0], opt.floor);
+}
+
+// Views that read two different cards give neither: the geometric mean splits them as the arithmetic
+// mean does, far under the floor.
+TEST(CombineViews, ViewsThatReadDifferentCardsReadNone) {
+  const std::vector<std::vector<double>> views = {view(0.98, 1, 0.0199), view(0.0199, 1, 0.98), view(0.98, 1, 0.0199),
+                                                  view(0.0199, 1, 0.98)};
+  const RecogniserOptions opt;
+  for (bool geometric : {false, true}) {
+    const auto p = combine_views(views, geometric);
+    EXPECT_NEAR(p[0], 0.5, 0.01) << geometric;
+    EXPECT_NEAR(p[1], 0.5, 0.01) << geometric;
+    EXPECT_LT(p[0], opt.floor);
+  }
+}
+
+TEST(CombineViews, TheCombinedReadingIsADistribution) {
+  const std::vector<std::vector<double>> views = {view(0.7, 2, 0.2), view(0.6, 3, 0.3), {1, 0, 0, 0, 0}};
+  for (bool geometric : {false, true}) {
+    const auto p = combine_views(views, geometric);
+    double sum = 0;
+    for (double v : p) {
+      EXPECT_GE(v, 0);
+      sum += v;
+    }
+    EXPECT_NEAR(sum, 1.0, 1e-12);
+  }
+  EXPECT_THROW(combine_views({}, true), std::invalid_argument);
+  EXPECT_THROW(combine_views({{0.5, 0.5}, {1.0}}, true), std::invalid_argument);
+}
