@@ -94,6 +94,7 @@ std::vector<std::pair<Confusion, int>> sorted(const std::map<Confusion, int>& m)
 
 Evaluation evaluate(Recogniser& rec, const std::vector<DatasetGroup>& groups) {
   Evaluation ev;
+  ev.options = rec.options();
   using clock = std::chrono::steady_clock;
   for (const auto& g : groups) {
     Score gs;
@@ -138,6 +139,13 @@ std::string evaluation_text(const Evaluation& e) {
     out += "  " + c.first + " -> " + c.second + "  x" + std::to_string(k) + "\n";
   }
   if (e.confusions.empty()) out += "  none\n";
+  if (e.options) {
+    const auto& o = *e.options;
+    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s\n",
+                  o.reader_views, o.geometric_views ? "geometric" : "arithmetic", o.early_refusal ? "" : ", every view read", o.floor,
+                  o.margin, o.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's");
+    out += buf;
+  }
   return out;
 }
 
@@ -149,6 +157,17 @@ std::string evaluation_json(const Evaluation& e) {
   nlohmann::json conf = nlohmann::json::array();
   for (const auto& [c, k] : sorted(e.confusions)) conf.push_back({{"label", c.first}, {"read", c.second}, {"count", k}});
   j["confusions"] = conf;
+  if (e.options) {
+    const auto& o = *e.options;
+    j["operating_point"] = {{"floor", o.floor},
+                            {"margin", o.margin},
+                            {"pair_floor", o.pair_floor},
+                            {"views", o.reader_views},
+                            {"views_mean", o.geometric_views ? "geometric" : "arithmetic"},
+                            {"early_refusal", o.early_refusal},
+                            {"odd_view_gate", o.odd_view_gate},
+                            {"detector_side", o.detector_side}};
+  }
   return j.dump(1) + "\n";
 }
 

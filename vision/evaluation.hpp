@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,6 +11,7 @@
 #include <opencv2/core/types.hpp>
 
 #include "bridge/hand.hpp"
+#include "vision/recogniser.hpp"
 #include "vision/yolo_dataset.hpp"
 
 namespace cardtable::vision {
@@ -37,6 +39,9 @@ struct Evaluation {
   std::vector<std::pair<std::string, Score>> groups;
   Score overall;
   std::map<Confusion, int> confusions;
+  // The recogniser's options the figures were measured at (evaluate() fills it): figures mean nothing
+  // without the floors and the combination of views that gave them.
+  std::optional<RecogniserOptions> options;
 };
 
 // Scores one image: truth (its labels) against the cards read; `read_boxes` are the read cards' boxes
@@ -50,7 +55,6 @@ struct ReadCard {
 Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
                   const std::vector<cv::Point2d>& peaks = {});
 
-class Recogniser;
 // Reads every image of the groups and scores it: what `cardtable-vision eval` and the corpus test run.
 Evaluation evaluate(Recogniser& recogniser, const std::vector<DatasetGroup>& groups);
 

@@ -46,3 +46,21 @@ TEST(Evaluation, JsonHasOverallPrecisionAndRecallAsFractions) {
   EXPECT_DOUBLE_EQ(j.at("recall").get<double>(), 0.75);
   EXPECT_TRUE(j.at("groups").contains("g"));
 }
+
+// Figures without the operating point that gave them cannot be compared: the JSON and the text name it.
+TEST(Evaluation, TheFiguresNameTheOperatingPointTheyWereMeasuredAt) {
+  Evaluation e;
+  e.overall.images = 1;
+  EXPECT_FALSE(nlohmann::json::parse(evaluation_json(e)).contains("operating_point"));
+  RecogniserOptions o;
+  o.floor = 0.985;
+  o.geometric_views = false;
+  e.options = o;
+  const auto j = nlohmann::json::parse(evaluation_json(e)).at("operating_point");
+  EXPECT_DOUBLE_EQ(j.at("floor").get<double>(), 0.985);
+  EXPECT_DOUBLE_EQ(j.at("pair_floor").get<double>(), o.pair_floor);
+  EXPECT_EQ(j.at("views").get<int>(), o.reader_views);
+  EXPECT_EQ(j.at("views_mean").get<std::string>(), "arithmetic");
+  EXPECT_NE(evaluation_text(e).find("operating point: 4 views (arithmetic mean), floor 0.985"), std::string::npos)
+      << evaluation_text(e);
+}
