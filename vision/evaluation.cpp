@@ -165,7 +165,7 @@ std::string evaluation_json(const Evaluation& e) {
                             {"views", o.reader_views},
                             {"views_mean", o.geometric_views ? "geometric" : "arithmetic"},
                             {"early_refusal", o.early_refusal},
-                            {"odd_view_gate", o.odd_view_gate},
+                            {"odd_view_reach", o.odd_view_reach},
                             {"detector_side", o.detector_side}};
   }
   return j.dump(1) + "\n";

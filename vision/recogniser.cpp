@@ -231,8 +231,8 @@ std::array<double, N> combined(const std::array<double, N>& sum, int views, bool
 //   upper bounds of the best joint reading (or, with an expected deal, of the two best together) fall
 //   under the floor and the pair floor, no card will be read here.
 // - Geometric mean: no such bound exists (an unread view sure of one candidate can lift it a long way),
-//   so the reading of the views read so far is held against odd_view_gate, a measured margin
-//   (recogniser.hpp).
+//   so the reading of the views read so far must lie within odd_view_reach, a measured margin
+//   (recogniser.hpp), of the lower floor.
 // An index decided early keeps the reading of the views it was read in, which the judge refuses.
 bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool expected) {
   const double unread = views - s.views;
@@ -242,7 +242,7 @@ bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool ex
     const auto rank = combined(s.rank, s.views, true);
     const auto suit = combined(s.suit, s.views, true);
     const double best = *std::max_element(rank.begin(), rank.end()) * *std::max_element(suit.begin(), suit.end());
-    return (expected ? std::min(1.0, 2 * best) : best) * (s.is_index / s.views) < opt.odd_view_gate;
+    return (expected ? std::min(1.0, 2 * best) : best) * (s.is_index / s.views) < std::min(opt.floor, opt.pair_floor) - opt.odd_view_reach;
   }
   const double ub_rank = (*std::max_element(s.rank.begin(), s.rank.end()) + unread) / views;
   const double ub_suit = (*std::max_element(s.suit.begin(), s.suit.end()) + unread) / views;
