@@ -24,7 +24,9 @@ constexpr const char* kHelp = R"(usage: cardtable-vision enroll --images DIR --o
 Learns a deck from photographs of its cards, one card face up per photo, the file named by the card
 before any '_' or '-' (SA.jpg, H10_2.png, 10H-left.jpg; several photos of a card are averaged). The deck
 file keeps one prototype (the normalised mean) per card:
-  (default)  the network's embedding at the strongest corner index of each photo;
+  (default)  the network's embedding at the strongest corner index of each photo (measured on real
+             photographs it reads fewer cards than the network's own classes, and none surely:
+             vision/README.md, "Unseen deck");
   --faces    each card's whole face, straightened, and its index corner: lone cards on the cloth are then
              read face to face, with no network (the play areas seen from above). The whole pack is
              needed: a card with no photo would be read as its look-alike, so enrolment refuses it.
