@@ -141,9 +141,10 @@ std::string evaluation_text(const Evaluation& e) {
   if (e.confusions.empty()) out += "  none\n";
   if (e.options) {
     const auto& o = *e.options;
-    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s\n",
+    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s\n",
                   o.reader_views, o.geometric_views ? "geometric" : "arithmetic", o.early_refusal ? "" : ", every view read", o.floor,
-                  o.margin, o.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's");
+                  o.margin, o.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's",
+                  o.strip_reader ? "" : ", batch reader");
     out += buf;
   }
   return out;
@@ -166,7 +167,8 @@ std::string evaluation_json(const Evaluation& e) {
                             {"views_mean", o.geometric_views ? "geometric" : "arithmetic"},
                             {"early_refusal", o.early_refusal},
                             {"odd_view_reach", o.odd_view_reach},
-                            {"detector_side", o.detector_side}};
+                            {"detector_side", o.detector_side},
+                            {"strip_reader", o.strip_reader}};
   }
   return j.dump(1) + "\n";
 }

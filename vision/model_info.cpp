@@ -96,6 +96,22 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
     rd.suit = int_field(r, "suit", 0, rd.channels - 4, where);
     rd.is_index = int_field(r, "is_index", 0, rd.channels - 1, where);
     rd.emb = int_field(r, "emb", 0, rd.channels - rd.emb_dim, where);
+    if (r.contains("strip")) {
+      const auto& st = r.at("strip");
+      if (!st.is_object()) throw std::runtime_error(where + ": 'reader.strip' is not an object");
+      ModelInfo::Reader::Strip sp;
+      if (!st.contains("onnx") || !st.at("onnx").is_string()) throw std::runtime_error(where + ": 'reader.strip.onnx' missing");
+      sp.onnx = st.at("onnx").get<std::string>();
+      if (sp.onnx.empty() || sp.onnx.find("..") != std::string::npos || sp.onnx.front() == '/')
+        throw std::runtime_error(where + ": 'reader.strip.onnx' must name a file beside the metadata");
+      if (!st.contains("sha256") || !st.at("sha256").is_string() || st.at("sha256").get<std::string>().size() != 64)
+        throw std::runtime_error(where + ": 'reader.strip.sha256' must be 64 hex digits");
+      sp.sha256 = st.at("sha256").get<std::string>();
+      sp.crops = int_field(st, "crops", 1, 256, where + ": reader.strip");
+      // At least one column between crops: a crop that touched the next would read it as its padding.
+      sp.pitch = int_field(st, "pitch", rd.crop + 1, 4 * rd.crop, where + ": reader.strip");
+      rd.strip = sp;
+    }
     m.reader = rd;
   }
   return m;

@@ -28,6 +28,16 @@ struct ModelInfo {
     int crop = 48;
     double crop_scale = 1.3;  // crop side = this x the box's longer side
     int rank = 0, suit = 13, is_index = 17, emb = 18, emb_dim = 64, channels = 82;
+    // The same reader in strip form (optional; vision/train/reader.py, StripReader): `crops` crops side
+    // by side, `pitch` columns apart, plus a mask channel, in one [1, 4, crop, pitch x crops] input;
+    // output [1, channels, 1, crops]. Same readings, less than half the cost in OpenCV 4.6.
+    struct Strip {
+      std::string onnx;
+      std::string sha256;
+      int crops = 8;
+      int pitch = 40;
+    };
+    std::optional<Strip> strip;
   };
   std::optional<Reader> reader;
 };

@@ -21,6 +21,9 @@ struct Recogniser::Net {
   // the two passes of a frame read different numbers of crops.
   std::array<cv::dnn::Net, 2> reader;
   bool has_reader = false;
+  // The strip form of the reader: its input's shape never changes, so one net serves both passes.
+  cv::dnn::Net strip;
+  bool has_strip = false;
 };
 
 bridge::Hand FrameReading::hand() const {
@@ -56,6 +59,31 @@ std::string verified_bytes(const fs::path& onnx, const std::string& sha256) {
   const std::string sha = sha256_hex(bytes);
   if (sha != sha256) throw std::runtime_error(onnx.string() + ": SHA-256 " + sha + " is not the " + sha256 + " its metadata names");
   return bytes;
+}
+
+// The strip reader's input (vision/train/reader.py, StripReader): crops[first .. first + n) side by side,
+// crop k at column k x pitch, scaled as the batch reader's blob; channel 3 is 1 on the crops and 0 in the
+// gutters and in the places a last, short strip leaves empty.
+void strip_input(const std::vector<cv::Mat>& crops, std::size_t first, std::size_t n, const ModelInfo::Reader::Strip& sp, double scale,
+                 cv::Mat& blob) {
+  const int side = crops[first].rows;
+  const int width = sp.pitch * sp.crops;
+  const int dims[] = {1, 4, side, width};
+  blob.create(4, dims, CV_32F);
+  blob.setTo(0);
+  for (std::size_t k = 0; k < n; ++k) {
+    const cv::Mat& c = crops[first + k];
+    const int x0 = static_cast<int>(k) * sp.pitch;
+    for (int y = 0; y < side; ++y) {
+      const auto* px = c.ptr<cv::Vec3b>(y);
+      float* ch[4];
+      for (int p = 0; p < 4; ++p) ch[p] = blob.ptr<float>(0, p, y) + x0;
+      for (int x = 0; x < side; ++x) {
+        for (int p = 0; p < 3; ++p) ch[p][x] = static_cast<float>(px[x][p] * scale);
+        ch[3][x] = 1.0f;
+      }
+    }
+  }
 }
 
 cv::dnn::Net make_net(const fs::path& onnx, const std::string& bytes) {
@@ -276,6 +304,7 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
   const auto& rd = *info_.reader;
   const int views = std::max(1, options_.reader_views);
   std::vector<ViewSums> sums(indices.size());
+  cv::Mat blob;
   auto pass = [&](const std::vector<std::size_t>& which, int first_view) {
     auto& net = net_->reader[static_cast<std::size_t>(first_view)];
     std::vector<cv::Mat> crops;
@@ -295,20 +324,38 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       }
     }
     if (crops.empty()) return;
-    net.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
-    const cv::Mat out = net.forward();  // [crops, channels, 1, 1]
-    for (std::size_t n = 0; n < at.size(); ++n) {
+    // One crop's outputs: channel c of crop n at out[c * step].
+    auto take = [&](std::size_t n, const float* out, std::size_t step) {
       const auto [i, v] = at[n];
-      const float* row = out.ptr<float>(static_cast<int>(n));
       auto& s = sums[i];
-      const auto rank = softmax<13>(row + rd.rank, 1);
-      const auto suit = softmax<4>(row + rd.suit, 1);
+      const auto rank = softmax<13>(out + static_cast<std::size_t>(rd.rank) * step, step);
+      const auto suit = softmax<4>(out + static_cast<std::size_t>(rd.suit) * step, step);
       add_view(s.rank, rank, options_.geometric_views);
       add_view(s.suit, suit, options_.geometric_views);
-      s.is_index += 1.0 / (1.0 + std::exp(-static_cast<double>(row[rd.is_index])));
+      s.is_index += 1.0 / (1.0 + std::exp(-static_cast<double>(out[static_cast<std::size_t>(rd.is_index) * step])));
       ++s.views;
-      if (options_.keep_features && v == 0) indices[i].feature.assign(row + rd.emb, row + rd.emb + rd.emb_dim);
+      if (options_.keep_features && v == 0) {
+        auto& f = indices[i].feature;
+        f.resize(static_cast<std::size_t>(rd.emb_dim));
+        for (std::size_t e = 0; e < f.size(); ++e) f[e] = out[(static_cast<std::size_t>(rd.emb) + e) * step];
+      }
+    };
+    if (net_->has_strip && options_.strip_reader) {
+      const auto& sp = *rd.strip;
+      const int K = sp.crops;
+      for (std::size_t first = 0; first < crops.size(); first += static_cast<std::size_t>(K)) {
+        const std::size_t n = std::min(crops.size() - first, static_cast<std::size_t>(K));
+        strip_input(crops, first, n, sp, info_.scale, blob);
+        net_->strip.setInput(blob);
+        const cv::Mat out = net_->strip.forward();  // [1, channels, 1, K]
+        const float* o = out.ptr<float>();
+        for (std::size_t k = 0; k < n; ++k) take(first + k, o + k, static_cast<std::size_t>(K));
+      }
+      return;
     }
+    net.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
+    const cv::Mat out = net.forward();  // [crops, channels, 1, 1]
+    for (std::size_t n = 0; n < at.size(); ++n) take(n, out.ptr<float>(static_cast<int>(n)), 1);
   };
   std::vector<std::size_t> all(indices.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -345,6 +392,11 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     const std::string bytes = verified_bytes(reader, info_.reader->sha256);  // read and checked once, two nets
     for (auto& net : net_->reader) net = make_net(reader, bytes);
     net_->has_reader = true;
+    if (info_.reader->strip) {
+      const auto strip = model_json.parent_path() / info_.reader->strip->onnx;
+      net_->strip = make_net(strip, verified_bytes(strip, info_.reader->strip->sha256));
+      net_->has_strip = true;
+    }
   }
 }
 

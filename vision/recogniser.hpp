@@ -93,6 +93,12 @@ struct RecogniserOptions {
   // for the detector alone: its cost goes with the area. Measured from 640 down to 448, with what each
   // costs in precision, in vision/README.md ("Speed").
   int detector_side = 0;
+  // Read the crops side by side, in strips of the model's reader.strip.crops (the strip form of the same
+  // reader: vision/train/reader.py, StripReader), where the model has one; false, or a model without it:
+  // one crop per batch row of reader.onnx. The same readings (within float rounding; the corpus test
+  // checks the cards on every held-out photograph), at less than half the reader's cost in OpenCV 4.6,
+  // whose depthwise convolutions are slow on many small images (vision/README.md, "Speed").
+  bool strip_reader = true;
   bool keep_features = false;
 };
 

@@ -112,3 +112,24 @@ TEST(VisionHeldOut, ReadingTheOddViewsOnlyWhereTheyCouldMakeACardReadsTheSameCar
   }
   std::cout << images << " images, " << cards << " cards read the same both ways\n";
 }
+
+// The reader reads its crops side by side in strips (RecogniserOptions::strip_reader, the default): on
+// every held-out photograph it reads exactly the cards that the batch reader (one crop per row) reads.
+TEST(VisionHeldOut, TheStripReaderReadsTheSameCardsAsTheBatchReader) {
+  SKIP_WITHOUT_CORPUS();
+  RecogniserOptions batch;
+  batch.strip_reader = false;
+  Recogniser strip_rec(CARDTABLE_VISION_MODEL), batch_rec(CARDTABLE_VISION_MODEL, batch);
+  int images = 0, cards = 0;
+  for (const auto& g : read_yolo_dataset(kImages, read_name_list(kModelDir / "held_out_images.txt"))) {
+    for (const auto& im : g.images) {
+      const cv::Mat frame = cv::imread(im.image.string(), cv::IMREAD_COLOR);
+      ASSERT_FALSE(frame.empty()) << im.image;
+      const auto a = strip_rec.read(frame).hand(), b = batch_rec.read(frame).hand();
+      EXPECT_EQ(a.bits(), b.bits()) << im.image;
+      cards += static_cast<int>(a.size());
+      ++images;
+    }
+  }
+  std::cout << images << " images, " << cards << " cards read the same both ways\n";
+}

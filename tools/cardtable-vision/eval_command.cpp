@@ -18,6 +18,7 @@ namespace {
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
                              [--threads N] [--floor P] [--margin P] [--pair-floor P]
                              [--views N] [--arithmetic-views] [--every-view] [--detector-side PX]
+                             [--batch-reader]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -42,12 +43,14 @@ point they were measured at (views and how they combine, floors).
   --detector-side PX  shrink the letterboxed frame to PX x PX for the detector alone (a multiple of 8;
                 default 0: the model's 640); the reader still crops from the full-size frame. Faster on
                 a slow core, at some precision (vision/README.md, "Speed")
+  --batch-reader  read the crops one per batch row (reader.onnx) instead of side by side in strips
+                (the model's reader_strip.onnx, the default where it has one): the same readings, slower
 )";
 
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -59,6 +62,7 @@ int eval_command(const std::vector<std::string>& args) {
   if (ropt.reader_views < 1 || ropt.reader_views > 16) throw UsageError("--views must be 1..16");
   ropt.early_refusal = !o.flag("--every-view");
   ropt.geometric_views = !o.flag("--arithmetic-views");
+  ropt.strip_reader = !o.flag("--batch-reader");
   ropt.detector_side = o.int_value("--detector-side", ropt.detector_side);
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;

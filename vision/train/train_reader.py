@@ -23,7 +23,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import feed  # noqa: E402
 import synth  # noqa: E402
-from reader import CROP, CROP_SCALE, EMB, OUT, IndexReader, crop  # noqa: E402
+from reader import CROP, CROP_SCALE, EMB, OUT, STRIP_CROPS, STRIP_PITCH, IndexReader, StripReader, crop, strip_of  # noqa: E402
 from train import attribution, load_real, photometric, trained_decks  # noqa: E402
 
 
@@ -84,6 +84,30 @@ def samples_from(img, boxes, rng, n_neg, hard=0.0):
         side = rng.uniform(15, 140)
         out.append((crop(img, cx, cy, side, rng.uniform(-180, 180)), -100, -100, 0))
     return out
+
+
+def export_strip(model, out, rng):
+    """reader_strip.onnx: the same weights in StripReader's form (reader.py), checked in OpenCV 4.6
+    against the batch reader's torch outputs. Returns its model.json entry."""
+    path = os.path.join(out, "reader_strip.onnx")
+    strip = StripReader(model).eval()
+    crops = torch.from_numpy(rng.uniform(0, 1, (STRIP_CROPS - 1, 3, CROP, CROP)).astype(np.float32))
+    x = strip_of(crops)  # one place left empty, as the last strip of a frame has
+    torch.onnx.export(strip, x, path, opset_version=11, input_names=["strip"], output_names=["reading"],
+                      do_constant_folding=True)
+    net = cv2.dnn.readNetFromONNX(path)
+    net.setInput(x.numpy())
+    got = net.forward()[0, :, 0, :STRIP_CROPS - 1].T
+    with torch.no_grad():
+        diff = float(np.abs(got - model(crops)[:, :, 0, 0].numpy()).max())
+    print(f"strip in cv::dnn vs the batch reader in torch: max |diff| = {diff:.2e}", flush=True)
+    if diff > 1e-3:
+        raise SystemExit("the strip reader differs from the batch reader")
+    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    with open(path + ".sha256", "w") as f:
+        f.write(f"{sha}  reader_strip.onnx\n")
+    return dict(onnx="reader_strip.onnx", sha256=sha, crops=STRIP_CROPS, pitch=STRIP_PITCH,
+                opencv_vs_batch_max_abs_diff=diff)
 
 
 def main():
@@ -200,10 +224,11 @@ def main():
     sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
     with open(path + ".sha256", "w") as f:
         f.write(f"{sha}  reader.onnx\n")
+    strip = export_strip(model, args.out, rng)
     meta_path = os.path.join(args.out, "model.json")
     meta = json.load(open(meta_path))
     meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, rank=0, suit=13, is_index=17,
-                          emb=18, emb_dim=EMB, channels=OUT,
+                          emb=18, emb_dim=EMB, channels=OUT, strip=strip,
                           training=dict(training, opencv_vs_torch_max_abs_diff=diff))
     # model.json names every deck either network learnt from (the detector's export wrote its own).
     decks = list(meta.get("synthetic_decks", synth.DECKS))

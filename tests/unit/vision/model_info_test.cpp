@@ -1,5 +1,8 @@
 #include "vision/model_info.hpp"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 using namespace cardtable::vision;
@@ -15,6 +18,33 @@ TEST(ModelInfo, TheCommittedMetadataParses) {
   EXPECT_EQ(m.ranks.size(), 13U);
   EXPECT_EQ(m.suits.size(), 4U);
   EXPECT_NE(m.attribution.find("CC BY 4.0"), std::string::npos) << "the photographs' licence asks for attribution";
+  ASSERT_TRUE(m.reader && m.reader->strip);
+  EXPECT_EQ(m.reader->strip->onnx, "reader_strip.onnx");
+  EXPECT_GT(m.reader->strip->pitch, m.reader->crop) << "crops in a strip must not touch";
+}
+
+// The strip reader's entry is checked like the reader's: a file beside the metadata, a SHA-256, and crops
+// that do not touch (a crop touching the next would read it where its padding should be).
+TEST(ModelInfo, TheStripReadersEntryIsChecked) {
+  const std::string head = R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
+                           R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
+                           "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
+                           "suits":["C","D","H","S"],"reader":{"onnx":"reader.onnx","sha256":")" + std::string(64, 'b') +
+                           R"(","crop":32,"crop_scale":1.3,"channels":82,"emb_dim":64,"rank":0,"suit":13,"is_index":17,"emb":18)";
+  auto with = [&](const std::string& strip) { return head + strip + "}}"; };
+  const auto m = parse_model_info(with(R"(,"strip":{"onnx":"reader_strip.onnx","sha256":")" + std::string(64, 'c') + R"(","crops":8,"pitch":40})"), "m");
+  ASSERT_TRUE(m.reader->strip);
+  EXPECT_EQ(m.reader->strip->crops, 8);
+  EXPECT_EQ(m.reader->strip->pitch, 40);
+  EXPECT_FALSE(parse_model_info(with(""), "m").reader->strip) << "the strip is optional: the batch reader serves alone";
+  const std::string sha = std::string(64, 'c');
+  for (const std::string& bad : std::vector<std::string>{R"(,"strip":[])",
+                                R"(,"strip":{"sha256":")" + sha + R"(","crops":8,"pitch":40})",
+                                R"(,"strip":{"onnx":"../s.onnx","sha256":")" + sha + R"(","crops":8,"pitch":40})",
+                                R"(,"strip":{"onnx":"s.onnx","sha256":"abc","crops":8,"pitch":40})",
+                                R"(,"strip":{"onnx":"s.onnx","sha256":")" + sha + R"(","crops":0,"pitch":40})",
+                                R"(,"strip":{"onnx":"s.onnx","sha256":")" + sha + R"(","crops":8,"pitch":32})"})
+    EXPECT_THROW(parse_model_info(with(bad), "m"), std::runtime_error) << bad;
 }
 
 TEST(ModelInfo, BadMetadataIsAClearError) {

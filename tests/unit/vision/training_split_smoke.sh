@@ -29,6 +29,9 @@ for name, t in (("detector", m["training"]), ("reader", m["reader"]["training"])
     assert t["args"]["workers"] == 1 and t["args"]["no_export"], (name, "model.json names the export run", t["args"])
     assert t["steps"] >= 3, (name, t["steps"])
     assert t["opencv_vs_torch_max_abs_diff"] < 1e-3, (name, t)
+strip = m["reader"]["strip"]  # the same reader in strip form, checked in OpenCV against the batch form
+assert strip["onnx"] == "reader_strip.onnx" and strip["opencv_vs_batch_max_abs_diff"] < 1e-3, strip
+assert strip["pitch"] > m["reader"]["crop"], strip
 assert m["reader"]["training"]["args"]["decks"] == "svg-standard,svg-nicu-ornamental", m["reader"]["training"]["args"]
 for deck in ("svg-standard", "svg-dondorf", "svg-nicu-ornamental"):  # the detector's four, the reader's extra one
     assert deck in m["synthetic_decks"] and deck in m["attribution"], (deck, m["synthetic_decks"], m["attribution"])
