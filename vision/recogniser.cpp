@@ -348,6 +348,9 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
         strip_input(crops, first, n, sp, info_.scale, blob);
         net_->strip.setInput(blob);
         const cv::Mat out = net_->strip.forward();  // [1, channels, 1, K]
+        if (out.dims != 4 || out.size[0] != 1 || out.size[1] != rd.channels || out.size[2] != 1 || out.size[3] != K)
+          throw std::runtime_error(rd.strip->onnx + " does not give [1, " + std::to_string(rd.channels) + ", 1, " + std::to_string(K) +
+                                   "] as model.json's reader and reader.strip say");
         const float* o = out.ptr<float>();
         for (std::size_t k = 0; k < n; ++k) take(first + k, o + k, static_cast<std::size_t>(K));
       }

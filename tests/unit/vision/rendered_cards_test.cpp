@@ -5,6 +5,8 @@
 #include <optional>
 #include <vector>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gtest/gtest.h>
