@@ -1,6 +1,8 @@
 #include "vision/model_info.hpp"
 
 #include <array>
+#include <tuple>
+#include <utility>
 #include <cstdint>
 #include <fstream>
 #include <sstream>
@@ -39,6 +41,18 @@ std::string optional_string(const nlohmann::json& o, const char* key, const std:
   return o.at(key).get<std::string>();
 }
 
+// An ONNX file named in the metadata: a file beside it (no path out of its folder) and the SHA-256 of its
+// bytes, checked when it is loaded. `at` names the object in errors ("", "reader.", "reader.strip.").
+std::pair<std::string, std::string> onnx_file(const nlohmann::json& o, const std::string& at, const std::string& where) {
+  if (!o.contains("onnx") || !o.at("onnx").is_string()) throw std::runtime_error(where + ": '" + at + "onnx' missing");
+  auto name = o.at("onnx").get<std::string>();
+  if (name.empty() || name.find("..") != std::string::npos || name.front() == '/')
+    throw std::runtime_error(where + ": '" + at + "onnx' must name a file beside the metadata");
+  if (!o.contains("sha256") || !o.at("sha256").is_string() || o.at("sha256").get<std::string>().size() != 64)
+    throw std::runtime_error(where + ": '" + at + "sha256' must be 64 hex digits");
+  return {name, o.at("sha256").get<std::string>()};
+}
+
 }  // namespace
 
 ModelInfo parse_model_info(std::string_view text, const std::string& where) {
@@ -47,13 +61,7 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
   if (optional_string(j, "format", where) != "cardtable-vision-model")
     throw std::runtime_error(where + ": 'format' is not cardtable-vision-model");
   ModelInfo m;
-  if (!j.contains("onnx") || !j.at("onnx").is_string()) throw std::runtime_error(where + ": missing 'onnx' file name");
-  m.onnx = j.at("onnx").get<std::string>();
-  if (m.onnx.empty() || m.onnx.find("..") != std::string::npos || m.onnx.front() == '/')
-    throw std::runtime_error(where + ": 'onnx' must name a file beside the metadata");
-  if (!j.contains("sha256") || !j.at("sha256").is_string() || j.at("sha256").get<std::string>().size() != 64)
-    throw std::runtime_error(where + ": 'sha256' must be 64 hex digits");
-  m.sha256 = j.at("sha256").get<std::string>();
+  std::tie(m.onnx, m.sha256) = onnx_file(j, "", where);
   if (!j.contains("input") || !j.at("input").is_object()) throw std::runtime_error(where + ": missing 'input'");
   const auto& in = j.at("input");
   m.width = int_field(in, "width", 32, 4096, where);
@@ -79,13 +87,7 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
     const auto& r = j.at("reader");
     if (!r.is_object()) throw std::runtime_error(where + ": 'reader' is not an object");
     ModelInfo::Reader rd;
-    if (!r.contains("onnx") || !r.at("onnx").is_string()) throw std::runtime_error(where + ": 'reader.onnx' missing");
-    rd.onnx = r.at("onnx").get<std::string>();
-    if (rd.onnx.empty() || rd.onnx.find("..") != std::string::npos || rd.onnx.front() == '/')
-      throw std::runtime_error(where + ": 'reader.onnx' must name a file beside the metadata");
-    if (!r.contains("sha256") || !r.at("sha256").is_string() || r.at("sha256").get<std::string>().size() != 64)
-      throw std::runtime_error(where + ": 'reader.sha256' must be 64 hex digits");
-    rd.sha256 = r.at("sha256").get<std::string>();
+    std::tie(rd.onnx, rd.sha256) = onnx_file(r, "reader.", where);
     rd.crop = int_field(r, "crop", 8, 512, where);
     if (!r.contains("crop_scale") || !r.at("crop_scale").is_number()) throw std::runtime_error(where + ": 'reader.crop_scale' missing");
     rd.crop_scale = r.at("crop_scale").get<double>();
@@ -100,13 +102,7 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
       const auto& st = r.at("strip");
       if (!st.is_object()) throw std::runtime_error(where + ": 'reader.strip' is not an object");
       ModelInfo::Reader::Strip sp;
-      if (!st.contains("onnx") || !st.at("onnx").is_string()) throw std::runtime_error(where + ": 'reader.strip.onnx' missing");
-      sp.onnx = st.at("onnx").get<std::string>();
-      if (sp.onnx.empty() || sp.onnx.find("..") != std::string::npos || sp.onnx.front() == '/')
-        throw std::runtime_error(where + ": 'reader.strip.onnx' must name a file beside the metadata");
-      if (!st.contains("sha256") || !st.at("sha256").is_string() || st.at("sha256").get<std::string>().size() != 64)
-        throw std::runtime_error(where + ": 'reader.strip.sha256' must be 64 hex digits");
-      sp.sha256 = st.at("sha256").get<std::string>();
+      std::tie(sp.onnx, sp.sha256) = onnx_file(st, "reader.strip.", where);
       sp.crops = int_field(st, "crops", 1, 256, where + ": reader.strip");
       // At least one column between crops: a crop that touched the next would read it as its padding.
       sp.pitch = int_field(st, "pitch", rd.crop + 1, 4 * rd.crop, where + ": reader.strip");

@@ -10,6 +10,7 @@
 - `record`: what a run did (arguments, steps, minutes, device, last losses), beside its weights, so the
   export that may run elsewhere writes the training's facts into model.json, not its own.
 """
+import hashlib
 import json
 import os
 import time
@@ -125,6 +126,19 @@ class Keeper:
         if trained:
             self.write(model)
         return self.record() if trained or not resumed else resumed
+
+
+def accept_export(path, diff, what):
+    """An exported ONNX file is kept only if OpenCV 4.6 gave the reference's outputs (`diff`, the largest
+    difference, `what` says against what); then its SHA-256 goes beside it (NAME.sha256), which
+    model.json repeats and the C++ side checks on load. Returns the SHA-256."""
+    print(f"{os.path.basename(path)}: cv::dnn vs {what} max |diff| = {diff:.2e}", flush=True)
+    if diff > 1e-3:
+        raise SystemExit(f"{path}: OpenCV's output differs from {what}")
+    sha = hashlib.sha256(open(path, "rb").read()).hexdigest()
+    with open(path + ".sha256", "w") as f:
+        f.write(f"{sha}  {os.path.basename(path)}\n")
+    return sha
 
 
 def device(name):
