@@ -21,7 +21,8 @@ struct Recogniser::Net {
   // the two passes of a frame read different numbers of crops.
   std::array<cv::dnn::Net, 2> reader;
   bool has_reader = false;
-  // The strip form of the reader: its input's shape never changes, so one net serves both passes.
+  // The strip form of the reader: its input's shape never changes, so one net serves both passes. Only
+  // one form is loaded: the strip where the model has it and RecogniserOptions::strip_reader asks for it.
   cv::dnn::Net strip;
   bool has_strip = false;
 };
@@ -340,7 +341,7 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
         for (std::size_t e = 0; e < f.size(); ++e) f[e] = out[(static_cast<std::size_t>(rd.emb) + e) * step];
       }
     };
-    if (net_->has_strip && options_.strip_reader) {
+    if (net_->has_strip) {
       const auto& sp = *rd.strip;
       const int K = sp.crops;
       for (std::size_t first = 0; first < crops.size(); first += static_cast<std::size_t>(K)) {
@@ -391,14 +392,17 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
   const auto detector = model_json.parent_path() / info_.onnx;
   net_->detector = make_net(detector, verified_bytes(detector, info_.sha256));
   if (info_.reader) {
-    const auto reader = model_json.parent_path() / info_.reader->onnx;
-    const std::string bytes = verified_bytes(reader, info_.reader->sha256);  // read and checked once, two nets
-    for (auto& net : net_->reader) net = make_net(reader, bytes);
     net_->has_reader = true;
-    if (info_.reader->strip) {
+    // One form of the reader is loaded, the one read_indices() will run: the strip form where the model
+    // has it and the options want it, else the batch form (two nets, one a pass).
+    if (info_.reader->strip && options_.strip_reader) {
       const auto strip = model_json.parent_path() / info_.reader->strip->onnx;
       net_->strip = make_net(strip, verified_bytes(strip, info_.reader->strip->sha256));
       net_->has_strip = true;
+    } else {
+      const auto reader = model_json.parent_path() / info_.reader->onnx;
+      const std::string bytes = verified_bytes(reader, info_.reader->sha256);  // read and checked once, two nets
+      for (auto& net : net_->reader) net = make_net(reader, bytes);
     }
   }
 }
