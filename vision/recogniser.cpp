@@ -25,6 +25,18 @@ struct Recogniser::Net {
   // one form is loaded: the strip where the model has it and RecogniserOptions::strip_reader asks for it.
   cv::dnn::Net strip;
   bool has_strip = false;
+  // A frame's buffers, kept from one frame to the next. They are megabytes (the letterboxed frame 1.2 MB,
+  // the detector's float input 4.9 MB): glibc serves blocks that size by mmap and hands them back to the
+  // kernel when they are freed, so buffers made afresh for each frame had every page faulted in and
+  // zeroed again, frame after frame -- measured, 15 % of the frame's time in the kernel and a third of
+  // the whole frame (vision/README.md, "Speed"). cv::dnn::blobFromImage is avoided for the same reason: it
+  // converts the image to float in a new buffer on every call.
+  cv::Mat input;                  // the letterboxed frame, 8-bit BGR
+  cv::Mat resized;                // the frame resized before it is letterboxed
+  cv::Mat detector_input;         // the letterboxed frame shrunk for the detector (detector_side)
+  std::array<cv::Mat, 3> planes;  // its three colour planes
+  cv::Mat blob;                   // the detector's input, [1, 3, H, W] float
+  cv::Mat reader_blob;            // the reader's input: [1, 4, crop, crops x pitch] (strip) or [crops, 3, crop, crop] float
 };
 
 bridge::Hand FrameReading::hand() const {
@@ -83,6 +95,36 @@ void strip_input(const std::vector<cv::Mat>& crops, std::size_t first, std::size
         for (int p = 0; p < 3; ++p) ch[p][x] = static_cast<float>(px[x][p] * scale);
         ch[3][x] = 1.0f;
       }
+    }
+  }
+}
+
+// The detector's input blob [1, 3, H, W] from an 8-bit 3-channel image, each value times `scale`, written
+// into `blob` (and `planes`) in place when they already have the right shape: no buffer is made per frame.
+void image_blob(const cv::Mat& image, double scale, std::array<cv::Mat, 3>& planes, cv::Mat& blob) {
+  const int dims[] = {1, 3, image.rows, image.cols};
+  blob.create(4, dims, CV_32F);
+  cv::split(image, planes.data());
+  for (int c = 0; c < 3; ++c) {
+    cv::Mat plane(image.rows, image.cols, CV_32F, blob.ptr<float>(0, c));
+    planes[static_cast<std::size_t>(c)].convertTo(plane, CV_32F, scale);
+  }
+}
+
+// The batch reader's input [crops, 3, side, side], scaled as the detector's blob, written into `blob` in
+// place (cv::dnn::blobFromImages would convert each crop in a buffer of its own).
+void batch_input(const std::vector<cv::Mat>& crops, double scale, cv::Mat& blob) {
+  const int side = crops.front().rows;
+  const int dims[] = {static_cast<int>(crops.size()), 3, side, side};
+  blob.create(4, dims, CV_32F);
+  for (std::size_t n = 0; n < crops.size(); ++n) {
+    const cv::Mat& c = crops[n];
+    for (int y = 0; y < side; ++y) {
+      const auto* px = c.ptr<cv::Vec3b>(y);
+      float* ch[3];
+      for (int p = 0; p < 3; ++p) ch[p] = blob.ptr<float>(static_cast<int>(n), p, y);
+      for (int x = 0; x < side; ++x)
+        for (int p = 0; p < 3; ++p) ch[p][x] = static_cast<float>(px[x][p] * scale);
     }
   }
 }
@@ -305,7 +347,7 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
   const auto& rd = *info_.reader;
   const int views = std::max(1, options_.reader_views);
   std::vector<ViewSums> sums(indices.size());
-  cv::Mat blob;
+  cv::Mat& blob = net_->reader_blob;
   auto pass = [&](const std::vector<std::size_t>& which, int first_view) {
     auto& net = net_->reader[static_cast<std::size_t>(first_view)];
     std::vector<cv::Mat> crops;
@@ -357,7 +399,8 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       }
       return;
     }
-    net.setInput(cv::dnn::blobFromImages(crops, info_.scale, cv::Size(), cv::Scalar(), false, false));
+    batch_input(crops, info_.scale, blob);
+    net.setInput(blob);
     const cv::Mat out = net.forward();  // [crops, channels, 1, 1]
     for (std::size_t n = 0; n < at.size(); ++n) take(n, out.ptr<float>(static_cast<int>(n)), 1);
   };
@@ -413,26 +456,31 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
   if (bgr.empty() || bgr.type() != CV_8UC3) throw std::runtime_error("a frame must be an 8-bit BGR image");
   // Letterbox: keep the aspect ratio, pad right and bottom, so card shapes are not squeezed.
   const double scale = std::min(static_cast<double>(info_.width) / bgr.cols, static_cast<double>(info_.height) / bgr.rows);
-  cv::Mat input(info_.height, info_.width, CV_8UC3, cv::Scalar(114, 114, 114));
+  cv::Mat& input = net_->input;
+  input.create(info_.height, info_.width, CV_8UC3);
+  input.setTo(cv::Scalar(114, 114, 114));
   if (scale == 1.0) {
     bgr.copyTo(input(cv::Rect(0, 0, bgr.cols, bgr.rows)));
   } else {
-    cv::Mat resized;
+    cv::Mat& resized = net_->resized;
     cv::resize(bgr, resized, cv::Size(static_cast<int>(std::lround(bgr.cols * scale)), static_cast<int>(std::lround(bgr.rows * scale))),
                0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
-    resized.copyTo(input(cv::Rect(0, 0, std::min(resized.cols, info_.width), std::min(resized.rows, info_.height))));
+    const cv::Rect fit(0, 0, std::min(resized.cols, info_.width), std::min(resized.rows, info_.height));
+    resized(fit).copyTo(input(fit));
   }
   // The detector may see the letterboxed frame smaller (options_.detector_side); its boxes come back in
   // the frame's own coordinates either way.
   double detector_scale = scale;
-  cv::Mat detector_input = input;
+  const cv::Mat* detector_input = &input;
   if (options_.detector_side > 0 && options_.detector_side != info_.width) {
     const double f = static_cast<double>(options_.detector_side) / info_.width;
-    cv::resize(input, detector_input, cv::Size(options_.detector_side, static_cast<int>(std::lround(info_.height * f))), 0, 0,
+    cv::resize(input, net_->detector_input, cv::Size(options_.detector_side, static_cast<int>(std::lround(info_.height * f))), 0, 0,
                f < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
+    detector_input = &net_->detector_input;
     detector_scale = scale * f;
   }
-  net_->detector.setInput(cv::dnn::blobFromImage(detector_input, info_.scale, cv::Size(), cv::Scalar(), /*swapRB=*/false, /*crop=*/false));
+  image_blob(*detector_input, info_.scale, net_->planes, net_->blob);
+  net_->detector.setInput(net_->blob);
   const cv::Mat maps = net_->detector.forward();
   auto indices = find_indices(maps, info_, options_, detector_scale);
   if (net_->has_reader && !indices.empty()) read_indices(input, scale, indices, expected.has_value());

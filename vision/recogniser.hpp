@@ -110,6 +110,8 @@ class Recogniser {
   Recogniser(const Recogniser&) = delete;
   Recogniser& operator=(const Recogniser&) = delete;
 
+  // One frame at a time: the recogniser's networks and its frame buffers (kept from frame to frame, for
+  // speed) are its own, so a thread that reads frames needs a recogniser of its own.
   // `expected`: the cards the master deal says may be here. It may choose between a reading's two
   // closest candidates (a refused reading whose two best add up past the floor), never add a card.
   FrameReading read(const cv::Mat& bgr, const std::optional<bridge::Hand>& expected = std::nullopt);
