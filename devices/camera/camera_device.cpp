@@ -49,7 +49,14 @@ nlohmann::json CameraDevice::health() const {
                       {"refused_indices", refused_.load()},
                       {"unsettled_reports", unsettled_.load()},
                       {"last_frame_ms", static_cast<double>(last_frame_us_.load()) / 1000.0}};
+  if (recogniser_) {
+    // The operating point the camera reads at, so a director sees what the options made of it.
+    j["floor"] = settings_.recogniser.floor;
+    j["margin"] = settings_.recogniser.margin;
+    j["pair_floor"] = settings_.recogniser.pair_floor;
+  }
   if (settings_.deck) j["deck"] = settings_.deck->name;
+  if (recogniser_ && settings_.deck) j["deck_margin"] = settings_.deck_margin;
   std::lock_guard lock(error_mutex_);
   if (!last_error_.empty()) j["last_error"] = last_error_;
   return j;
@@ -145,7 +152,7 @@ void CameraDevice::run(DeviceSink& sink) {
       const auto t0 = steady::now();
       if (!recogniser_) reading = vision::read_faces(frame->image, *settings_.deck);
       else reading = recogniser_->read(frame->image);
-      if (recogniser_ && settings_.deck) vision::apply_deck(reading, *settings_.deck, settings_.recogniser.margin, settings_.recogniser.single_corner);
+      if (recogniser_ && settings_.deck) vision::apply_deck(reading, *settings_.deck, settings_.deck_margin, settings_.recogniser.single_corner);
       last_frame_us_ = std::chrono::duration_cast<std::chrono::microseconds>(steady::now() - t0).count();
     } catch (const std::exception& e) {
       ++counters_.garbage;
@@ -184,10 +191,10 @@ bool parse_fraction(const std::string& s, double& out) {
 }  // namespace
 
 std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
-  static const char* known[] = {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin", "pair_floor"};
+  static const char* known[] = {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin", "pair_floor", "deck_margin"};
   for (const auto& [key, value] : config.options) {
     if (std::find(std::begin(known), std::end(known), key) == std::end(known)) {
-      error = config.name + ": camera option '" + key + "' is unknown (source, zones, model, deck, settle, period_ms, width, height, floor, margin, pair_floor)";
+      error = config.name + ": camera option '" + key + "' is unknown (source, zones, model, deck, settle, period_ms, width, height, floor, margin, pair_floor, deck_margin)";
       return nullptr;
     }
   }
@@ -220,7 +227,7 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
     }
   }
   const std::pair<const char*, double*> fractions[] = {
-      {"floor", &s.recogniser.floor}, {"margin", &s.recogniser.margin}, {"pair_floor", &s.recogniser.pair_floor}};
+      {"floor", &s.recogniser.floor}, {"margin", &s.recogniser.margin}, {"pair_floor", &s.recogniser.pair_floor}, {"deck_margin", &s.deck_margin}};
   for (const auto& [key, field] : fractions) {
     if (auto text = config.option(key)) {
       double d = 0;
@@ -235,6 +242,11 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
   try {
     s.zones = vision::read_zones(*zones);
     if (auto deck = config.option("deck")) s.deck = vision::read_deck(*deck);
+    // A cosine margin with nothing to apply it to is a mistake worth saying (margin= was meant, or deck=
+    // was forgotten), not an option silently unused.
+    if (config.option("deck_margin") && (!s.deck || s.deck->faces()))
+      throw std::runtime_error("deck_margin= is the margin of an embedding deck (deck= from `cardtable-vision enroll`, not --faces); "
+                               "the network's own margin is margin=");
     // The calibration file's zones are the device's: one "antenna" per region, in the file's order.
     int i = 0;
     for (const auto& r : s.zones.regions) {

@@ -21,6 +21,10 @@
 //                   runs at its own rate)
 //   width=, height= the V4L2 capture size (default: the camera's)
 //   floor=, margin= the recogniser's refusal floor and margin (default: the model's defaults)
+//   pair_floor=     a card both of whose corners read it at this or above is read (default 0.80)
+//   deck_margin=0.20  an embedding deck's cosine margin: an index is read as its nearest prototype only
+//                   this far above the runner-up. Its own option, not margin=: the two measure different
+//                   things (a probability, a cosine), and one did both until 2026-11-27
 // A camera that is unplugged reports `device.lost` and is reopened every second; `device.added` when it
 // answers again. A recording's end is a still table: its last frame goes on being seen (and reported); `status` says
 // the recording ended.
@@ -46,6 +50,10 @@ struct CameraSettings {
   std::string model;                  // model.json
   std::optional<vision::Deck> deck;
   vision::RecogniserOptions recogniser;
+  // An embedding deck's cosine margin (vision::apply_deck). On the corpus's photographs a deck of the
+  // reader's embeddings read false cards below 0.10 and nothing from 0.10 up (vision/README.md, "Unseen
+  // deck"); 0.20 keeps twice that distance, as the deck's unit tests do.
+  double deck_margin = 0.20;
   int settle = 3;
   Millis period_ms = 100;
   int width = 0, height = 0;

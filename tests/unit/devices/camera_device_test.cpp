@@ -101,6 +101,39 @@ TEST_F(CameraDeviceTest, ABadConfigurationIsRefusedNamingTheDeviceAndTheReason) 
   EXPECT_NE(error_of(config({{"zones", (dir_ / "bad.txt").string()}})).find("bad.txt"), std::string::npos);
 }
 
+// The network's margin (a probability: the best card over the runner-up) and an embedding deck's (a
+// cosine: the nearest prototype over the next) are two options: until 2026-11-27 margin= set both, so a
+// director who tuned one moved the other. The camera's status says the operating point it reads at.
+TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptionsAndStatusSaysBoth) {
+  // A deck of two cards, enrolled (as it must be) with the model's own embedding size.
+  const auto info = vision::read_model_info(CARDTABLE_VISION_MODEL);
+  ASSERT_TRUE(info.reader);
+  const int dim = info.reader->emb_dim;
+  std::string ace = "card SA 1", king = "card SK 0";
+  for (int k = 1; k < dim; ++k) {  // the ace along the first axis, the king along the second
+    ace += " 0";
+    king += k == 1 ? " 1" : " 0";
+  }
+  std::ofstream(dir_ / "deck.txt") << "# cardtable-vision deck 1\ndeck test\ndim " << dim << "\n" << ace << "\n" << king << "\n";
+  const std::string deck = (dir_ / "deck.txt").string();
+  auto d = make(config({{"deck", deck}, {"margin", "0.5"}}));
+  ASSERT_TRUE(d);
+  auto s = d->status();
+  EXPECT_EQ(s["margin"], 0.5);
+  EXPECT_EQ(s["deck_margin"], 0.2) << "the deck's default, whatever margin= says";
+  EXPECT_EQ(s["floor"], 0.99);
+  EXPECT_EQ(s["pair_floor"], 0.8);
+  d = make(config({{"deck", deck}, {"deck_margin", "0.3"}}));
+  ASSERT_TRUE(d);
+  s = d->status();
+  EXPECT_EQ(s["deck_margin"], 0.3);
+  EXPECT_EQ(s["margin"], 0.8) << "the network's default, whatever deck_margin= says";
+  // Without an embedding deck, deck_margin= has nothing to apply to: refused, pointing at margin=.
+  EXPECT_NE(error_of(config({{"deck_margin", "0.3"}})).find("the network's own margin is margin="), std::string::npos);
+  EXPECT_FALSE(make(config())->status().contains("deck_margin"));
+  EXPECT_NE(error_of(config({{"deck", deck}, {"deck_margin", "2"}})).find("deck_margin=2 is not a number in 0..1"), std::string::npos);
+}
+
 TEST_F(CameraDeviceTest, ARecordingReportsEveryZoneEachFrameAndAReadingOnlyOnceItHasHeldForTheSettleFrames) {
   if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
   const cv::Mat f = art_.play_frame({{Seat::South, Card(Suit::Hearts, Rank::King)}});
