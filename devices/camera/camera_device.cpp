@@ -1,13 +1,13 @@
 #include "devices/camera/camera_device.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <stdexcept>
 #include <utility>
 
+#include "devices/device_options.hpp"
 #include "devices/log.hpp"
 #include "vision/face_reader.hpp"
 #include "vision/frame_stabiliser.hpp"
@@ -172,32 +172,9 @@ void CameraDevice::run(DeviceSink& sink) {
   }
 }
 
-namespace {
-
-bool parse_int(const std::string& s, long long lo, long long hi, long long& out) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
-  return ec == std::errc() && p == s.data() + s.size() && out >= lo && out <= hi;
-}
-bool parse_fraction(const std::string& s, double& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stod(s, &used);
-    return used == s.size() && out >= 0 && out <= 1;
-  } catch (const std::exception&) {
-    return false;
-  }
-}
-
-}  // namespace
-
 std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
-  static const char* known[] = {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin", "pair_floor", "deck_margin"};
-  for (const auto& [key, value] : config.options) {
-    if (std::find(std::begin(known), std::end(known), key) == std::end(known)) {
-      error = config.name + ": camera option '" + key + "' is unknown (source, zones, model, deck, settle, period_ms, width, height, floor, margin, pair_floor, deck_margin)";
-      return nullptr;
-    }
-  }
+  DeviceOptions o(config, {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin", "pair_floor",
+                           "deck_margin"});
   CameraSettings s;
   auto source = config.option("source");
   auto zones = config.option("zones");
@@ -211,32 +188,16 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
   }
   s.source = *source;
   s.model = config.option("model").value_or(CARDTABLE_VISION_MODEL_INSTALLED);
-  long long v = 0;
-  struct IntOption { const char* key; long long lo, hi; std::function<void(long long)> set; };
-  const IntOption ints[] = {{"settle", 1, 100, [&](long long x) { s.settle = static_cast<int>(x); }},
-                            {"period_ms", 1, 60000, [&](long long x) { s.period_ms = x; }},
-                            {"width", 1, 16384, [&](long long x) { s.width = static_cast<int>(x); }},
-                            {"height", 1, 16384, [&](long long x) { s.height = static_cast<int>(x); }}};
-  for (const auto& o : ints) {
-    if (auto text = config.option(o.key)) {
-      if (!parse_int(*text, o.lo, o.hi, v)) {
-        error = config.name + ": " + o.key + "=" + *text + " is not a whole number in " + std::to_string(o.lo) + ".." + std::to_string(o.hi);
-        return nullptr;
-      }
-      o.set(v);
-    }
-  }
-  const std::pair<const char*, double*> fractions[] = {
-      {"floor", &s.recogniser.floor}, {"margin", &s.recogniser.margin}, {"pair_floor", &s.recogniser.pair_floor}, {"deck_margin", &s.deck_margin}};
-  for (const auto& [key, field] : fractions) {
-    if (auto text = config.option(key)) {
-      double d = 0;
-      if (!parse_fraction(*text, d)) {
-        error = config.name + ": " + key + "=" + *text + " is not a number in 0..1";
-        return nullptr;
-      }
-      *field = d;
-    }
+  if (auto v = o.whole("settle", 1, 100)) s.settle = static_cast<int>(*v);
+  if (auto v = o.whole("period_ms", 1, 60000)) s.period_ms = *v;
+  if (auto v = o.whole("width", 1, 16384)) s.width = static_cast<int>(*v);
+  if (auto v = o.whole("height", 1, 16384)) s.height = static_cast<int>(*v);
+  for (const auto& [key, field] : {std::pair{"floor", &s.recogniser.floor}, std::pair{"margin", &s.recogniser.margin},
+                                   std::pair{"pair_floor", &s.recogniser.pair_floor}, std::pair{"deck_margin", &s.deck_margin}})
+    if (auto v = o.number(key, 0, 1)) *field = *v;
+  if (!o.ok()) {
+    error = o.error();
+    return nullptr;
   }
   DeviceConfig c = config;
   try {

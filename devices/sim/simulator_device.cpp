@@ -4,6 +4,8 @@
 #include <array>
 #include <charconv>
 
+#include "devices/device_options.hpp"
+
 namespace cardtable::devices {
 
 std::optional<table::TableInput> FaultInjector::apply(table::TableInput in) {
@@ -122,20 +124,23 @@ ScriptLoader& loader() {
   static ScriptLoader l;
   return l;
 }
-bool parse_double(const std::string& s, double& out) {
-  try {
-    std::size_t used = 0;
-    out = std::stod(s, &used);
-    return used == s.size();
-  } catch (...) {
-    return false;
-  }
-}
 }  // namespace
 
 void set_script_loader(ScriptLoader l) { loader() = std::move(l); }
 
 std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
+  DeviceOptions o(config, {"script", "speed", "loop", "drop", "misread", "flicker", "seed", "unplug", "clock"});
+  // The same range as cardtabled's --speed: a thousandth of real time holds a board in play for tests.
+  const double speed = o.number("speed", 0.001, 10000).value_or(1.0);
+  const bool loop = o.yes_no("loop").value_or(false);
+  SimFaults faults;
+  for (auto [key, field] : {std::pair{"drop", &faults.drop}, std::pair{"misread", &faults.misread}, std::pair{"flicker", &faults.flicker}})
+    if (auto p = o.number(key, 0, 1)) *field = *p;  // probabilities
+  if (auto seed = o.whole("seed", 0, 4294967295LL)) faults.seed = static_cast<std::uint32_t>(*seed);
+  if (!o.ok()) {
+    error = o.error();
+    return nullptr;
+  }
   auto path = config.option("script");
   if (!path) {
     error = config.name + ": the sim driver needs script=PATH";
@@ -151,21 +156,6 @@ std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceE
     error = config.name + ": " + why;
     return nullptr;
   }
-  double speed = 1.0;
-  if (auto s = config.option("speed"); s && (!parse_double(*s, speed) || speed < 0.001 || speed > 10000)) {
-    // The same range as cardtabled's --speed: a thousandth of real time holds a board in play for tests.
-    error = config.name + ": speed must be 0.001..10000";
-    return nullptr;
-  }
-  bool loop = config.option("loop").value_or("no") == "yes";
-  SimFaults faults;
-  for (auto [key, field] : {std::pair{"drop", &faults.drop}, std::pair{"misread", &faults.misread}, std::pair{"flicker", &faults.flicker}}) {
-    if (auto v = config.option(key); v && (!parse_double(*v, *field) || *field < 0 || *field > 1)) {
-      error = config.name + ": " + key + " is a probability, 0..1";
-      return nullptr;
-    }
-  }
-  if (auto v = config.option("seed")) faults.seed = static_cast<std::uint32_t>(std::strtoul(v->c_str(), nullptr, 10));
   if (auto v = config.option("unplug")) {
     std::size_t plus = v->find('+');
     long long at = 0, len = 0;

@@ -1,7 +1,6 @@
 #include "devices/usb/usb_reader.hpp"
 
-#include <charconv>
-
+#include "devices/device_options.hpp"
 #include "devices/log.hpp"
 #include "devices/observe.hpp"
 
@@ -44,19 +43,17 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
     error = name() + ": the quirk file names no reader model of protocol " + protocol_;
     return false;
   }
-  if (auto model = config().option("model"); model && !quirks_.by_model(*model)) {
+  DeviceOptions o(config(), {"model", "port", "poll_ms"});
+  const auto poll = o.whole("poll_ms", 10, 10000);
+  if (!o.ok()) {
+    error = o.error();
+    return false;
+  }
+  if (auto model = o.text("model"); model && !quirks_.by_model(*model)) {
     error = name() + ": model '" + *model + "' is not in the quirk file";
     return false;
   }
-  if (auto p = config().option("poll_ms")) {
-    int v = 0;
-    auto [end, ec] = std::from_chars(p->data(), p->data() + p->size(), v);
-    if (ec != std::errc{} || end != p->data() + p->size() || v < 10 || v > 10000) {
-      error = name() + ": poll_ms must be 10..10000";
-      return false;
-    }
-    poll_ms_ = v;
-  }
+  if (poll) poll_ms_ = static_cast<int>(*poll);
   sink_ = &sink;
   {
     std::lock_guard lock(mutex_);
