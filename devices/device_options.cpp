@@ -18,7 +18,8 @@ std::string shown(double v) {
 }  // namespace
 
 DeviceOptions::DeviceOptions(const DeviceConfig& config, std::initializer_list<const char*> known) : config_(config) {
-  for (const auto& [key, value] : config.options) {
+  for (const auto& option : config.options) {
+    const std::string& key = option.first;  // not a structured binding: clang 14 cannot capture one
     if (std::find_if(known.begin(), known.end(), [&](const char* k) { return key == k; }) != known.end()) continue;
     std::string list;
     for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
