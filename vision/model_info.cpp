@@ -110,6 +110,19 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
     }
     m.reader = rd;
   }
+  if (j.contains("tail")) {
+    const auto& t = j.at("tail");
+    if (!t.is_object()) throw std::runtime_error(where + ": 'tail' is not an object");
+    ModelInfo::Tail tl;
+    std::tie(tl.onnx, tl.sha256) = onnx_file(t, "tail.", where);
+    tl.front = optional_string(t, "front", where);
+    // The front is code (detector_front.cpp), so a tail that expects another one cannot be run.
+    if (tl.front != "cornernet-s4")
+      throw std::runtime_error(where + ": 'tail.front' is '" + tl.front + "', and the only front this program computes is 'cornernet-s4'");
+    if (int_field(t, "channels", 1, 4096, where + ": tail") != 32 || int_field(t, "stride", 1, 64, where + ": tail") != 4)
+      throw std::runtime_error(where + ": the cornernet-s4 front gives 32 channels at stride 4, not what 'tail' says");
+    m.tail = tl;
+  }
   return m;
 }
 

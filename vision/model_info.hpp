@@ -40,6 +40,15 @@ struct ModelInfo {
     std::optional<Strip> strip;
   };
   std::optional<Reader> reader;
+  // The detector's tail (optional; vision/train/export_tail.py): the same network from its s4 stage's
+  // output on, for the recogniser that computes the stem and s4 itself (detector_front.hpp). `front`
+  // names what the tail expects before it; "cornernet-s4" is the only front there is.
+  struct Tail {
+    std::string onnx;
+    std::string sha256;
+    std::string front = "cornernet-s4";
+  };
+  std::optional<Tail> tail;
 };
 
 // Throws std::runtime_error (with `where`) when the text is not a valid cardtable-vision-model.

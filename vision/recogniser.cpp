@@ -11,12 +11,19 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "vision/detector_front.hpp"
+
 namespace cardtable::vision {
 
 namespace fs = std::filesystem;
 
 struct Recogniser::Net {
   cv::dnn::Net detector;
+  // The detector split (RecogniserOptions::detector_front): the stem and s4 here, the rest in cv::dnn.
+  // The whole detector stays loaded for inputs the front does not fit; it costs no buffers until run.
+  std::optional<DetectorFront> front;
+  cv::dnn::Net tail;
+  cv::Mat front_out;              // the front's output, the tail's input: [1, 32, H/4, W/4] float
   // One reader net a pass: cv::dnn re-plans a net's buffers whenever its input's batch size changes, and
   // the two passes of a frame read different numbers of crops.
   std::array<cv::dnn::Net, 2> reader;
@@ -434,6 +441,15 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
                              std::to_string(2 * info_.width) + ", not " + std::to_string(options_.detector_side));
   const auto detector = model_json.parent_path() / info_.onnx;
   net_->detector = make_net(detector, verified_bytes(detector, info_.sha256));
+  if (info_.tail && options_.detector_front) {
+    const auto tail = model_json.parent_path() / info_.tail->onnx;
+    net_->tail = make_net(tail, verified_bytes(tail, info_.tail->sha256));
+    try {
+      net_->front.emplace(net_->detector, info_.scale);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(detector.string() + ": " + e.what());
+    }
+  }
   if (info_.reader) {
     net_->has_reader = true;
     // One form of the reader is loaded, the one read_indices() will run: the strip form where the model
@@ -479,9 +495,16 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
     detector_input = &net_->detector_input;
     detector_scale = scale * f;
   }
-  image_blob(*detector_input, info_.scale, net_->planes, net_->blob);
-  net_->detector.setInput(net_->blob);
-  const cv::Mat maps = net_->detector.forward();
+  cv::Mat maps;
+  if (net_->front && DetectorFront::fits(detector_input->size())) {
+    net_->front->run(*detector_input, net_->front_out);
+    net_->tail.setInput(net_->front_out);
+    maps = net_->tail.forward();
+  } else {
+    image_blob(*detector_input, info_.scale, net_->planes, net_->blob);
+    net_->detector.setInput(net_->blob);
+    maps = net_->detector.forward();
+  }
   auto indices = find_indices(maps, info_, options_, detector_scale);
   if (net_->has_reader && !indices.empty()) read_indices(input, scale, indices, expected.has_value());
   return judge(std::move(indices), options_, expected);

@@ -99,6 +99,12 @@ struct RecogniserOptions {
   // checks the cards on every held-out photograph), at less than half the reader's cost in OpenCV 4.6,
   // whose depthwise convolutions are slow on many small images (vision/README.md, "Speed").
   bool strip_reader = true;
+  // Compute the detector's stem and s4 stage here (detector_front.hpp) and run only the rest in cv::dnn
+  // (model.json's "tail"), where the model has a tail and the detector's input sides are multiples of
+  // 32; false, or a model without a tail: the whole detector in cv::dnn. The same maps within float
+  // rounding (tests/unit/vision/detector_front_test.cpp; the corpus test checks the cards on every
+  // held-out photograph), the detector in about two thirds of the time (vision/README.md, "Speed").
+  bool detector_front = true;
   bool keep_features = false;
 };
 

@@ -131,3 +131,13 @@ TEST(VisionHeldOut, TheStripReaderReadsTheSameCardsAsTheBatchReader) {
   batch.strip_reader = false;
   expect_the_same_cards_as_the_default(batch);
 }
+
+// The detector's stem and s4 computed by hand and the rest by cards_tail.onnx (RecogniserOptions::
+// detector_front, the default): on every held-out photograph the same cards as the whole detector in
+// cv::dnn reads.
+TEST(VisionHeldOut, TheDetectorsFrontAndTailReadTheSameCardsAsTheWholeDetector) {
+  SKIP_WITHOUT_CORPUS();
+  RecogniserOptions whole;
+  whole.detector_front = false;
+  expect_the_same_cards_as_the_default(whole);
+}

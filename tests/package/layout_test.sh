@@ -32,6 +32,10 @@ if [ -f "$root/usr/share/cardtable/vision/model.json" ]; then
     [ ! -x "$root/$plugin" ] || bad "$plugin is executable (a shared object is 0644)"
     readelf -h "$root/$plugin" 2>/dev/null | grep -q 'Type: *DYN' || bad "$plugin is no shared object"
   fi
+  # Every network model.json names is shipped beside it (the recogniser refuses to start without one).
+  for onnx in $(sed -n 's/.*"onnx": *"\([^"]*\)".*/\1/p' "$root/usr/share/cardtable/vision/model.json"); do
+    [ -f "$root/usr/share/cardtable/vision/$onnx" ] || bad "model.json names $onnx, which is not in usr/share/cardtable/vision"
+  done
 fi
 # The example in /usr/share/doc is the file the postinst copies.
 [ "$(readlink -f "$root/usr/share/doc/cardtable/examples/cardtabled.conf")" = "$(readlink -f "$root/usr/share/cardtable/cardtabled.conf")" ] ||

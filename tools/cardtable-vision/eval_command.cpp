@@ -45,12 +45,15 @@ point they were measured at (views and how they combine, floors).
                 a slow core, at some precision (vision/README.md, "Speed")
   --batch-reader  read the crops one per batch row (reader.onnx) instead of side by side in strips
                 (the model's reader_strip.onnx, the default where it has one): the same readings, slower
+  --whole-detector  run the whole detector in OpenCV (cards.onnx) instead of computing its first layers
+                here and the rest in OpenCV (the model's cards_tail.onnx, the default where it has one):
+                the same readings within float rounding, slower
 )";
 
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--whole-detector", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -63,6 +66,7 @@ int eval_command(const std::vector<std::string>& args) {
   ropt.early_refusal = !o.flag("--every-view");
   ropt.geometric_views = !o.flag("--arithmetic-views");
   ropt.strip_reader = !o.flag("--batch-reader");
+  ropt.detector_front = !o.flag("--whole-detector");
   ropt.detector_side = o.int_value("--detector-side", ropt.detector_side);
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;

@@ -49,8 +49,14 @@ class CornerNet(nn.Module):
         nn.init.constant_(self.heat.bias, -4.6)  # prior 1 %: CenterNet's start so focal loss is stable
 
     def forward(self, x):
-        x = self.stem(x)
-        x = self.s4(x)
+        return self.tail(self.front(x))
+
+    def front(self, x):
+        """The stem and s4, which the C++ side computes by hand (vision/detector_front.hpp): [N, 32, H/4, W/4]."""
+        return self.s4(self.stem(x))
+
+    def tail(self, x):
+        """The rest, from s4's output: what cards_tail.onnx holds (export_tail.py)."""
         f8 = self.s8(x)
         f16 = self.s16(f8)
         f32 = self.s32(f16)

@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus  # noqa: E402
 import feed  # noqa: E402
 import synth  # noqa: E402
+from export_tail import export_tail  # noqa: E402
 from model import CHANNELS, FEAT, RANKS, STRIDE, SUITS, CornerNet, macs  # noqa: E402
 
 def trained_decks(training):
@@ -300,6 +301,7 @@ def main():
     export(model, onnx_path)
     diff = check_with_opencv(model, onnx_path, rng)
     sha = feed.accept_export(onnx_path, diff, "torch")
+    tail = export_tail(model, args.out, rng)  # the network from s4 on, for the C++ front (export_tail.py)
     learnt = trained_decks(training)  # the training run's decks, not this (export) run's
     meta = dict(
         format="cardtable-vision-model", version=1, onnx="cards.onnx", sha256=sha,
@@ -308,7 +310,8 @@ def main():
         ranks=RANKS, suits=SUITS, gmac_640=round(macs(CornerNet()) / 1e9, 3),
         training=dict(training, opencv_vs_torch_max_abs_diff=diff),
         synthetic_decks=learnt,
-        attribution=attribution(learnt))
+        attribution=attribution(learnt),
+        tail=tail)
     with open(os.path.join(args.out, "model.json"), "w") as f:
         json.dump(meta, f, indent=1)
         f.write("\n")

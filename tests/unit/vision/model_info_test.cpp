@@ -75,3 +75,31 @@ TEST(ModelInfo, BadMetadataIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("'attribution'"), std::string::npos) << e.what();
   }
 }
+
+// The detector's tail (export_tail.py) is checked like the other networks' files, and must expect the
+// one front this program computes (detector_front.hpp): a tail for another front would be handed a
+// tensor of the wrong meaning.
+TEST(ModelInfo, TheTailsEntryIsCheckedAndNamesTheFrontThisProgramComputes) {
+  const auto committed = read_model_info(CARDTABLE_VISION_MODEL);
+  ASSERT_TRUE(committed.tail);
+  EXPECT_EQ(committed.tail->onnx, "cards_tail.onnx");
+  const std::string head = R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
+                           R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
+                           "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
+                           "suits":["C","D","H","S"])";
+  auto with = [&](const std::string& tail) { return head + tail + "}"; };
+  const std::string sha = std::string(64, 'd');
+  const auto m = parse_model_info(with(R"(,"tail":{"onnx":"t.onnx","sha256":")" + sha + R"(","front":"cornernet-s4","channels":32,"stride":4})"), "m");
+  ASSERT_TRUE(m.tail);
+  EXPECT_EQ(m.tail->onnx, "t.onnx");
+  EXPECT_FALSE(parse_model_info(with(""), "m").tail) << "the tail is optional: the whole detector serves alone";
+  for (const std::string& bad : std::vector<std::string>{
+           R"(,"tail":"t.onnx")",
+           R"(,"tail":{"onnx":"../t.onnx","sha256":")" + sha + R"(","front":"cornernet-s4","channels":32,"stride":4})",
+           R"(,"tail":{"onnx":"t.onnx","sha256":"abc","front":"cornernet-s4","channels":32,"stride":4})",
+           R"(,"tail":{"onnx":"t.onnx","sha256":")" + sha + R"(","front":"cornernet-s8","channels":32,"stride":4})",
+           R"(,"tail":{"onnx":"t.onnx","sha256":")" + sha + R"(","channels":32,"stride":4})",
+           R"(,"tail":{"onnx":"t.onnx","sha256":")" + sha + R"(","front":"cornernet-s4","channels":64,"stride":4})",
+           R"(,"tail":{"onnx":"t.onnx","sha256":")" + sha + R"(","front":"cornernet-s4","channels":32,"stride":8})"})
+    EXPECT_THROW(parse_model_info(with(bad), "m"), std::runtime_error) << bad;
+}
