@@ -17,7 +17,8 @@
 #include <opencv2/core.hpp>
 #include <opencv2/dnn.hpp>
 
-#include "vision/detector_front_kernels.hpp"
+#include "vision/conv_kernels.hpp"
+#include "vision/hand_layers.hpp"
 
 namespace cardtable::vision {
 
@@ -26,10 +27,6 @@ class DetectorFront {
   static constexpr int kChannels = 32;  // of its output, the s4 stage's
   static constexpr int kStride = 4;     // its output's cells, in input pixels
   static constexpr int kAlign = 32;     // the input's sides must be multiples of this (the network's deepest stride)
-
-  // Which build of the kernels runs: the widest this processor has (AVX2 + FMA on x86-64 where it has
-  // them), or the baseline build, which is what arm64 and older x86-64 run (the tests run both).
-  enum class Kernels { best, baseline };
 
   // The front of `detector`, the whole network as read from its ONNX file; `scale` is the model's input
   // scale (model.json), folded into the stem's weights. Throws std::runtime_error naming the layer that
@@ -46,8 +43,8 @@ class DetectorFront {
   const char* kernels() const { return avx2_ ? "avx2+fma" : "baseline"; }
 
  private:
-  std::vector<float> weights_;  // the five layers' weights and biases, front::Plan points into it
-  front::Plan plan_{};
+  std::vector<float> weights_;  // the five layers' weights and biases, plan_ points into it
+  kernels::FrontPlan plan_{};
   std::vector<float> scratch_;  // sized for plan_.rows x plan_.cols
   bool avx2_ = false;
 };

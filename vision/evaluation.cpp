@@ -141,10 +141,10 @@ std::string evaluation_text(const Evaluation& e) {
   if (e.confusions.empty()) out += "  none\n";
   if (e.options) {
     const auto& o = *e.options;
-    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s%s\n",
+    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s%s%s\n",
                   o.reader_views, o.geometric_views ? "geometric" : "arithmetic", o.early_refusal ? "" : ", every view read", o.floor,
                   o.margin, o.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's",
-                  o.strip_reader ? "" : ", batch reader", o.detector_front ? "" : ", whole detector in cv::dnn");
+                  o.strip_reader ? "" : ", batch reader", o.detector_front ? "" : ", whole detector in cv::dnn", o.hand_reader ? "" : ", reader in cv::dnn");
     out += buf;
   }
   return out;
@@ -169,7 +169,8 @@ std::string evaluation_json(const Evaluation& e) {
                             {"odd_view_reach", o.odd_view_reach},
                             {"detector_side", o.detector_side},
                             {"strip_reader", o.strip_reader},
-                            {"detector_front", o.detector_front}};
+                            {"detector_front", o.detector_front},
+                            {"hand_reader", o.hand_reader}};
   }
   return j.dump(1) + "\n";
 }

@@ -12,6 +12,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/detector_front.hpp"
+#include "vision/hand_reader.hpp"
 
 namespace cardtable::vision {
 
@@ -32,6 +33,10 @@ struct Recogniser::Net {
   // one form is loaded: the strip where the model has it and RecogniserOptions::strip_reader asks for it.
   cv::dnn::Net strip;
   bool has_strip = false;
+  // The reader computed here (RecogniserOptions::hand_reader), where the model's reader is the
+  // IndexReader the program computes; it takes the place of both cv::dnn forms.
+  std::optional<HandReader> hand;
+  std::vector<float> hand_out;    // one crop's outputs
   // A frame's buffers, kept from one frame to the next. They are megabytes (the letterboxed frame 1.2 MB,
   // the detector's float input 4.9 MB): glibc serves blocks that size by mmap and hands them back to the
   // kernel when they are freed, so buffers made afresh for each frame had every page faulted in and
@@ -374,7 +379,8 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       }
     }
     if (crops.empty()) return;
-    // One crop's outputs: channel c of crop n at out[c * step].
+    // One crop's outputs: channel c of crop n at out[c * step]. (Declared before the cv::dnn forms use
+    // it, after the crops are made.)
     auto take = [&](std::size_t n, const float* out, std::size_t step) {
       const auto [i, v] = at[n];
       auto& s = sums[i];
@@ -390,6 +396,14 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
         for (std::size_t e = 0; e < f.size(); ++e) f[e] = out[(static_cast<std::size_t>(rd.emb) + e) * step];
       }
     };
+    if (net_->hand) {
+      net_->hand_out.resize(static_cast<std::size_t>(HandReader::kChannels));
+      for (std::size_t n = 0; n < crops.size(); ++n) {
+        net_->hand->read(crops[n], net_->hand_out.data());
+        take(n, net_->hand_out.data(), 1);
+      }
+      return;
+    }
     if (net_->has_strip) {
       const auto& sp = *rd.strip;
       const int K = sp.crops;
@@ -452,9 +466,24 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
   }
   if (info_.reader) {
     net_->has_reader = true;
-    // One form of the reader is loaded, the one read_indices() will run: the strip form where the model
-    // has it and the options want it, else the batch form (two nets, one a pass).
-    if (info_.reader->strip && options_.strip_reader) {
+    const auto& rd = *info_.reader;
+    // One form of the reader is loaded, the one read_indices() will run: computed here where the options
+    // want it and the model's reader is the IndexReader (its outputs where HandReader gives them; a
+    // retrained reader of another shape runs in cv::dnn instead, and engines() says so), else the strip
+    // form where the model has it and the options want it, else the batch form (two nets, one a pass).
+    if (options_.hand_reader && rd.crop == HandReader::kCrop && rd.channels == HandReader::kChannels && rd.rank == 0 && rd.suit == 13 &&
+        rd.is_index == 17 && rd.emb == 18 && rd.emb_dim == 64) {
+      const auto reader = model_json.parent_path() / rd.onnx;
+      const cv::dnn::Net weights = make_net(reader, verified_bytes(reader, rd.sha256));  // a bad file is an error here
+      try {
+        net_->hand.emplace(weights, info_.scale);
+      } catch (const std::runtime_error&) {
+        // Not the IndexReader's layers: cv::dnn runs it, below.
+      }
+    }
+    if (net_->hand) {
+      // nothing more to load
+    } else if (info_.reader->strip && options_.strip_reader) {
       const auto strip = model_json.parent_path() / info_.reader->strip->onnx;
       net_->strip = make_net(strip, verified_bytes(strip, info_.reader->strip->sha256));
       net_->has_strip = true;
@@ -467,6 +496,14 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
 }
 
 Recogniser::~Recogniser() = default;
+
+std::string Recogniser::engines() const {
+  std::string d = net_->front ? std::string("detector: s4 front here (") + net_->front->kernels() + "), the rest in cv::dnn"
+                              : "detector: whole in cv::dnn";
+  if (!net_->has_reader) return d;
+  if (net_->hand) return d + "; reader: here (" + net_->hand->kernels() + ")";
+  return d + (net_->has_strip ? "; reader: cv::dnn, strips" : "; reader: cv::dnn, batch");
+}
 
 FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Hand>& expected) {
   if (bgr.empty() || bgr.type() != CV_8UC3) throw std::runtime_error("a frame must be an 8-bit BGR image");

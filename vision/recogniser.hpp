@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include <opencv2/core.hpp>
@@ -105,6 +106,11 @@ struct RecogniserOptions {
   // rounding (tests/unit/vision/detector_front_test.cpp; the corpus test checks the cards on every
   // held-out photograph), the detector in about two thirds of the time (vision/README.md, "Speed").
   bool detector_front = true;
+  // Compute the index reader here (hand_reader.hpp) where the model's reader is the IndexReader the
+  // program computes; false, or another reader: cv::dnn runs it (strip_reader says in which form). The
+  // same readings within float rounding (tests/unit/vision/hand_reader_test.cpp; the corpus test checks
+  // the cards on every held-out photograph), at less than half the cost of the strips in cv::dnn.
+  bool hand_reader = true;
   bool keep_features = false;
 };
 
@@ -124,6 +130,9 @@ class Recogniser {
 
   const ModelInfo& info() const { return info_; }
   const RecogniserOptions& options() const { return options_; }
+  // What runs each network, for status and eval: e.g. "detector: s4 front here (avx2+fma), the rest in
+  // cv::dnn; reader: here (avx2+fma)".
+  std::string engines() const;
 
  private:
   void read_indices(const cv::Mat& input, double scale, std::vector<IndexReading>& indices, bool expected);

@@ -54,6 +54,7 @@ nlohmann::json CameraDevice::health() const {
     j["floor"] = settings_.recogniser.floor;
     j["margin"] = settings_.recogniser.margin;
     j["pair_floor"] = settings_.recogniser.pair_floor;
+    j["engines"] = recogniser_->engines();  // what runs each network, and with which kernels
   }
   if (settings_.deck) j["deck"] = settings_.deck->name;
   if (recogniser_ && settings_.deck) j["deck_margin"] = settings_.deck_margin;

@@ -88,10 +88,10 @@ TEST(VisionHeldOut, EveryHeldOutImageIsReadAndNoneTrainedOn) {
 
 namespace {
 
-// Every held-out photograph read with the default options and with `other`, which must agree: the same
-// cards, without and (the tie-break path) with the master deal given as the expected cards.
-void expect_the_same_cards_as_the_default(const RecogniserOptions& other_options) {
-  Recogniser one(CARDTABLE_VISION_MODEL), other(CARDTABLE_VISION_MODEL, other_options);
+// Every held-out photograph read with the default options (or `one_options`) and with `other`, which must
+// agree: the same cards, without and (the tie-break path) with the master deal given as the expected cards.
+void expect_the_same_cards_as_the_default(const RecogniserOptions& other_options, const RecogniserOptions& one_options = {}) {
+  Recogniser one(CARDTABLE_VISION_MODEL, one_options), other(CARDTABLE_VISION_MODEL, other_options);
   int images = 0, cards = 0;
   for (const auto& g : read_yolo_dataset(kImages, read_name_list(kModelDir / "held_out_images.txt"))) {
     for (const auto& im : g.images) {
@@ -127,9 +127,10 @@ TEST(VisionHeldOut, ReadingTheOddViewsOnlyWhereTheyCouldMakeACardReadsTheSameCar
 // every held-out photograph it reads exactly the cards that the batch reader (one crop per row) reads.
 TEST(VisionHeldOut, TheStripReaderReadsTheSameCardsAsTheBatchReader) {
   SKIP_WITHOUT_CORPUS();
-  RecogniserOptions batch;
+  RecogniserOptions strip, batch;
+  strip.hand_reader = batch.hand_reader = false;  // both forms in cv::dnn
   batch.strip_reader = false;
-  expect_the_same_cards_as_the_default(batch);
+  expect_the_same_cards_as_the_default(batch, strip);
 }
 
 // The detector's stem and s4 computed by hand and the rest by cards_tail.onnx (RecogniserOptions::
@@ -140,4 +141,13 @@ TEST(VisionHeldOut, TheDetectorsFrontAndTailReadTheSameCardsAsTheWholeDetector) 
   RecogniserOptions whole;
   whole.detector_front = false;
   expect_the_same_cards_as_the_default(whole);
+}
+
+// The index reader computed by the program (RecogniserOptions::hand_reader, the default): on every
+// held-out photograph the same cards as the reader in cv::dnn (its strips) reads.
+TEST(VisionHeldOut, TheReaderComputedHereReadsTheSameCardsAsTheReaderInOpenCV) {
+  SKIP_WITHOUT_CORPUS();
+  RecogniserOptions dnn;
+  dnn.hand_reader = false;
+  expect_the_same_cards_as_the_default(dnn);
 }

@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
                              [--threads N] [--floor P] [--margin P] [--pair-floor P]
                              [--views N] [--arithmetic-views] [--every-view] [--detector-side PX]
-                             [--batch-reader]
+                             [--dnn-reader] [--batch-reader] [--whole-detector]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -43,8 +43,12 @@ point they were measured at (views and how they combine, floors).
   --detector-side PX  shrink the letterboxed frame to PX x PX for the detector alone (a multiple of 8;
                 default 0: the model's 640); the reader still crops from the full-size frame. Faster on
                 a slow core, at some precision (vision/README.md, "Speed")
-  --batch-reader  read the crops one per batch row (reader.onnx) instead of side by side in strips
-                (the model's reader_strip.onnx, the default where it has one): the same readings, slower
+  --dnn-reader  run the index reader in OpenCV, side by side in strips (the model's reader_strip.onnx),
+                instead of computing it here (the default where the model's reader is the one this
+                program computes; the text output's last line says what ran): the same readings
+                within float rounding, slower
+  --batch-reader  run it in OpenCV one crop per batch row (reader.onnx) instead (implies --dnn-reader):
+                the same readings, slower still
   --whole-detector  run the whole detector in OpenCV (cards.onnx) instead of computing its first layers
                 here and the rest in OpenCV (the model's cards_tail.onnx, the default where it has one):
                 the same readings within float rounding, slower
@@ -53,7 +57,7 @@ point they were measured at (views and how they combine, floors).
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--whole-detector", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--whole-detector", "--dnn-reader", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -67,13 +71,14 @@ int eval_command(const std::vector<std::string>& args) {
   ropt.geometric_views = !o.flag("--arithmetic-views");
   ropt.strip_reader = !o.flag("--batch-reader");
   ropt.detector_front = !o.flag("--whole-detector");
+  ropt.hand_reader = !o.flag("--dnn-reader") && !o.flag("--batch-reader");
   ropt.detector_side = o.int_value("--detector-side", ropt.detector_side);
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;
   if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));
   const auto groups = vision::read_yolo_dataset(o.value("--dataset", ""), only);
   const auto ev = vision::evaluate(rec, groups);
-  std::cout << (o.flag("--json") ? vision::evaluation_json(ev) : vision::evaluation_text(ev));
+  std::cout << (o.flag("--json") ? vision::evaluation_json(ev) : vision::evaluation_text(ev) + "engines: " + rec.engines() + "\n");
   return 0;
 }
 

@@ -123,6 +123,11 @@ TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptions
   EXPECT_EQ(s["deck_margin"], 0.2) << "the deck's default, whatever margin= says";
   EXPECT_EQ(s["floor"], 0.99);
   EXPECT_EQ(s["pair_floor"], 0.8);
+  // And what runs each network: the committed model's detector front and reader are computed by the
+  // program itself (vision/detector_front.hpp, vision/hand_reader.hpp).
+  const std::string engines = s["engines"].get<std::string>();
+  EXPECT_NE(engines.find("detector: s4 front here"), std::string::npos) << engines;
+  EXPECT_NE(engines.find("reader: here"), std::string::npos) << engines;
   d = make(config({{"deck", deck}, {"deck_margin", "0.3"}}));
   ASSERT_TRUE(d);
   s = d->status();

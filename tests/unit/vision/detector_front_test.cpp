@@ -61,7 +61,7 @@ double relative_gap(const cv::Mat& got, const cv::Mat& want) {
   return top > 0 ? gap / top : gap;
 }
 
-class DetectorFrontTest : public ::testing::TestWithParam<DetectorFront::Kernels> {
+class DetectorFrontTest : public ::testing::TestWithParam<Kernels> {
  protected:
   ModelInfo info = read_model_info(kModel);
   cv::dnn::Net whole = load(info.onnx);
@@ -110,8 +110,8 @@ TEST_P(DetectorFrontTest, ThenTheTailGivesTheWholeDetectorsMaps) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, DetectorFrontTest, ::testing::Values(DetectorFront::Kernels::best, DetectorFront::Kernels::baseline),
-                         [](const auto& p) { return std::string(p.param == DetectorFront::Kernels::best ? "Best" : "Baseline"); });
+INSTANTIATE_TEST_SUITE_P(Kernels, DetectorFrontTest, ::testing::Values(Kernels::best, Kernels::baseline),
+                         [](const auto& p) { return std::string(p.param == Kernels::best ? "Best" : "Baseline"); });
 
 // A network that is not the CornerNet (here: the index reader) has no front to compute: a clear error
 // naming the layer it lacks, never a run with weights of the wrong shape.

@@ -1,0 +1,36 @@
+// What the networks the recogniser computes itself (DetectorFront, HandReader) share: their weights,
+// taken from the ONNX file as cv::dnn loaded it (so the hand-computed layers cannot drift from the
+// network they stand for), and the choice of which build of the kernels runs (conv_kernels.hpp).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <opencv2/dnn.hpp>
+
+namespace cardtable::vision {
+
+// Which build of the kernels runs: the widest this processor has (AVX2 + FMA on x86-64 where it has
+// them), or the baseline build, which is what arm64 and older x86-64 run (the tests run both).
+enum class Kernels { best, baseline };
+
+// Whether `k` means the AVX2 + FMA build on this processor.
+bool use_avx2(Kernels k);
+
+// One convolution the hand-computed network expects in the ONNX file: the node names torch gives the
+// modules (cv::dnn 4.6 prefixes them "onnx_node!"), the ReLU after it (empty: none), and its shape.
+struct ExpectedConv {
+  std::string_view conv, relu;
+  int out, in, kernel, stride;
+};
+
+// The weights (times `scale`) and bias of `e` in `net`, appended to `store`; returns where each starts.
+// Throws std::runtime_error naming `what` and the layer that is missing or not of the expected shape.
+struct ConvAt {
+  std::size_t w, b;
+};
+ConvAt take_conv(const cv::dnn::Net& net, const ExpectedConv& e, double scale, std::vector<float>& store, const std::string& what);
+
+}  // namespace cardtable::vision

@@ -1,0 +1,54 @@
+#include "vision/hand_reader.hpp"
+
+#include <array>
+#include <stdexcept>
+
+namespace cardtable::vision {
+
+namespace {
+
+// reader.py's IndexReader: body.0 (conv_bn 3 -> 16), body.1..5 (dw_sep: depthwise, pointwise), then
+// the pooled 96 to the 64-d embedding and the head, by the names torch gives their ONNX nodes.
+constexpr std::array<ExpectedConv, 13> kLayers{{
+    {"/body/body.0/body.0.0/Conv", "/body/body.0/body.0.2/Relu", 16, 3, 3, 1},
+    {"/body/body.1/body.1.0/Conv", "/body/body.1/body.1.2/Relu", 16, 1, 3, 2},
+    {"/body/body.1/body.1.3/Conv", "/body/body.1/body.1.5/Relu", 32, 16, 1, 1},
+    {"/body/body.2/body.2.0/Conv", "/body/body.2/body.2.2/Relu", 32, 1, 3, 1},
+    {"/body/body.2/body.2.3/Conv", "/body/body.2/body.2.5/Relu", 32, 32, 1, 1},
+    {"/body/body.3/body.3.0/Conv", "/body/body.3/body.3.2/Relu", 32, 1, 3, 2},
+    {"/body/body.3/body.3.3/Conv", "/body/body.3/body.3.5/Relu", 64, 32, 1, 1},
+    {"/body/body.4/body.4.0/Conv", "/body/body.4/body.4.2/Relu", 64, 1, 3, 1},
+    {"/body/body.4/body.4.3/Conv", "/body/body.4/body.4.5/Relu", 64, 64, 1, 1},
+    {"/body/body.5/body.5.0/Conv", "/body/body.5/body.5.2/Relu", 64, 1, 3, 2},
+    {"/body/body.5/body.5.3/Conv", "/body/body.5/body.5.5/Relu", 96, 64, 1, 1},
+    {"/emb/Conv", "", 64, 96, 1, 1},
+    {"/head/Conv", "", 18, 64, 1, 1},
+}};
+
+}  // namespace
+
+HandReader::HandReader(const cv::dnn::Net& reader, double scale, Kernels kernels)
+    : scratch_(kernels::kReaderScratch, 0.0f), avx2_(use_avx2(kernels)) {
+  std::array<ConvAt, kLayers.size()> at{};
+  for (std::size_t i = 0; i < kLayers.size(); ++i)
+    at[i] = take_conv(reader, kLayers[i], i == 0 ? scale : 1.0, weights_, "the reader");  // body.0 reads 8-bit pixels
+  auto conv = [&](std::size_t i) { return kernels::Conv{weights_.data() + at[i].w, weights_.data() + at[i].b}; };
+  for (std::size_t i = 0; i < 11; ++i) plan_.body[i] = conv(i);
+  plan_.emb = conv(11);
+  plan_.head = conv(12);
+  plan_.scratch = scratch_.data();
+}
+
+void HandReader::read(const cv::Mat& crop, float* out) {
+  if (crop.type() != CV_8UC3 || crop.rows != kCrop || crop.cols != kCrop)
+    throw std::runtime_error("the reader takes an 8-bit BGR crop of " + std::to_string(kCrop) + " x " + std::to_string(kCrop));
+#if defined(__x86_64__)
+  if (avx2_) {
+    kernels::run_reader_avx2(plan_, crop.ptr<std::uint8_t>(), crop.step[0], out);
+    return;
+  }
+#endif
+  kernels::run_reader_baseline(plan_, crop.ptr<std::uint8_t>(), crop.step[0], out);
+}
+
+}  // namespace cardtable::vision

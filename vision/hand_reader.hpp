@@ -1,0 +1,43 @@
+// The index reader (vision/train/reader.py, IndexReader) computed by the program itself, crop by crop,
+// with the weights of the model's reader.onnx as cv::dnn loaded it.
+//
+// Why: cv::dnn runs the reader's 32 x 32 crops 8 at a time (the strip form) through 27 layers of its
+// bookkeeping each time, and its depthwise convolutions are slow on small maps. The reader is 1.5 M
+// multiply-adds a crop; here each layer's rows are vectors held in registers (conv_kernels.inc) and
+// nothing is allocated per crop (vision/README.md, "Speed"). The same outputs within float rounding
+// (tests/unit/vision/hand_reader_test.cpp compares them with cv::dnn's).
+#pragma once
+
+#include <vector>
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+
+#include "vision/conv_kernels.hpp"
+#include "vision/hand_layers.hpp"
+
+namespace cardtable::vision {
+
+class HandReader {
+ public:
+  static constexpr int kCrop = kernels::kReaderCrop;      // its crops' side
+  static constexpr int kChannels = kernels::kReaderOut;   // its outputs a crop: rank 13, suit 4, is-index, embedding 64
+
+  // The reader in `reader` (the batch form, reader.onnx, as read from its file); `scale` is the
+  // model's input scale, folded into the first layer's weights. Throws std::runtime_error naming the
+  // layer that is missing or not the IndexReader's.
+  HandReader(const cv::dnn::Net& reader, double scale, Kernels kernels = Kernels::best);
+
+  // One 8-bit BGR crop of kCrop x kCrop in, kChannels values out (written to `out`).
+  void read(const cv::Mat& crop, float* out);
+
+  const char* kernels() const { return avx2_ ? "avx2+fma" : "baseline"; }
+
+ private:
+  std::vector<float> weights_;
+  std::vector<float> scratch_;
+  kernels::ReaderPlan plan_{};
+  bool avx2_ = false;
+};
+
+}  // namespace cardtable::vision
