@@ -28,6 +28,8 @@ bool use_avx2(Kernels k) {
 #endif
 }
 
+bool hand_kernels_pay_off() { return use_avx2(Kernels::best); }
+
 ConvAt take_conv(const cv::dnn::Net& net, const ExpectedConv& e, double scale, std::vector<float>& store, const std::string& what) {
   const auto names = net.getLayerNames();
   const std::string name = named(names, e.conv, what);

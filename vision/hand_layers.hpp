@@ -19,6 +19,13 @@ enum class Kernels { best, baseline };
 // Whether `k` means the AVX2 + FMA build on this processor.
 bool use_avx2(Kernels k);
 
+// Whether the hand-computed layers run faster than cv::dnn on this processor, so the recogniser uses
+// them by default. Measured (vision/README.md, "Speed"): yes on x86-64 with AVX2 + FMA (the front 2.7x,
+// the reader 2.4x faster); no with the baseline build on x86-64, SSE2, whose 8-wide vectors take two
+// registers each and no longer fit its 16 (the front 2-3x, the reader 2x slower than cv::dnn); arm64
+// (NEON, 32 registers) not yet measured on a board, so cv::dnn runs there until it is.
+bool hand_kernels_pay_off();
+
 // One convolution the hand-computed network expects in the ONNX file: the node names torch gives the
 // modules (cv::dnn 4.6 prefixes them "onnx_node!"), the ReLU after it (empty: none), and its shape.
 struct ExpectedConv {

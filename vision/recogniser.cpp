@@ -455,7 +455,7 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
                              std::to_string(2 * info_.width) + ", not " + std::to_string(options_.detector_side));
   const auto detector = model_json.parent_path() / info_.onnx;
   net_->detector = make_net(detector, verified_bytes(detector, info_.sha256));
-  if (info_.tail && options_.detector_front) {
+  if (info_.tail && options_.detector_front && hand_kernels_pay_off()) {
     const auto tail = model_json.parent_path() / info_.tail->onnx;
     net_->tail = make_net(tail, verified_bytes(tail, info_.tail->sha256));
     try {
@@ -471,7 +471,7 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     // want it and the model's reader is the IndexReader (its outputs where HandReader gives them; a
     // retrained reader of another shape runs in cv::dnn instead, and engines() says so), else the strip
     // form where the model has it and the options want it, else the batch form (two nets, one a pass).
-    if (options_.hand_reader && rd.crop == HandReader::kCrop && rd.channels == HandReader::kChannels && rd.rank == 0 && rd.suit == 13 &&
+    if (options_.hand_reader && hand_kernels_pay_off() && rd.crop == HandReader::kCrop && rd.channels == HandReader::kChannels && rd.rank == 0 && rd.suit == 13 &&
         rd.is_index == 17 && rd.emb == 18 && rd.emb_dim == 64) {
       const auto reader = model_json.parent_path() / rd.onnx;
       const cv::dnn::Net weights = make_net(reader, verified_bytes(reader, rd.sha256));  // a bad file is an error here

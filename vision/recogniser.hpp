@@ -101,13 +101,15 @@ struct RecogniserOptions {
   // whose depthwise convolutions are slow on many small images (vision/README.md, "Speed").
   bool strip_reader = true;
   // Compute the detector's stem and s4 stage here (detector_front.hpp) and run only the rest in cv::dnn
-  // (model.json's "tail"), where the model has a tail and the detector's input sides are multiples of
-  // 32; false, or a model without a tail: the whole detector in cv::dnn. The same maps within float
+  // (model.json's "tail"), where the model has a tail, the detector's input sides are multiples of 32
+  // and the processor is one where that is faster (hand_layers.hpp, hand_kernels_pay_off: x86-64 with
+  // AVX2 + FMA); false, or elsewhere: the whole detector in cv::dnn. The same maps within float
   // rounding (tests/unit/vision/detector_front_test.cpp; the corpus test checks the cards on every
   // held-out photograph), the detector in about two thirds of the time (vision/README.md, "Speed").
   bool detector_front = true;
   // Compute the index reader here (hand_reader.hpp) where the model's reader is the IndexReader the
-  // program computes; false, or another reader: cv::dnn runs it (strip_reader says in which form). The
+  // program computes and the processor is one where that is faster (as detector_front); false, another
+  // reader or another processor: cv::dnn runs it (strip_reader says in which form). The
   // same readings within float rounding (tests/unit/vision/hand_reader_test.cpp; the corpus test checks
   // the cards on every held-out photograph), at less than half the cost of the strips in cv::dnn.
   bool hand_reader = true;

@@ -15,6 +15,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "rendered_table.hpp"
+#include "vision/hand_layers.hpp"
 #include "vision/recogniser.hpp"
 
 using cardtable::bridge::Card;
