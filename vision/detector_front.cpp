@@ -19,15 +19,12 @@ constexpr std::array<ExpectedConv, 5> kLayers{{
 }  // namespace
 
 DetectorFront::DetectorFront(const cv::dnn::Net& detector, double scale, Kernels kernels) : avx2_(use_avx2(kernels)) {
-  std::array<ConvAt, kLayers.size()> at{};
-  for (std::size_t i = 0; i < kLayers.size(); ++i)
-    at[i] = take_conv(detector, kLayers[i], i == 0 ? scale : 1.0, weights_, "the detector");  // the stem reads 8-bit pixels
-  auto conv = [&](std::size_t i) { return kernels::Conv{weights_.data() + at[i].w, weights_.data() + at[i].b}; };
-  plan_.stem = conv(0);
-  plan_.dw1 = conv(1);
-  plan_.pw1 = conv(2);
-  plan_.dw2 = conv(3);
-  plan_.pw2 = conv(4);
+  const auto c = take_convs(detector, kLayers, scale, weights_, "the detector");
+  plan_.stem = c[0];
+  plan_.dw1 = c[1];
+  plan_.pw1 = c[2];
+  plan_.dw2 = c[3];
+  plan_.pw2 = c[4];
 }
 
 void DetectorFront::run(const cv::Mat& image, cv::Mat& out) {

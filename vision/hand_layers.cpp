@@ -62,4 +62,13 @@ ConvAt take_conv(const cv::dnn::Net& net, const ExpectedConv& e, double scale, s
   return at;
 }
 
+std::vector<kernels::Conv> take_convs(const cv::dnn::Net& net, std::span<const ExpectedConv> layers, double scale, std::vector<float>& store,
+                                      const std::string& what) {
+  std::vector<ConvAt> at;
+  for (std::size_t i = 0; i < layers.size(); ++i) at.push_back(take_conv(net, layers[i], i == 0 ? scale : 1.0, store, what));
+  std::vector<kernels::Conv> convs;  // pointers taken once `store` has stopped growing
+  for (const auto& a : at) convs.push_back({store.data() + a.w, store.data() + a.b});
+  return convs;
+}
+
 }  // namespace cardtable::vision

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include <opencv2/dnn.hpp>
+
+#include "vision/conv_kernels.hpp"
 
 namespace cardtable::vision {
 
@@ -39,5 +42,10 @@ struct ConvAt {
   std::size_t w, b;
 };
 ConvAt take_conv(const cv::dnn::Net& net, const ExpectedConv& e, double scale, std::vector<float>& store, const std::string& what);
+
+// All of `layers` from `net` into `store` (the first one's weights times `scale`: it reads 8-bit
+// pixels), as kernels::Conv pointing into `store`, in order. Throws as take_conv.
+std::vector<kernels::Conv> take_convs(const cv::dnn::Net& net, std::span<const ExpectedConv> layers, double scale, std::vector<float>& store,
+                                      const std::string& what);
 
 }  // namespace cardtable::vision

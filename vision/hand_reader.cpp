@@ -1,5 +1,6 @@
 #include "vision/hand_reader.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 
@@ -29,14 +30,15 @@ constexpr std::array<ExpectedConv, 13> kLayers{{
 
 HandReader::HandReader(const cv::dnn::Net& reader, double scale, Kernels kernels)
     : scratch_(kernels::kReaderScratch, 0.0f), avx2_(use_avx2(kernels)) {
-  std::array<ConvAt, kLayers.size()> at{};
-  for (std::size_t i = 0; i < kLayers.size(); ++i)
-    at[i] = take_conv(reader, kLayers[i], i == 0 ? scale : 1.0, weights_, "the reader");  // body.0 reads 8-bit pixels
-  auto conv = [&](std::size_t i) { return kernels::Conv{weights_.data() + at[i].w, weights_.data() + at[i].b}; };
-  for (std::size_t i = 0; i < 11; ++i) plan_.body[i] = conv(i);
-  plan_.emb = conv(11);
-  plan_.head = conv(12);
+  const auto c = take_convs(reader, kLayers, scale, weights_, "the reader");
+  std::copy(c.begin(), c.begin() + 11, plan_.body);
+  plan_.emb = c[11];
+  plan_.head = c[12];
   plan_.scratch = scratch_.data();
+}
+
+bool HandReader::computes(const ModelInfo::Reader& r) {
+  return r.crop == kCrop && r.channels == kChannels && r.rank == 0 && r.suit == 13 && r.is_index == 17 && r.emb == 18 && r.emb_dim == 64;
 }
 
 void HandReader::read(const cv::Mat& crop, float* out) {

@@ -15,6 +15,7 @@
 
 #include "vision/conv_kernels.hpp"
 #include "vision/hand_layers.hpp"
+#include "vision/model_info.hpp"
 
 namespace cardtable::vision {
 
@@ -27,6 +28,10 @@ class HandReader {
   // model's input scale, folded into the first layer's weights. Throws std::runtime_error naming the
   // layer that is missing or not the IndexReader's.
   HandReader(const cv::dnn::Net& reader, double scale, Kernels kernels = Kernels::best);
+
+  // Whether a model's reader has this IndexReader's crop and outputs where HandReader gives them (its
+  // layers are checked when it is made). Another reader -- a retrained, larger one -- runs in cv::dnn.
+  static bool computes(const ModelInfo::Reader& reader);
 
   // One 8-bit BGR crop of kCrop x kCrop in, kChannels values out (written to `out`).
   void read(const cv::Mat& crop, float* out);

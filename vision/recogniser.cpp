@@ -36,7 +36,6 @@ struct Recogniser::Net {
   // The reader computed here (RecogniserOptions::hand_reader), where the model's reader is the
   // IndexReader the program computes; it takes the place of both cv::dnn forms.
   std::optional<HandReader> hand;
-  std::vector<float> hand_out;    // one crop's outputs
   // A frame's buffers, kept from one frame to the next. They are megabytes (the letterboxed frame 1.2 MB,
   // the detector's float input 4.9 MB): glibc serves blocks that size by mmap and hands them back to the
   // kernel when they are freed, so buffers made afresh for each frame had every page faulted in and
@@ -379,8 +378,7 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       }
     }
     if (crops.empty()) return;
-    // One crop's outputs: channel c of crop n at out[c * step]. (Declared before the cv::dnn forms use
-    // it, after the crops are made.)
+    // One crop's outputs: channel c of crop n at out[c * step].
     auto take = [&](std::size_t n, const float* out, std::size_t step) {
       const auto [i, v] = at[n];
       auto& s = sums[i];
@@ -397,10 +395,10 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
       }
     };
     if (net_->hand) {
-      net_->hand_out.resize(static_cast<std::size_t>(HandReader::kChannels));
+      std::array<float, HandReader::kChannels> out;
       for (std::size_t n = 0; n < crops.size(); ++n) {
-        net_->hand->read(crops[n], net_->hand_out.data());
-        take(n, net_->hand_out.data(), 1);
+        net_->hand->read(crops[n], out.data());
+        take(n, out.data(), 1);
       }
       return;
     }
@@ -471,8 +469,7 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     // want it and the model's reader is the IndexReader (its outputs where HandReader gives them; a
     // retrained reader of another shape runs in cv::dnn instead, and engines() says so), else the strip
     // form where the model has it and the options want it, else the batch form (two nets, one a pass).
-    if (options_.hand_reader && hand_kernels_pay_off() && rd.crop == HandReader::kCrop && rd.channels == HandReader::kChannels && rd.rank == 0 && rd.suit == 13 &&
-        rd.is_index == 17 && rd.emb == 18 && rd.emb_dim == 64) {
+    if (options_.hand_reader && hand_kernels_pay_off() && HandReader::computes(rd)) {
       const auto reader = model_json.parent_path() / rd.onnx;
       const cv::dnn::Net weights = make_net(reader, verified_bytes(reader, rd.sha256));  // a bad file is an error here
       try {
