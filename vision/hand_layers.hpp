@@ -23,10 +23,11 @@ enum class Kernels { best, baseline };
 bool use_avx2(Kernels k);
 
 // Whether the hand-computed layers run faster than cv::dnn on this processor, so the recogniser uses
-// them by default. Measured (vision/README.md, "Speed"): yes on x86-64 with AVX2 + FMA (the front 2.7x,
-// the reader 2.4x faster); no with the baseline build on x86-64, SSE2, whose 8-wide vectors take two
-// registers each and no longer fit its 16 (the front 2-3x, the reader 2x slower than cv::dnn); arm64
-// (NEON, 32 registers) not yet measured on a board, so cv::dnn runs there until it is.
+// them by default. Measured (bench/vision_layers_bench.cpp, docs/benchmarks.md): yes on x86-64 with
+// AVX2 + FMA (the front 1.6-2.7x, the reader 2-3x faster). Elsewhere not yet: the baseline build on
+// this x86-64 loses to cv::dnn, which picks AVX2 at run time, and against cv::dnn's own baseline code it
+// ties on the front and reads crops 1.6x faster; but no processor without AVX2 and no arm64 board
+// (NEON) has been measured, so cv::dnn runs there until one is.
 bool hand_kernels_pay_off();
 
 // One convolution the hand-computed network expects in the ONNX file: the node names torch gives the
