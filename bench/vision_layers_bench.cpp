@@ -15,6 +15,7 @@
 
 #include "vision/detector_front.hpp"
 #include "vision/hand_reader.hpp"
+#include "vision/index_crop.hpp"
 #include "vision/model_info.hpp"
 
 namespace {
@@ -110,6 +111,28 @@ void BM_ReaderCrops(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * static_cast<std::int64_t>(crops.size()));
 }
 BENCHMARK(BM_ReaderCrops)->ArgName("engine")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The reader's crops (index_crop.hpp): 16 indices `side` pixels across in a 640x640 frame, 4 views
+// each (64 crops), each filter (0 linear, 1 area). 60 px is a webcam's index (about 47 px, times the
+// crop scale 1.3), 140 a phone's close up.
+void BM_IndexCrops(benchmark::State& state) {
+  cv::setNumThreads(1);
+  const cv::Mat frame = noise(640, 640, 3);
+  const auto filter = state.range(0) == 0 ? cardtable::vision::ModelInfo::Reader::CropFilter::linear
+                                          : cardtable::vision::ModelInfo::Reader::CropFilter::area;
+  const double side = static_cast<double>(state.range(1));
+  cv::Mat out;
+  for (auto _ : state)
+    for (int k = 0; k < 16; ++k) {
+      cv::Mat upright;  // one index's
+      for (int view = 0; view < 4; ++view) {
+        cardtable::vision::index_crop(frame, 100.3 + 25 * k, 120.6 + 20 * k, side, 90.0 * view, 32, filter, upright, out);
+        benchmark::DoNotOptimize(out.data);
+      }
+    }
+  state.SetItemsProcessed(state.iterations() * 64);
+}
+BENCHMARK(BM_IndexCrops)->ArgNames({"area", "side"})->ArgsProduct({{0, 1}, {60, 140}})->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

@@ -92,6 +92,13 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
     if (!r.contains("crop_scale") || !r.at("crop_scale").is_number()) throw std::runtime_error(where + ": 'reader.crop_scale' missing");
     rd.crop_scale = r.at("crop_scale").get<double>();
     if (!(rd.crop_scale >= 0.5 && rd.crop_scale <= 4)) throw std::runtime_error(where + ": 'reader.crop_scale' outside 0.5..4");
+    if (r.contains("crop_filter")) {
+      const auto& f = r.at("crop_filter");
+      if (f == "area")
+        rd.crop_filter = ModelInfo::Reader::CropFilter::area;
+      else if (f != "linear")
+        throw std::runtime_error(where + ": 'reader.crop_filter' must be \"linear\" or \"area\", not " + f.dump());
+    }
     rd.channels = int_field(r, "channels", 18, 4096, where);
     rd.emb_dim = int_field(r, "emb_dim", 0, 4096, where);
     rd.rank = int_field(r, "rank", 0, rd.channels - 13, where);

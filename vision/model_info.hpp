@@ -27,6 +27,12 @@ struct ModelInfo {
     std::string sha256;
     int crop = 48;
     double crop_scale = 1.3;  // crop side = this x the box's longer side
+    // How a crop is shrunk to `crop` pixels, the way the reader was trained (vision/train/reader.py,
+    // crop): `linear`, one bilinear warp (absent from model.json: the readers trained before
+    // 2026-11-27), or `area`, a warp at the index's own size, then averaged down (cv::INTER_AREA), so
+    // an index three times the crop is not read through aliasing.
+    enum class CropFilter { linear, area };
+    CropFilter crop_filter = CropFilter::linear;
     int rank = 0, suit = 13, is_index = 17, emb = 18, emb_dim = 64, channels = 82;
     // The same reader in strip form (optional; vision/train/reader.py, StripReader): `crops` crops side
     // by side, `pitch` columns apart, plus a mask channel, in one [1, 4, crop, pitch x crops] input;

@@ -13,6 +13,7 @@
 
 #include "vision/detector_front.hpp"
 #include "vision/hand_reader.hpp"
+#include "vision/index_crop.hpp"
 
 namespace cardtable::vision {
 
@@ -358,6 +359,7 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
   const auto& rd = *info_.reader;
   const int views = std::max(1, options_.reader_views);
   std::vector<ViewSums> sums(indices.size());
+  std::vector<cv::Mat> uprights(indices.size());  // each index's unturned crop, for its other views (index_crop.hpp)
   cv::Mat& blob = net_->reader_blob;
   auto pass = [&](const std::vector<std::size_t>& which, int first_view) {
     auto& net = net_->reader[static_cast<std::size_t>(first_view)];
@@ -366,13 +368,10 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
     for (std::size_t i : which) {
       const auto& r = indices[i];
       const double cx = (r.box.x + r.box.width / 2.0) * scale, cy = (r.box.y + r.box.height / 2.0) * scale;
-      const double side = std::max(1.0, rd.crop_scale * std::max(r.box.width, r.box.height) * scale);
+      const double side = rd.crop_scale * std::max(r.box.width, r.box.height) * scale;
       for (int v = first_view; v < views; v += options_.early_refusal ? 2 : 1) {
-        cv::Mat M = cv::getRotationMatrix2D(cv::Point2f(static_cast<float>(cx), static_cast<float>(cy)), 360.0 * v / views, rd.crop / side);
-        M.at<double>(0, 2) += rd.crop / 2.0 - cx;
-        M.at<double>(1, 2) += rd.crop / 2.0 - cy;
         cv::Mat c;
-        cv::warpAffine(input, c, M, cv::Size(rd.crop, rd.crop), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+        index_crop(input, cx, cy, side, 360.0 * v / views, rd.crop, rd.crop_filter, uprights[i], c);
         crops.push_back(c);
         at.emplace_back(i, v);
       }

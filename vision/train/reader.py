@@ -7,6 +7,7 @@ second decide what can be learnt. Output [N, 82, 1, 1]: rank logits (13), suit l
 keeps prototypes of.
 """
 import cv2
+import numpy as np
 import torch
 import torch.nn as nn
 
@@ -14,6 +15,7 @@ from model import RANKS, SUITS, conv_bn, dw_sep
 
 CROP = 32
 CROP_SCALE = 1.3  # the crop's side is this times the box's longer side
+CROP_FILTERS = ("linear", "area")  # how a crop is shrunk to CROP (crop(); model.json reader.crop_filter)
 EMB = 64
 OUT = len(RANKS) + len(SUITS) + 1 + EMB
 # The strip form (StripReader): crops side by side, STRIP_PITCH columns apart. The pitch is a multiple of
@@ -86,10 +88,18 @@ def strip_of(crops):
     return s
 
 
-def crop(img, cx, cy, side, angle=0.0):
-    """The square around (cx, cy) of `side` pixels, turned by `angle` degrees, resized to CROP x CROP.
-    The C++ reader (vision/recogniser.cpp) crops the same way, with angle 0."""
-    s = CROP / max(side, 1.0)
-    M = cv2.getRotationMatrix2D((cx, cy), angle, s)
-    M[:, 2] += (CROP / 2 - cx, CROP / 2 - cy)
-    return cv2.warpAffine(img, M, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+def crop(img, cx, cy, side, angle=0.0, filt="linear"):
+    """The square around (cx, cy) of `side` pixels, turned by `angle` degrees, as CROP x CROP. The C++
+    reader (vision/index_crop.cpp) crops the same way, by model.json's reader.crop_filter: `linear`, one
+    bilinear warp straight to CROP (the readers trained before 2026-11-27), or `area`, a warp at the
+    index's own size and then the average of every pixel into CROP x CROP (cv2.INTER_AREA), so that an
+    index several times the crop's size (a phone's 100-pixel index read at 32) is not read through
+    aliasing: a bilinear warp that shrinks by 3 reads one pixel in three."""
+    if filt not in CROP_FILTERS:
+        raise ValueError(f"crop filter {filt!r} is not one of {CROP_FILTERS}")
+    side = max(side, 1.0)
+    n = int(np.ceil(side)) if filt == "area" and side > CROP else CROP
+    M = cv2.getRotationMatrix2D((cx, cy), angle, n / side)
+    M[:, 2] += (n / 2 - cx, n / 2 - cy)
+    c = cv2.warpAffine(img, M, (n, n), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return c if n == CROP else cv2.resize(c, (CROP, CROP), interpolation=cv2.INTER_AREA)

@@ -22,7 +22,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import feed  # noqa: E402
 import synth  # noqa: E402
-from reader import CROP, CROP_SCALE, EMB, OUT, STRIP_CROPS, STRIP_PITCH, IndexReader, StripReader, crop, strip_of  # noqa: E402
+from reader import CROP, CROP_FILTERS, CROP_SCALE, EMB, OUT, STRIP_CROPS, STRIP_PITCH, IndexReader, StripReader, crop, strip_of  # noqa: E402
 from train import attribution, load_real, photometric, trained_decks  # noqa: E402
 
 
@@ -62,16 +62,16 @@ def degrade(rng, c, share):
     return c
 
 
-def samples_from(img, boxes, rng, n_neg, hard=0.0):
+def samples_from(img, boxes, rng, n_neg, hard=0.0, filt="linear"):
     """(crop, rank, suit, is_index) from one image's pixel boxes, plus n_neg background crops. `hard`:
     the share of index crops made harder (degrade()), with the crop's size and centre jittered as far
-    again as the detector's boxes stray."""
+    again as the detector's boxes stray. `filt`: how crops are shrunk (reader.py, crop)."""
     out = []
     H, W = img.shape[:2]
     for cx, cy, w, h, card in boxes:
         side = max(w, h) * CROP_SCALE * (rng.uniform(0.75, 1.35) if hard else rng.uniform(0.85, 1.2))
         jx, jy = rng.normal(0, (0.12 if hard else 0.08) * max(w, h), 2)
-        c = degrade(rng, crop(img, cx + jx, cy + jy, side, rng.uniform(-180, 180)), hard)
+        c = degrade(rng, crop(img, cx + jx, cy + jy, side, rng.uniform(-180, 180), filt), hard)
         if card is None:
             out.append((c, -100, -100, 0))  # BACK, jokers: not a card index
         else:
@@ -81,7 +81,7 @@ def samples_from(img, boxes, rng, n_neg, hard=0.0):
         if any(abs(cx - b[0]) < b[2] and abs(cy - b[1]) < b[3] for b in boxes):
             continue
         side = rng.uniform(15, 140)
-        out.append((crop(img, cx, cy, side, rng.uniform(-180, 180)), -100, -100, 0))
+        out.append((crop(img, cx, cy, side, rng.uniform(-180, 180), filt), -100, -100, 0))
     return out
 
 
@@ -120,6 +120,9 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--hard", type=float, default=0.0,
                     help="share of index crops made harder: soft focus, motion blur, JPEG, an edge covered (degrade())")
+    ap.add_argument("--crop-filter", choices=CROP_FILTERS, default="linear",
+                    help="how crops are shrunk to the reader's size (reader.py, crop; model.json reader.crop_filter): "
+                    "linear (one bilinear warp, the committed reader's) or area (every pixel averaged)")
     ap.add_argument("--fresh-scenes", type=float, default=0.0,
                     help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
     feed.add_run_options(ap, log_every=20, state="reader.npz")
@@ -150,7 +153,7 @@ def main():
             else:
                 i = int(r.integers(len(images)))
                 img, b = images[i], pix[i]
-            batch += samples_from(img, b, r, 1, args.hard)
+            batch += samples_from(img, b, r, 1, args.hard, args.crop_filter)
         batch = batch[:args.batch]
         x = torch.from_numpy(np.stack([photometric(r, c) for c, _, _, _ in batch]).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
         return (x, torch.tensor([k for _, k, _, _ in batch]), torch.tensor([s for _, _, s, _ in batch]),
@@ -216,8 +219,10 @@ def main():
     strip = export_strip(model, args.out, rng)
     meta_path = os.path.join(args.out, "model.json")
     meta = json.load(open(meta_path))
-    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, rank=0, suit=13, is_index=17,
-                          emb=18, emb_dim=EMB, channels=OUT, strip=strip,
+    # The crops the weights learnt from: a record written before --crop-filter existed trained on linear ones.
+    crop_filter = training.get("args", {}).get("crop_filter", "linear")
+    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, crop_filter=crop_filter,
+                          rank=0, suit=13, is_index=17, emb=18, emb_dim=EMB, channels=OUT, strip=strip,
                           training=dict(training, opencv_vs_torch_max_abs_diff=diff))
     # model.json names every deck either network learnt from (the detector's export wrote its own).
     decks = list(meta.get("synthetic_decks", synth.DECKS))

@@ -47,6 +47,29 @@ TEST(ModelInfo, TheStripReadersEntryIsChecked) {
     EXPECT_THROW(parse_model_info(with(bad), "m"), std::runtime_error) << bad;
 }
 
+// How the reader's crops are shrunk is the reader's own (it learnt from crops made one way): model.json
+// says it, a reader written before it did was trained on bilinear crops, and any other word is an error,
+// not a silent fallback to crops the reader never saw.
+TEST(ModelInfo, TheReadersCropFilterIsTheOneItWasTrainedWith) {
+  const std::string head = R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
+                           R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
+                           "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
+                           "suits":["C","D","H","S"],"reader":{"onnx":"reader.onnx","sha256":")" + std::string(64, 'b') +
+                           R"(","crop":32,"crop_scale":1.3,"channels":82,"emb_dim":64,"rank":0,"suit":13,"is_index":17,"emb":18)";
+  using Filter = ModelInfo::Reader::CropFilter;
+  EXPECT_EQ(parse_model_info(head + "}}", "m").reader->crop_filter, Filter::linear);
+  EXPECT_EQ(parse_model_info(head + R"(,"crop_filter":"linear"}})", "m").reader->crop_filter, Filter::linear);
+  EXPECT_EQ(parse_model_info(head + R"(,"crop_filter":"area"}})", "m").reader->crop_filter, Filter::area);
+  for (const std::string bad : {R"("cubic")", R"("AREA")", "1", "null", "[]"}) {
+    try {
+      parse_model_info(head + R"(,"crop_filter":)" + bad + "}}", "m");
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("crop_filter"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ModelInfo, BadMetadataIsAClearError) {
   EXPECT_THROW(parse_model_info("[]", "m"), std::runtime_error);
   EXPECT_THROW(parse_model_info(R"({"format":"other"})", "m"), std::runtime_error);
