@@ -2,8 +2,11 @@
 // peak decoding, NMS, card grouping) -- the bar is 30 frames/s -- and, apart, decoding a JPEG
 // frame (a camera delivering MJPEG pays it; a raw YUYV camera does not); and the face reader, which reads
 // lone cards against an enrolled faces deck with no network.
-// Run: build/bench/vision_bench   (items_per_second = frames/s)
+// Run: build/bench/vision_bench   (items_per_second = frames/s); CARDTABLE_BENCH_MODEL=DIR/model.json
+// measures another model (a retrained one, or the same networks with another tail) instead of the
+// committed vision/model.
 #include <array>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <vector>
@@ -17,6 +20,11 @@
 #include "vision/recogniser.hpp"
 
 namespace {
+
+std::string model_json() {
+  const char* other = std::getenv("CARDTABLE_BENCH_MODEL");
+  return other && *other ? other : CARDTABLE_VISION_MODEL;
+}
 
 std::vector<uchar> jpeg_frame() {
   namespace fs = std::filesystem;
@@ -61,7 +69,7 @@ void BM_ReadFrame640(benchmark::State& state) {
   opt.strip_reader = state.range(4) != 0;
   opt.detector_front = state.range(5) != 0;
   opt.hand_reader = state.range(6) != 0;
-  cardtable::vision::Recogniser rec(CARDTABLE_VISION_MODEL, opt);
+  cardtable::vision::Recogniser rec(model_json(), opt);
   const cv::Mat frame = cv::imdecode(jpeg_frame(), cv::IMREAD_COLOR);
   std::size_t indices = 0, read = 0;
   for (auto _ : state) {
