@@ -12,8 +12,8 @@
 #   here:   python3 vision/train/train_reader.py --corpus CORPUS_GROUPS --out vision/model --minutes 0 \
 #               --resume FILES_AT/reader.npz
 #
-# The recipe is the committed reader's (43,707 steps of 256 crops in 13 minutes on an H100, 4 workers)
-# with the area crops (--crop-filter area); options after MINUTES are added to it, a later one winning.
+# The recipe is the committed reader's (43,707 steps of 256 crops in 13 minutes on an H100, 4 workers);
+# (options after MINUTES are added to it: --crop-filter area, --hard 0.3, --decks all, ...).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 case "${1:-}" in
@@ -41,7 +41,7 @@ train)
   [ "$workers" -ge 1 ] || workers=1
   PYTHONUNBUFFERED=1 "${PYTHON:-python3}" vision/train/train_reader.py --corpus .gpu/corpus --cache .gpu/faces --out "$out" \
     --device "${DEVICE:-cuda}" --workers "$workers" --batch 256 --synth-scenes 400 --fresh-scenes 0.1 --recolour-share 0.25 \
-    --crop-filter area --seed 10 --log-every 1000 --no-export --state "$out/reader.npz" --minutes "$minutes" "$@" \
+    --seed 10 --log-every 1000 --no-export --state "$out/reader.npz" --minutes "$minutes" "$@" \
     2>&1 | tee "$out/reader_train.log"
   ;;
 *)
