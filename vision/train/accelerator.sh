@@ -13,7 +13,7 @@
 #               --resume FILES_AT/reader.npz
 #
 # The recipe is the committed reader's (43,707 steps of 256 crops in 13 minutes on an H100, 4 workers);
-# (options after MINUTES are added to it: --crop-filter area, --hard 0.3, --decks all, ...).
+# options after MINUTES are added to it (--crop-filter area, --hard 0.3, --decks all, ...).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 case "${1:-}" in
