@@ -16,6 +16,7 @@
 #include "vision/detector_front.hpp"
 #include "vision/hand_reader.hpp"
 #include "vision/index_crop.hpp"
+#include "model_net.hpp"
 #include "vision/model_info.hpp"
 
 namespace {
@@ -25,12 +26,7 @@ using cardtable::vision::Kernels;
 
 const fs::path kModel = CARDTABLE_VISION_MODEL;
 
-cv::dnn::Net load(const std::string& file) {
-  cv::dnn::Net net = cv::dnn::readNetFromONNX((kModel.parent_path() / file).string());
-  net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-  net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-  return net;
-}
+cv::dnn::Net load(const std::string& file) { return cardtable::test::model_net(kModel, file); }
 
 cv::Mat noise(int rows, int cols, int seed) {
   cv::Mat m(rows, cols, CV_8UC3);

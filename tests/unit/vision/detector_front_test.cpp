@@ -12,6 +12,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/detector_front.hpp"
+#include "model_net.hpp"
 #include "vision/model_info.hpp"
 
 using namespace cardtable::vision;
@@ -21,12 +22,7 @@ namespace {
 
 const fs::path kModel = CARDTABLE_VISION_MODEL;
 
-cv::dnn::Net load(const std::string& file) {
-  cv::dnn::Net net = cv::dnn::readNetFromONNX((kModel.parent_path() / file).string());
-  net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-  net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-  return net;
-}
+cv::dnn::Net load(const std::string& file) { return cardtable::test::model_net(kModel, file); }
 
 // A frame with something in it for every layer to respond to: noise, edges, flat colour, and a dark
 // bottom-right corner (the padding edges of a strided convolution are where an off-by-one would show).

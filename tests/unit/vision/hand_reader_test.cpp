@@ -12,6 +12,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/hand_reader.hpp"
+#include "model_net.hpp"
 #include "vision/model_info.hpp"
 
 using namespace cardtable::vision;
@@ -21,13 +22,7 @@ namespace {
 
 const fs::path kModel = CARDTABLE_VISION_MODEL;
 
-cv::dnn::Net reader_net() {
-  const auto info = read_model_info(kModel);
-  cv::dnn::Net net = cv::dnn::readNetFromONNX((kModel.parent_path() / info.reader->onnx).string());
-  net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
-  net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
-  return net;
-}
+cv::dnn::Net reader_net() { return cardtable::test::model_net(kModel, read_model_info(kModel).reader->onnx); }
 
 // Crops with something in them: noise, a drawn index ("10" over a suit-coloured blob), flat card white,
 // and a dark edge (the padding of every strided layer meets it).

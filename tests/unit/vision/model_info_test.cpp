@@ -7,6 +7,19 @@
 
 using namespace cardtable::vision;
 
+namespace {
+
+// Valid metadata with a reader, its reader object left open for the entries a test adds.
+std::string with_reader_head() {
+  return R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
+         R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
+         "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
+         "suits":["C","D","H","S"],"reader":{"onnx":"reader.onnx","sha256":")" + std::string(64, 'b') +
+         R"(","crop":32,"crop_scale":1.3,"channels":82,"emb_dim":64,"rank":0,"suit":13,"is_index":17,"emb":18)";
+}
+
+}  // namespace
+
 TEST(ModelInfo, Sha256OfKnownText) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -26,11 +39,7 @@ TEST(ModelInfo, TheCommittedMetadataParses) {
 // The strip reader's entry is checked like the reader's: a file beside the metadata, a SHA-256, and crops
 // that do not touch (a crop touching the next would read it where its padding should be).
 TEST(ModelInfo, TheStripReadersEntryIsChecked) {
-  const std::string head = R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
-                           R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
-                           "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
-                           "suits":["C","D","H","S"],"reader":{"onnx":"reader.onnx","sha256":")" + std::string(64, 'b') +
-                           R"(","crop":32,"crop_scale":1.3,"channels":82,"emb_dim":64,"rank":0,"suit":13,"is_index":17,"emb":18)";
+  const std::string head = with_reader_head();
   auto with = [&](const std::string& strip) { return head + strip + "}}"; };
   const auto m = parse_model_info(with(R"(,"strip":{"onnx":"reader_strip.onnx","sha256":")" + std::string(64, 'c') + R"(","crops":8,"pitch":40})"), "m");
   ASSERT_TRUE(m.reader->strip);
@@ -51,11 +60,7 @@ TEST(ModelInfo, TheStripReadersEntryIsChecked) {
 // says it, a reader written before it did was trained on bilinear crops, and any other word is an error,
 // not a silent fallback to crops the reader never saw.
 TEST(ModelInfo, TheReadersCropFilterIsTheOneItWasTrainedWith) {
-  const std::string head = R"({"format":"cardtable-vision-model","onnx":"cards.onnx","sha256":")" + std::string(64, 'a') +
-                           R"(","input":{"width":640,"height":640,"scale":0.0039},"output":{"stride":8,"channels":84,"feat_dim":64,
-                           "heat":0,"rank":1,"suit":14,"size":18,"feat":20},"ranks":["2","3","4","5","6","7","8","9","10","J","Q","K","A"],
-                           "suits":["C","D","H","S"],"reader":{"onnx":"reader.onnx","sha256":")" + std::string(64, 'b') +
-                           R"(","crop":32,"crop_scale":1.3,"channels":82,"emb_dim":64,"rank":0,"suit":13,"is_index":17,"emb":18)";
+  const std::string head = with_reader_head();
   using Filter = ModelInfo::Reader::CropFilter;
   EXPECT_EQ(parse_model_info(head + "}}", "m").reader->crop_filter, Filter::linear);
   EXPECT_EQ(parse_model_info(head + R"(,"crop_filter":"linear"}})", "m").reader->crop_filter, Filter::linear);
