@@ -13,10 +13,10 @@
 #include <opencv2/dnn.hpp>
 #include <opencv2/imgproc.hpp>
 
+#include "model_net.hpp"
 #include "vision/detector_front.hpp"
 #include "vision/hand_reader.hpp"
 #include "vision/index_crop.hpp"
-#include "model_net.hpp"
 #include "vision/model_info.hpp"
 
 namespace {
@@ -62,6 +62,7 @@ void BM_DetectorFront640(benchmark::State& state) {
       out = whole.forward(last);
       benchmark::DoNotOptimize(out.data);
     }
+    state.SetLabel(engine_name(state.range(0)));
   } else {
     cardtable::vision::DetectorFront front(whole, info.scale, state.range(0) == 0 ? Kernels::best : Kernels::baseline);
     state.SetLabel(front.kernels());
@@ -70,7 +71,6 @@ void BM_DetectorFront640(benchmark::State& state) {
       benchmark::DoNotOptimize(out.data);
     }
   }
-  if (state.range(0) >= 2) state.SetLabel(engine_name(state.range(0)));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_DetectorFront640)->ArgName("engine")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();

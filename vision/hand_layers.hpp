@@ -26,7 +26,7 @@ bool use_avx2(Kernels k);
 // them by default. Measured (bench/vision_layers_bench.cpp, docs/benchmarks.md): yes on x86-64 with
 // AVX2 + FMA (the front 1.6-2.7x, the reader 2-3x faster). Elsewhere not yet: the baseline build on
 // this x86-64 loses to cv::dnn, which picks AVX2 at run time, and against cv::dnn's own baseline code it
-// ties on the front and reads crops 1.6x faster; but no processor without AVX2 and no arm64 board
+// computes the front 1.0-1.3x and reads crops 1.6x faster; but no processor without AVX2 and no arm64 board
 // (NEON) has been measured, so cv::dnn runs there until one is.
 bool hand_kernels_pay_off();
 

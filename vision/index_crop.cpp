@@ -1,5 +1,6 @@
 #include "vision/index_crop.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <opencv2/imgproc.hpp>
