@@ -26,7 +26,9 @@ pack)
   cp -r "$2" .gpu/corpus
   # data.yaml (the class names) may sit in a parent of the groups' folder
   [ -f .gpu/corpus/data.yaml ] || [ ! -f "$2/../data.yaml" ] || cp "$2/../data.yaml" .gpu/corpus/
-  cp "$3"/*.png "$3"/*.svg .gpu/faces/ 2>/dev/null || cp "$3"/*.png .gpu/faces/
+  # the rendered PNGs alone: synth.render_decks reads them without the decks' SVGs (24 MB for all nine
+  # decks), and the device call carries 64 MiB at most
+  cp "$3"/*.png .gpu/faces/
   du -sh .gpu
   echo "name .gpu in the device call's carry"
   ;;
