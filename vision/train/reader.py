@@ -1,4 +1,4 @@
-"""The index reader: a small CNN that reads one corner index from a square crop around it (32 x 32).
+"""The index reader: a small CNN that reads one corner index from a square crop around it (32 x 32; set_crop for more).
 
 The detector (model.py) finds where indices are; reading rank and suit from a 160-pixel context costs
 far more per labelled example than reading it from a 32-pixel crop, and on 2 CPU cores examples per
@@ -23,6 +23,17 @@ OUT = len(RANKS) + len(SUITS) + 1 + EMB
 # column still parts them and each crop's last cell reads zeros, as its own padding.
 STRIP_PITCH = 40
 STRIP_CROPS = 8
+
+
+def set_crop(n):
+    """Read indices at n x n instead of 32 (train_reader.py --crop; model.json reader.crop): more pixels
+    per index, as the black-and-gold deck's 6s need (vision/README.md), at (n / 32)^2 the cost a crop.
+    The body is all convolutions and one average pool, so the same weights read any multiple of 8; the
+    strip's pitch keeps 8 gutter columns between crops."""
+    global CROP, STRIP_PITCH
+    if n < 16 or n % 8:
+        raise ValueError(f"crop {n}: a multiple of 8, 16 or more (the body's stride is 8)")
+    CROP, STRIP_PITCH = n, n + 8
 
 
 class IndexReader(nn.Module):

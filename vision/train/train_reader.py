@@ -22,7 +22,8 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import feed  # noqa: E402
 import synth  # noqa: E402
-from reader import CROP, CROP_FILTERS, CROP_SCALE, EMB, OUT, STRIP_CROPS, STRIP_PITCH, IndexReader, StripReader, crop, strip_of  # noqa: E402
+import reader  # noqa: E402  (reader.CROP and reader.STRIP_PITCH: --crop may change them)
+from reader import CROP_FILTERS, CROP_SCALE, EMB, OUT, STRIP_CROPS, IndexReader, StripReader, crop, strip_of  # noqa: E402
 from train import attribution, load_real, photometric, trained_decks  # noqa: E402
 
 
@@ -35,8 +36,8 @@ def degrade(rng, c, share):
         return c
     kind = rng.integers(4)
     if kind == 0:
-        s = int(rng.integers(CROP // 2, 4 * CROP // 5 + 1))
-        c = cv2.resize(cv2.resize(c, (s, s), interpolation=cv2.INTER_AREA), (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+        s = int(rng.integers(reader.CROP // 2, 4 * reader.CROP // 5 + 1))
+        c = cv2.resize(cv2.resize(c, (s, s), interpolation=cv2.INTER_AREA), (reader.CROP, reader.CROP), interpolation=cv2.INTER_LINEAR)
     elif kind == 1:
         n = int(rng.integers(3, 6))
         k = np.zeros((n, n), np.float32)
@@ -48,7 +49,7 @@ def degrade(rng, c, share):
         c = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else c
     else:
         c = c.copy()
-        d = int(rng.integers(CROP // 8, CROP // 4 + 1))
+        d = int(rng.integers(reader.CROP // 8, reader.CROP // 4 + 1))
         colour = rng.integers(0, 256, 3).tolist()
         side = rng.integers(4)
         if side == 0:
@@ -90,7 +91,7 @@ def export_strip(model, out, rng):
     against the batch reader's torch outputs. Returns its model.json entry."""
     path = os.path.join(out, "reader_strip.onnx")
     strip = StripReader(model).eval()
-    crops = torch.from_numpy(rng.uniform(0, 1, (STRIP_CROPS - 1, 3, CROP, CROP)).astype(np.float32))
+    crops = torch.from_numpy(rng.uniform(0, 1, (STRIP_CROPS - 1, 3, reader.CROP, reader.CROP)).astype(np.float32))
     x = strip_of(crops)  # one place left empty, as the last strip of a frame has
     torch.onnx.export(strip, x, path, opset_version=11, input_names=["strip"], output_names=["reading"],
                       do_constant_folding=True)
@@ -100,7 +101,7 @@ def export_strip(model, out, rng):
     with torch.no_grad():
         diff = float(np.abs(got - model(crops)[:, :, 0, 0].numpy()).max())
     sha = feed.accept_export(path, diff, "the batch reader in torch")
-    return dict(onnx="reader_strip.onnx", sha256=sha, crops=STRIP_CROPS, pitch=STRIP_PITCH,
+    return dict(onnx="reader_strip.onnx", sha256=sha, crops=STRIP_CROPS, pitch=reader.STRIP_PITCH,
                 opencv_vs_batch_max_abs_diff=diff)
 
 
@@ -125,8 +126,17 @@ def main():
                     "linear (one bilinear warp, the committed reader's) or area (every pixel averaged)")
     ap.add_argument("--fresh-scenes", type=float, default=0.0,
                     help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
+    ap.add_argument("--crop", type=int, default=None,
+                    help="the reader's crop side in pixels, a multiple of 8 (model.json reader.crop; default: the "
+                    "resumed run's, else 32). The weights read any side, so a 32-pixel reader can be resumed at 48")
     feed.add_run_options(ap, log_every=20, state="reader.npz")
     args = ap.parse_args()
+    # The crop side the weights learn from: given, else the resumed run's (its export needs no option), else 32.
+    args.crop = args.crop or (feed.read_record(args.resume) or {}).get("args", {}).get("crop") or reader.CROP
+    try:
+        reader.set_crop(args.crop)
+    except ValueError as e:
+        raise SystemExit(f"--crop: {e}")
     decks = synth.deck_list(args.decks)  # a deck that does not exist is refused before anything loads
     feed.single_threaded_opencv(args.workers)
     torch.manual_seed(args.seed)
@@ -208,10 +218,10 @@ def main():
         return
     model.eval()
     path = os.path.join(args.out, "reader.onnx")
-    torch.onnx.export(model, torch.zeros(1, 3, CROP, CROP), path, opset_version=11, input_names=["crop"],
+    torch.onnx.export(model, torch.zeros(1, 3, reader.CROP, reader.CROP), path, opset_version=11, input_names=["crop"],
                       output_names=["reading"], do_constant_folding=True)
     net = cv2.dnn.readNetFromONNX(path)
-    x = rng.uniform(0, 1, (4, 3, CROP, CROP)).astype(np.float32)
+    x = rng.uniform(0, 1, (4, 3, reader.CROP, reader.CROP)).astype(np.float32)
     net.setInput(x)
     with torch.no_grad():
         diff = float(np.abs(net.forward() - model(torch.from_numpy(x)).numpy()).max())
@@ -221,7 +231,7 @@ def main():
     meta = json.load(open(meta_path))
     # The crops the weights learnt from: a record written before --crop-filter existed trained on linear ones.
     crop_filter = training.get("args", {}).get("crop_filter", "linear")
-    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=CROP, crop_scale=CROP_SCALE, crop_filter=crop_filter,
+    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=reader.CROP, crop_scale=CROP_SCALE, crop_filter=crop_filter,
                           rank=0, suit=13, is_index=17, emb=18, emb_dim=EMB, channels=OUT, strip=strip,
                           training=dict(training, opencv_vs_torch_max_abs_diff=diff))
     # model.json names every deck either network learnt from (the detector's export wrote its own).
