@@ -33,20 +33,32 @@ struct FrontPlan {
   float* dw2_out = nullptr;   // 32 planes of rows/4 x cols/4
 };
 
-// The index reader (vision/train/reader.py, IndexReader) on one 32 x 32 crop.
+// The index reader (vision/train/reader.py, IndexReader) on one crop of `crop` x `crop` pixels: the
+// committed reader's 32, or any multiple of 8 from 16 to kReaderMaxCrop (train_reader.py --crop; the
+// body is all convolutions and one average pool, so the same layers read any of them).
 struct ReaderPlan {
+  int crop = 32;
   Conv body[11];  // conv 3 -> 16 (the input scale in its weights), then five (depthwise, pointwise) pairs
   Conv emb;       // 64 x 96
   Conv head;      // 18 x 64
-  float* scratch = nullptr;  // kReaderScratch floats, zero where HandReader made it
+  float* scratch = nullptr;  // reader_scratch(crop) floats, zero where HandReader made it
 };
-inline constexpr std::size_t kReaderScratch = 96 * 1024;
-inline constexpr int kReaderCrop = 32;
+inline constexpr int kReaderMaxCrop = 64;
+inline constexpr bool reader_crop_fits(int crop) { return crop >= 16 && crop <= kReaderMaxCrop && crop % 8 == 0; }
+// The floats run_reader carves its maps from (conv_kernels.inc lists them in the same order).
+inline constexpr std::size_t reader_scratch(int crop) {
+  const auto s = static_cast<std::size_t>(crop), h = s / 2, f = s / 4, e = s / 8;
+  return (s + 8) + 3 * (s + 2) * (s + 2) + 16 * s * s + 16 * s * (s + 1)     // zero row, input, body.0, split
+         + 16 * h * h + 32 * h * (h + 2) + 2 * 32 * h * h + 32 * h * (h + 1)  // body.1, body.2, split
+         + 32 * f * f + 64 * f * (f + 2) + 2 * 64 * f * f + 64 * f * (f + 1)  // body.3, body.4, split
+         + 64 * e * e + 96 * e * e                                            // body.5
+         + (32 * h * h > 64 * f * f ? 32 * h * h : 64 * f * f);              // pointwise_padded's tmp
+}
 inline constexpr int kReaderOut = 18 + 64;  // head (rank 13, suit 4, is-index 1), then the embedding
 
 // One pass of the front: the 8-bit BGR image (rows x cols, `step` bytes a row) in, [32][rows/4][cols/4] out.
 void run_front_baseline(const FrontPlan& plan, const std::uint8_t* image, std::size_t step, float* out);
-// The reader on one 8-bit BGR crop (32 x 32, `step` bytes a row): kReaderOut values out.
+// The reader on one 8-bit BGR crop (plan.crop x plan.crop, `step` bytes a row): kReaderOut values out.
 void run_reader_baseline(const ReaderPlan& plan, const std::uint8_t* crop, std::size_t step, float* out);
 #if defined(__x86_64__)
 void run_front_avx2(const FrontPlan& plan, const std::uint8_t* image, std::size_t step, float* out);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <string>
 
 namespace cardtable::vision {
 
@@ -28,9 +29,13 @@ constexpr std::array<ExpectedConv, 13> kLayers{{
 
 }  // namespace
 
-HandReader::HandReader(const cv::dnn::Net& reader, double scale, Kernels kernels)
-    : scratch_(kernels::kReaderScratch, 0.0f), avx2_(use_avx2(kernels)) {
+HandReader::HandReader(const cv::dnn::Net& reader, double scale, int crop, Kernels kernels) : avx2_(use_avx2(kernels)) {
+  if (!kernels::reader_crop_fits(crop))
+    throw std::runtime_error("the reader computed here reads crops of a multiple of 8 from 16 to " + std::to_string(kernels::kReaderMaxCrop) +
+                             " pixels, not " + std::to_string(crop));
   const auto c = take_convs(reader, kLayers, scale, weights_, "the reader");
+  scratch_.assign(kernels::reader_scratch(crop), 0.0f);
+  plan_.crop = crop;
   std::copy(c.begin(), c.begin() + 11, plan_.body);
   plan_.emb = c[11];
   plan_.head = c[12];
@@ -38,12 +43,13 @@ HandReader::HandReader(const cv::dnn::Net& reader, double scale, Kernels kernels
 }
 
 bool HandReader::computes(const ModelInfo::Reader& r) {
-  return r.crop == kCrop && r.channels == kChannels && r.rank == 0 && r.suit == 13 && r.is_index == 17 && r.emb == 18 && r.emb_dim == 64;
+  return kernels::reader_crop_fits(r.crop) && r.channels == kChannels && r.rank == 0 && r.suit == 13 && r.is_index == 17 && r.emb == 18 &&
+         r.emb_dim == 64;
 }
 
 void HandReader::read(const cv::Mat& crop, float* out) {
-  if (crop.type() != CV_8UC3 || crop.rows != kCrop || crop.cols != kCrop)
-    throw std::runtime_error("the reader takes an 8-bit BGR crop of " + std::to_string(kCrop) + " x " + std::to_string(kCrop));
+  if (crop.type() != CV_8UC3 || crop.rows != plan_.crop || crop.cols != plan_.crop)
+    throw std::runtime_error("the reader takes an 8-bit BGR crop of " + std::to_string(plan_.crop) + " x " + std::to_string(plan_.crop));
 #if defined(__x86_64__)
   if (avx2_) {
     kernels::run_reader_avx2(plan_, crop.ptr<std::uint8_t>(), crop.step[0], out);

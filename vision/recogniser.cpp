@@ -472,7 +472,7 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
       const auto reader = model_json.parent_path() / rd.onnx;
       const cv::dnn::Net weights = make_net(reader, verified_bytes(reader, rd.sha256));  // a bad file is an error here
       try {
-        net_->hand.emplace(weights, info_.scale);
+        net_->hand.emplace(weights, info_.scale, rd.crop);
       } catch (const std::runtime_error&) {
         // Not the IndexReader's layers: cv::dnn runs it, below.
       }
