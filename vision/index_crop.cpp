@@ -40,12 +40,20 @@ void index_crop(const cv::Mat& image, double cx, double cy, double side, double 
   // filter averages every pixel into the crop. Training makes it as a warp at the index's own size, then
   // cv::INTER_AREA. A whole number of quarter turns inside the image (the reader's views) is the same
   // square taken straight from the image, averaged once for the index, then turned: within a pixel's
-  // rounding of the index's position (a fraction of a crop pixel), at a fraction of the cost.
+  // rounding of the index's side (a fraction of a crop pixel), at a fraction of the cost. The square is
+  // taken at the index's sub-pixel position (a warp that only moves it, bilinear), as the training's
+  // warp takes it: a whole-pixel square would jump a pixel when the detector's box moves by a hundredth
+  // of one across a half, and an unsure reading with it (the detector's front computed here and
+  // cv::dnn's whole detector differ by that much). cv::getRectSubPix does the same at twice the cost.
   const int turns = quarter_turns(angle);
   const int n = static_cast<int>(std::lround(side));
-  const cv::Rect square(static_cast<int>(std::lround(cx - n / 2.0)), static_cast<int>(std::lround(cy - n / 2.0)), n, n);
+  const cv::Rect square(static_cast<int>(std::floor(cx - n / 2.0)), static_cast<int>(std::floor(cy - n / 2.0)), n + 1, n + 1);
   if (turns >= 0 && (square & cv::Rect(0, 0, image.cols, image.rows)) == square) {
-    if (upright.empty()) cv::resize(image(square), upright, cv::Size(crop, crop), 0, 0, cv::INTER_AREA);
+    if (upright.empty()) {
+      cv::Mat at_index;
+      warp(image, cx, cy, n, 0.0, n, at_index);  // n pixels about (cx, cy), unscaled
+      cv::resize(at_index, upright, cv::Size(crop, crop), 0, 0, cv::INTER_AREA);
+    }
     static constexpr cv::RotateFlags kTurn[] = {cv::ROTATE_90_COUNTERCLOCKWISE, cv::ROTATE_180, cv::ROTATE_90_CLOCKWISE};
     if (turns == 0)
       upright.copyTo(out);

@@ -58,7 +58,7 @@ struct RecogniserOptions {
   double is_index = 0.5;         // the reader's floor: below it a peak is no card index at all
   // Chosen on the training images (vision/README.md, "Operating point"): precision first, since a false
   // card makes a false alert and a missed one only waits for the next frame.
-  double floor = 0.99;           // a reading below this confidence is refused
+  double floor = 0.995;          // a reading below this confidence is refused
   double margin = 0.80;          // ...and so is one whose runner-up is this close
   // Two corners that agree: a card whose indices each read it at this confidence or above is read,
   // though neither reaches the floor alone. Chosen on the training images like the floor: the lowest
@@ -68,8 +68,11 @@ struct RecogniserOptions {
   double nms_iou = 0.4;
   // The reader reads each index this many times, turned by 360/views degrees each time, and combines
   // its readings: it was trained on indices at every angle, so the views should agree, and where they
-  // do not the combined reading falls under the floor or the margin and is refused.
-  int reader_views = 4;
+  // do not the combined reading falls under the floor or the margin and is refused. 2 (0 and 180
+  // degrees) since the 48-pixel reader (2026-11-27): on the training images it reads more cards at two
+  // views than at four, for the same frame time as the 32-pixel reader's four (vision/README.md,
+  // "Operating point").
+  int reader_views = 2;
   // How the views combine: the geometric mean of their rank (and suit) probabilities, normalised, or
   // (false) the arithmetic mean. The geometric mean weighs each candidate by its support in every view:
   // a doubt that one view alone has (a runner-up the other views all but exclude) is outvoted, while a

@@ -30,12 +30,12 @@ point they were measured at (views and how they combine, floors).
   --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)
   --list FILE   only the images named in FILE ("group/file.jpg" per line), e.g. vision/model/held_out_images.txt
   --threads N   OpenCV threads (default 1: the figure is per core)
-  --floor P     refuse a reading below this confidence (default 0.99)
+  --floor P     refuse a reading below this confidence (default 0.995)
   --margin P    refuse a reading whose runner-up is within P of it (default 0.80)
   --pair-floor P  read a card whose two corners each read it at P or above, though neither reaches the
                 floor alone (default 0.80; 1 turns it off)
   --views N     read each index N times, turned 360/N degrees each time, and combine the views'
-                probabilities by their geometric mean, normalised (default 4)
+                probabilities by their geometric mean, normalised (default 2)
   --arithmetic-views  combine the views by their arithmetic mean instead (the model's operating
                 point was chosen for the geometric one: vision/README.md, "Operating point")
   --every-view  read every view of every index; by default the odd views are read only where they could

@@ -122,7 +122,7 @@ TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptions
   auto s = d->status();
   EXPECT_EQ(s["margin"], 0.5);
   EXPECT_EQ(s["deck_margin"], 0.2) << "the deck's default, whatever margin= says";
-  EXPECT_EQ(s["floor"], 0.99);
+  EXPECT_EQ(s["floor"], 0.995);
   EXPECT_EQ(s["pair_floor"], 0.8);
   // And what runs each network: the committed model's detector front and reader are computed by the
   // program itself (vision/detector_front.hpp, vision/hand_reader.hpp).

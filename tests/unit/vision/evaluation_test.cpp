@@ -54,6 +54,7 @@ TEST(Evaluation, TheFiguresNameTheOperatingPointTheyWereMeasuredAt) {
   EXPECT_FALSE(nlohmann::json::parse(evaluation_json(e)).contains("operating_point"));
   RecogniserOptions o;
   o.floor = 0.985;
+  o.reader_views = 4;
   o.geometric_views = false;
   e.options = o;
   const auto j = nlohmann::json::parse(evaluation_json(e)).at("operating_point");

@@ -1,7 +1,7 @@
 // The index reader computed by the program (vision/hand_reader.hpp) against the same network run by
 // cv::dnn from reader.onnx: the same rank, suit and is-index logits and the same embedding, within float
-// rounding, in both builds of the kernels, whatever crops came before, at the committed reader's 32
-// pixels and at the other crop sides a retrained reader may read (train_reader.py --crop): the weights
+// rounding, in both builds of the kernels, whatever crops came before, at the committed reader's 48
+// pixels and at the other crop sides a reader may read (train_reader.py --crop; 32 before): the weights
 // are all convolutions and one average pool, so cv::dnn runs the same file on 16 to 64 pixels, and the
 // sides whose maps are not whole vectors (40: 20, 10, 5; 48: 24, 12, 6) take the kernels' scalar tails.
 #include <algorithm>
@@ -57,7 +57,7 @@ TEST_P(HandReaderTest, ReadsWhatTheReaderNetworkReads) {
   const auto info = read_model_info(kModel);
   ASSERT_TRUE(info.reader);
   ASSERT_EQ(info.reader->channels, HandReader::kChannels);
-  ASSERT_EQ(info.reader->crop, 32);  // the committed reader's; the other sides read the same weights
+  // The committed reader's weights at every side (its own is model.json's reader.crop, 48 since 2026-11-27).
   cv::dnn::Net net = reader_net();
   HandReader hand(net, info.scale, GetParam().crop, GetParam().kernels);
   const auto cs = crops(GetParam().crop);
@@ -112,5 +112,6 @@ TEST(HandReader, RefusesACropOfAnotherSize) {
   HandReader r(reader_net(), info.scale, 32);
   float out[HandReader::kChannels];
   EXPECT_THROW(r.read(cv::Mat(48, 48, CV_8UC3, cv::Scalar::all(0)), out), std::runtime_error);
+  EXPECT_THROW(r.read(cv::Mat(24, 24, CV_8UC3, cv::Scalar::all(0)), out), std::runtime_error);
   EXPECT_THROW(r.read(cv::Mat(32, 32, CV_8UC1, cv::Scalar::all(0)), out), std::runtime_error);
 }
