@@ -34,8 +34,9 @@ struct FrontPlan {
 };
 
 // The index reader (vision/train/reader.py, IndexReader) on one crop of `crop` x `crop` pixels: the
-// committed reader's 32, or any multiple of 8 from 16 to kReaderMaxCrop (train_reader.py --crop; the
-// body is all convolutions and one average pool, so the same layers read any of them).
+// committed reader's 48 (32 before 2026-11-27), or any multiple of 8 from 16 to kReaderMaxCrop
+// (train_reader.py --crop; the body is all convolutions and one average pool, so the same layers read
+// any of them).
 struct ReaderPlan {
   int crop = 32;
   Conv body[11];  // conv 3 -> 16 (the input scale in its weights), then five (depthwise, pointwise) pairs

@@ -1,9 +1,9 @@
 // The index reader (vision/train/reader.py, IndexReader) computed by the program itself, crop by crop,
 // with the weights of the model's reader.onnx as cv::dnn loaded it.
 //
-// Why: cv::dnn runs the reader's crops (32 x 32 for the committed reader) 8 at a time (the strip form) through 27 layers of its
+// Why: cv::dnn runs the reader's crops 8 at a time (the strip form) through 27 layers of its
 // bookkeeping each time, and its depthwise convolutions are slow on small maps. The reader is 1.5 M
-// multiply-adds a crop; here each layer's rows are vectors held in registers (conv_kernels.inc) and
+// multiply-adds a 32-pixel crop (3.4 M at the committed reader's 48); here each layer's rows are vectors held in registers (conv_kernels.inc) and
 // nothing is allocated per crop (vision/README.md, "Speed"). The same outputs within float rounding
 // (tests/unit/vision/hand_reader_test.cpp compares them with cv::dnn's).
 #pragma once
@@ -37,7 +37,6 @@ class HandReader {
   // One 8-bit BGR crop of crop() x crop() in, kChannels values out (written to `out`).
   void read(const cv::Mat& crop, float* out);
 
-  int crop() const { return plan_.crop; }
   const char* kernels() const { return avx2_ ? "avx2+fma" : "baseline"; }
 
  private:

@@ -44,7 +44,7 @@ void index_crop(const cv::Mat& image, double cx, double cy, double side, double 
   // taken at the index's sub-pixel position (a warp that only moves it, bilinear), as the training's
   // warp takes it: a whole-pixel square would jump a pixel when the detector's box moves by a hundredth
   // of one across a half, and an unsure reading with it (the detector's front computed here and
-  // cv::dnn's whole detector differ by that much). cv::getRectSubPix does the same at twice the cost.
+  // cv::dnn's whole detector differ by that much). cv::getRectSubPix does the same, no faster.
   const int turns = quarter_turns(angle);
   const int n = static_cast<int>(std::lround(side));
   const cv::Rect square(static_cast<int>(std::floor(cx - n / 2.0)), static_cast<int>(std::floor(cy - n / 2.0)), n + 1, n + 1);
