@@ -27,7 +27,7 @@ void Score::add(const Score& o) {
   decode_seconds += o.decode_seconds;
 }
 
-Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::vector<Confusion>& falses,
                   const std::vector<cv::Point2d>& peaks) {
   Score s;
   s.images = 1;
@@ -44,8 +44,10 @@ Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read,
   s.false_cards = (got - want).size();
   s.missed_cards = (want - got).size();
   s.exact = want == got ? 1 : 0;
+  bridge::Hand named;  // a false card read at both corners is one false card
   for (const auto& r : read) {
-    if (want.contains(r.card)) continue;
+    if (want.contains(r.card) || named.contains(r.card)) continue;
+    named.add(r.card);
     // What did the false card stand on? The nearest labelled index whose box holds its centre.
     std::string under = "-";
     double best = 1e9;
@@ -54,7 +56,7 @@ Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read,
       const double d = std::hypot(r.cx - b.cx, r.cy - b.cy);
       if (d < best && std::abs(r.cx - b.cx) <= b.w && std::abs(r.cy - b.cy) <= b.h) { best = d; under = b.name; }
     }
-    ++confusions[{under, r.card.str()}];
+    falses.emplace_back(under, r.card.str());
   }
   return s;
 }
@@ -111,7 +113,12 @@ Evaluation evaluate(Recogniser& rec, const std::vector<DatasetGroup>& groups) {
       std::vector<cv::Point2d> peaks;
       for (const auto& i : reading.indices)
         peaks.emplace_back((i.box.x + i.box.width / 2.0) / frame.cols, (i.box.y + i.box.height / 2.0) / frame.rows);
-      auto s = score_image(im, read, ev.confusions, peaks);
+      std::vector<Confusion> falses;
+      auto s = score_image(im, read, falses, peaks);
+      for (auto& c : falses) {
+        ++ev.confusions[c];
+        ev.false_cards.push_back({g.name + "/" + im.image.filename().string(), std::move(c)});
+      }
       s.refused = reading.refused;
       s.decode_seconds = std::chrono::duration<double>(t1 - t0).count();
       s.seconds = std::chrono::duration<double>(t2 - t1).count();
@@ -139,6 +146,14 @@ std::string evaluation_text(const Evaluation& e) {
     out += "  " + c.first + " -> " + c.second + "  x" + std::to_string(k) + "\n";
   }
   if (e.confusions.empty()) out += "  none\n";
+  if (!e.false_cards.empty()) {
+    out += "false cards (image: label under -> read):\n";
+    n = 0;
+    for (const auto& f : e.false_cards) {
+      if (n++ == 40) { out += "  ... " + std::to_string(e.false_cards.size() - 40) + " more (--json lists them all)\n"; break; }
+      out += "  " + f.image + ": " + f.confusion.first + " -> " + f.confusion.second + "\n";
+    }
+  }
   if (e.options) {
     const auto& o = *e.options;
     std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s%s%s\n",
@@ -158,6 +173,9 @@ std::string evaluation_json(const Evaluation& e) {
   nlohmann::json conf = nlohmann::json::array();
   for (const auto& [c, k] : sorted(e.confusions)) conf.push_back({{"label", c.first}, {"read", c.second}, {"count", k}});
   j["confusions"] = conf;
+  nlohmann::json falses = nlohmann::json::array();
+  for (const auto& f : e.false_cards) falses.push_back({{"image", f.image}, {"label", f.confusion.first}, {"read", f.confusion.second}});
+  j["false_card_images"] = falses;
   if (e.options) {
     const auto& o = *e.options;
     j["operating_point"] = {{"floor", o.floor},

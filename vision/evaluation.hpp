@@ -35,24 +35,32 @@ struct Score {
 // A confusion: the label under a false card ("-" when it stands on no labelled index), and what was read.
 using Confusion = std::pair<std::string, std::string>;
 
+// One false card and the image it was read in ("group/file.jpg", as --list names images): a false card
+// is either a reader's error or a card the labels miss, and only the photograph tells which.
+struct FalseCard {
+  std::string image;
+  Confusion confusion;
+};
+
 struct Evaluation {
   std::vector<std::pair<std::string, Score>> groups;
   Score overall;
   std::map<Confusion, int> confusions;
+  std::vector<FalseCard> false_cards;  // in the order the images were read
   // The recogniser's options the figures were measured at (evaluate() fills it): figures mean nothing
   // without the floors and the combination of views that gave them.
   std::optional<RecogniserOptions> options;
 };
 
-// Scores one image: truth (its labels) against the cards read; `read_boxes` are the read cards' boxes
-// (normalised centres), used to name what a false card stood on.
+// Scores one image: truth (its labels) against the cards read, whose boxes (normalised centres) name what
+// each false card stood on; `falses` gets one confusion per false card.
 struct ReadCard {
   bridge::Card card;
   double cx = 0, cy = 0;  // normalised
 };
 // `peaks`: centres (normalised) of every index the detector found, read or not -- for index recall,
 // which tells finding an index apart from reading it.
-Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::map<Confusion, int>& confusions,
+Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::vector<Confusion>& falses,
                   const std::vector<cv::Point2d>& peaks = {});
 
 // Reads every image of the groups and scores it: what `cardtable-vision eval` and the corpus test run.

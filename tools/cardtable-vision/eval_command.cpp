@@ -23,10 +23,12 @@ Reads every image of DIR -- one group (images/ and labels/) or a folder of group
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
 BACK and jokers are not cards), frames per second of the pipeline (decoding the file excluded; the decode
-time is printed apart), the confusion pairs (label under a false card -> card read) and the operating
+time is printed apart), the confusion pairs (label under a false card -> card read), each false card
+with its image (a reader's error, or a card the labels miss: the photograph tells) and the operating
 point they were measured at (views and how they combine, floors).
   --json        one JSON object: overall figures at the top level (keys precision, recall, exact_share,
-                frames_per_second...), "groups", "confusions", "operating_point"
+                frames_per_second...), "groups", "confusions", "false_card_images" (image, label, read),
+                "operating_point"
   --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)
   --list FILE   only the images named in FILE ("group/file.jpg" per line), e.g. vision/model/held_out_images.txt
   --threads N   OpenCV threads (default 1: the figure is per core)

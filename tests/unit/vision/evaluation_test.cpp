@@ -17,7 +17,7 @@ LabelledImage image(const char* rows) {
 }  // namespace
 
 TEST(Evaluation, CountsDistinctCardsAndNamesWhatAFalseCardStoodOn) {
-  std::map<Confusion, int> conf;
+  std::vector<Confusion> conf;
   // Truth: 10H (two corners) and AS; read: 10H twice (two corners), KS on the ace's corner.
   const auto im = image("0 0.1 0.1 0.05 0.05\n0 0.9 0.9 0.05 0.05\n1 0.5 0.5 0.05 0.05\n2 0.3 0.3 0.1 0.1\n");
   const auto s = score_image(im, {{*Card::parse("H10"), 0.1, 0.1}, {*Card::parse("H10"), 0.9, 0.9}, {*Card::parse("SK"), 0.51, 0.5}}, conf);
@@ -25,11 +25,35 @@ TEST(Evaluation, CountsDistinctCardsAndNamesWhatAFalseCardStoodOn) {
   EXPECT_EQ(s.false_cards, 1);
   EXPECT_EQ(s.missed_cards, 1);
   EXPECT_EQ(s.exact, 0);
-  EXPECT_EQ((conf[{"AS", "SK"}]), 1);
+  EXPECT_EQ(conf, (std::vector<Confusion>{{"AS", "SK"}}));
+}
+
+// A false card read at both its corners is one false card, as a true one is one true card.
+TEST(Evaluation, AFalseCardReadAtBothCornersIsOneFalseCard) {
+  std::vector<Confusion> conf;
+  const auto s = score_image(image("1 0.5 0.5 0.05 0.05\n"), {{*Card::parse("SK"), 0.5, 0.5}, {*Card::parse("SK"), 0.2, 0.2}}, conf);
+  EXPECT_EQ(s.false_cards, 1);
+  EXPECT_EQ(conf, (std::vector<Confusion>{{"AS", "SK"}}));
+}
+
+// Whoever checks a model must look at the photograph under each false card (a reader's error, or a card
+// the labels miss): the text and the JSON name the image.
+TEST(Evaluation, EveryFalseCardNamesItsImage) {
+  Evaluation e;
+  e.overall.images = 1;
+  e.overall.false_cards = 1;
+  e.confusions[{"-", "CA"}] = 1;
+  e.false_cards.push_back({"wood/IMG_1.jpg", {"-", "CA"}});
+  EXPECT_NE(evaluation_text(e).find("wood/IMG_1.jpg: - -> CA"), std::string::npos) << evaluation_text(e);
+  const auto j = nlohmann::json::parse(evaluation_json(e)).at("false_card_images");
+  ASSERT_EQ(j.size(), 1U);
+  EXPECT_EQ(j[0].at("image").get<std::string>(), "wood/IMG_1.jpg");
+  EXPECT_EQ(j[0].at("label").get<std::string>(), "-");
+  EXPECT_EQ(j[0].at("read").get<std::string>(), "CA");
 }
 
 TEST(Evaluation, AnImageOfBacksReadAsNothingIsExact) {
-  std::map<Confusion, int> conf;
+  std::vector<Confusion> conf;
   const auto s = score_image(image("2 0.3 0.3 0.1 0.1\n"), {}, conf);
   EXPECT_EQ(s.exact, 1);
   EXPECT_DOUBLE_EQ(s.precision(), 1.0);
