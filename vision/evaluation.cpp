@@ -156,9 +156,10 @@ std::string evaluation_text(const Evaluation& e) {
   }
   if (e.options) {
     const auto& o = *e.options;
+    const OperatingPoint pt = operating_point(o);
     std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s%s%s\n",
-                  o.reader_views, o.geometric_views ? "geometric" : "arithmetic", o.early_refusal ? "" : ", every view read", o.floor,
-                  o.margin, o.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's",
+                  pt.views, o.geometric_views ? "geometric" : "arithmetic", o.early_refusal ? "" : ", every view read", pt.floor,
+                  pt.margin, pt.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's",
                   o.strip_reader ? "" : ", batch reader", o.detector_front ? "" : ", whole detector in cv::dnn", o.hand_reader ? "" : ", reader in cv::dnn");
     out += buf;
   }
@@ -178,10 +179,11 @@ std::string evaluation_json(const Evaluation& e) {
   j["false_card_images"] = falses;
   if (e.options) {
     const auto& o = *e.options;
-    j["operating_point"] = {{"floor", o.floor},
-                            {"margin", o.margin},
-                            {"pair_floor", o.pair_floor},
-                            {"views", o.reader_views},
+    const OperatingPoint pt = operating_point(o);
+    j["operating_point"] = {{"floor", pt.floor},
+                            {"margin", pt.margin},
+                            {"pair_floor", pt.pair_floor},
+                            {"views", pt.views},
                             {"views_mean", o.geometric_views ? "geometric" : "arithmetic"},
                             {"early_refusal", o.early_refusal},
                             {"odd_view_reach", o.odd_view_reach},

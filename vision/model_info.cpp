@@ -4,6 +4,7 @@
 #include <tuple>
 #include <utility>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -51,6 +52,18 @@ std::pair<std::string, std::string> onnx_file(const nlohmann::json& o, const std
   if (!o.contains("sha256") || !o.at("sha256").is_string() || o.at("sha256").get<std::string>().size() != 64)
     throw std::runtime_error(where + ": '" + at + "sha256' must be 64 hex digits");
   return {name, o.at("sha256").get<std::string>()};
+}
+
+// A probability field of the operating point: a number in [lo, 1].
+double probability_field(const nlohmann::json& o, const char* key, double lo, const std::string& where) {
+  if (!o.contains(key) || !o.at(key).is_number()) throw std::runtime_error(where + ": 'reader.operating_point." + key + "' is not a number");
+  const double v = o.at(key).get<double>();
+  if (!(v >= lo && v <= 1)) {
+    char range[32];
+    std::snprintf(range, sizeof range, "%g..1", lo);
+    throw std::runtime_error(where + ": 'reader.operating_point." + key + "' outside " + range);
+  }
+  return v;
 }
 
 }  // namespace
@@ -114,6 +127,17 @@ ModelInfo parse_model_info(std::string_view text, const std::string& where) {
       // At least one column between crops: a crop that touched the next would read it as its padding.
       sp.pitch = int_field(st, "pitch", rd.crop + 1, 4 * rd.crop, where + ": reader.strip");
       rd.strip = sp;
+    }
+    if (r.contains("operating_point")) {
+      const auto& op = r.at("operating_point");
+      if (!op.is_object()) throw std::runtime_error(where + ": 'reader.operating_point' is not an object");
+      OperatingPoint pt;
+      // A floor of 0 would read every index, refusing nothing: never a point anyone chose.
+      pt.floor = probability_field(op, "floor", 0.5, where);
+      pt.margin = probability_field(op, "margin", 0, where);
+      pt.pair_floor = probability_field(op, "pair_floor", 0, where);
+      pt.views = int_field(op, "views", 1, 16, where + ": reader.operating_point");
+      rd.operating_point = pt;
     }
     m.reader = rd;
   }

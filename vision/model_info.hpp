@@ -11,6 +11,18 @@
 
 namespace cardtable::vision {
 
+// The point a reader reads at: the confidence floor and the margin over the runner-up below which an
+// index is refused, the pair floor two agreeing corners each need, and the views of each index. It is
+// chosen with the reader, on the training images (vision/train/choose_point.py; vision/README.md,
+// "Operating point"), so it travels in model.json (reader.operating_point) with the weights it was chosen
+// for. These defaults are the point of a model.json that names none.
+struct OperatingPoint {
+  double floor = 0.995;
+  double margin = 0.80;
+  double pair_floor = 0.80;
+  int views = 2;
+};
+
 struct ModelInfo {
   std::string onnx = "cards.onnx";  // relative to the metadata file
   std::string sha256;               // of the ONNX file, hex
@@ -44,6 +56,7 @@ struct ModelInfo {
       int pitch = 40;
     };
     std::optional<Strip> strip;
+    std::optional<OperatingPoint> operating_point;  // absent: OperatingPoint's defaults
   };
   std::optional<Reader> reader;
   // The detector's tail (optional; vision/train/export_tail.py): the same network from its s4 stage's

@@ -201,6 +201,7 @@ std::vector<IndexReading> find_indices(const cv::Mat& maps, const ModelInfo& inf
 }
 
 FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& opt, const std::optional<bridge::Hand>& expected) {
+  const OperatingPoint pt = operating_point(opt);
   FrameReading out;
   std::map<int, CardReading> cards;
   for (auto& r : indices) {
@@ -217,8 +218,8 @@ FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& o
     }
     r.best = best;
     r.confidence = best[0].p * r.is_index;
-    r.refused = r.confidence < opt.floor || best[0].p - best[1].p < opt.margin;
-    if (r.refused && expected && (best[0].p + best[1].p) * r.is_index >= opt.floor) {
+    r.refused = r.confidence < pt.floor || best[0].p - best[1].p < pt.margin;
+    if (r.refused && expected && (best[0].p + best[1].p) * r.is_index >= pt.floor) {
       // The master deal breaks a tie between the two closest candidates, only when exactly one of them
       // is expected; it never names a card the network did not put in its two best.
       const bool e0 = expected->contains(best[0].card), e1 = expected->contains(best[1].card);
@@ -239,13 +240,13 @@ FrameReading judge(std::vector<IndexReading> indices, const RecogniserOptions& o
   // counted as places.
   std::map<int, std::vector<cv::Rect2f>> pair_places;
   for (const auto& r : out.indices) {
-    if (r.confidence < opt.pair_floor || r.tie_broken) continue;
+    if (r.confidence < pt.pair_floor || r.tie_broken) continue;
     auto& places = pair_places[r.best[0].card.id()];
     if (std::none_of(places.begin(), places.end(), [&](const cv::Rect2f& p) { return (p & r.box).area() > 0; }))
       places.push_back(r.box);
   }
   for (auto& r : out.indices) {
-    if (r.refused && !r.tie_broken && r.confidence >= opt.pair_floor && pair_places[r.best[0].card.id()].size() >= 2) {
+    if (r.refused && !r.tie_broken && r.confidence >= pt.pair_floor && pair_places[r.best[0].card.id()].size() >= 2) {
       r.refused = false;
       r.paired = true;
     }
@@ -318,6 +319,7 @@ std::array<double, N> combined(const std::array<double, N>& sum, int views, bool
 //   (recogniser.hpp), of the lower floor.
 // An index decided early keeps the reading of the views it was read in, which the judge refuses.
 bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool expected) {
+  const OperatingPoint pt = operating_point(opt);
   const double unread = views - s.views;
   const double ub_index = (s.is_index + unread) / views;
   if (ub_index < opt.is_index) return true;  // no card index, whatever the other views say
@@ -325,17 +327,22 @@ bool decided(const ViewSums& s, int views, const RecogniserOptions& opt, bool ex
     const auto rank = combined(s.rank, s.views, true);
     const auto suit = combined(s.suit, s.views, true);
     const double best = *std::max_element(rank.begin(), rank.end()) * *std::max_element(suit.begin(), suit.end());
-    return (expected ? std::min(1.0, 2 * best) : best) * (s.is_index / s.views) < std::min(opt.floor, opt.pair_floor) - opt.odd_view_reach;
+    return (expected ? std::min(1.0, 2 * best) : best) * (s.is_index / s.views) < std::min(pt.floor, pt.pair_floor) - opt.odd_view_reach;
   }
   const double ub_rank = (*std::max_element(s.rank.begin(), s.rank.end()) + unread) / views;
   const double ub_suit = (*std::max_element(s.suit.begin(), s.suit.end()) + unread) / views;
   const double ub_best = ub_rank * ub_suit;
-  if (ub_best * ub_index >= std::min(opt.floor, opt.pair_floor)) return false;
+  if (ub_best * ub_index >= std::min(pt.floor, pt.pair_floor)) return false;
   // The master deal may choose between the two best when they add up past the floor (judge()).
-  return !(expected && std::min(1.0, 2 * ub_best) * ub_index >= opt.floor);
+  return !(expected && std::min(1.0, 2 * ub_best) * ub_index >= pt.floor);
 }
 
 }  // namespace
+
+OperatingPoint operating_point(const RecogniserOptions& o, const std::optional<OperatingPoint>& model) {
+  const OperatingPoint m = model.value_or(OperatingPoint{});
+  return {o.floor.value_or(m.floor), o.margin.value_or(m.margin), o.pair_floor.value_or(m.pair_floor), o.reader_views.value_or(m.views)};
+}
 
 std::vector<double> combine_views(const std::vector<std::vector<double>>& views, bool geometric) {
   if (views.empty()) throw std::invalid_argument("combine_views: no view");
@@ -357,7 +364,7 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
   // (decided()): an index that will be refused costs half. `early_refusal = false` reads every view of
   // every index.
   const auto& rd = *info_.reader;
-  const int views = std::max(1, options_.reader_views);
+  const int views = std::max(1, operating_point(options_).views);
   std::vector<ViewSums> sums(indices.size());
   std::vector<cv::Mat> uprights(indices.size());  // each index's unturned crop, for its other views (index_crop.hpp)
   cv::Mat& blob = net_->reader_blob;
@@ -444,6 +451,12 @@ void Recogniser::read_indices(const cv::Mat& input, double scale, std::vector<In
 
 Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
     : info_(read_model_info(model_json)), options_(options), net_(std::make_unique<Net>()) {
+  // The point it reads at: the options' where they set it, the model's where they leave it unset.
+  const OperatingPoint pt = operating_point(options_, info_.reader ? info_.reader->operating_point : std::nullopt);
+  options_.floor = pt.floor;
+  options_.margin = pt.margin;
+  options_.pair_floor = pt.pair_floor;
+  options_.reader_views = pt.views;
   // The heat map's cells are stride pixels of the detector's input: another side would misplace them.
   if (options_.detector_side != 0 &&
       (options_.detector_side < 8 * info_.stride || options_.detector_side > 2 * info_.width || options_.detector_side % info_.stride != 0))

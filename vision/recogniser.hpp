@@ -56,23 +56,25 @@ struct FrameReading {
 struct RecogniserOptions {
   double presence = 0.35;        // heat-map peak to count as an index
   double is_index = 0.5;         // the reader's floor: below it a peak is no card index at all
-  // Chosen on the training images (vision/README.md, "Operating point"): precision first, since a false
-  // card makes a false alert and a missed one only waits for the next frame.
-  double floor = 0.995;          // a reading below this confidence is refused
-  double margin = 0.80;          // ...and so is one whose runner-up is this close
+  // The operating point (model_info.hpp, OperatingPoint): unset, the model's own (model.json's
+  // reader.operating_point, chosen with the reader on the training images, precision first, since a false
+  // card makes a false alert and a missed one only waits for the next frame), or for a model that names
+  // none, OperatingPoint's defaults; set, it overrides the model's (eval --floor, a camera's floor=).
+  // The Recogniser fills the unset ones from its model: its options() say the point it reads at.
+  std::optional<double> floor;       // a reading below this confidence is refused
+  std::optional<double> margin;      // ...and so is one whose runner-up is this close
   // Two corners that agree: a card whose indices each read it at this confidence or above is read,
-  // though neither reaches the floor alone. Chosen on the training images like the floor: the lowest
-  // at which no false card is added there (vision/README.md, "Operating point"). 1 turns it off.
-  double pair_floor = 0.80;
+  // though neither reaches the floor alone; the two must be apart (boxes that do not overlap). 1 turns
+  // it off.
+  std::optional<double> pair_floor;
   double single_corner = 0.90;   // confidence factor when only one corner of a card shows
   double nms_iou = 0.4;
   // The reader reads each index this many times, turned by 360/views degrees each time, and combines
   // its readings: it was trained on indices at every angle, so the views should agree, and where they
-  // do not the combined reading falls under the floor or the margin and is refused. 2 (0 and 180
-  // degrees) since the 48-pixel reader (2026-11-27): on the training images it reads more cards at two
-  // views than at four, for the same frame time as the 32-pixel reader's four (vision/README.md,
-  // "Operating point").
-  int reader_views = 2;
+  // do not the combined reading falls under the floor or the margin and is refused. Part of the
+  // operating point (unset: the model's; 2, 0 and 180 degrees, since the 48-pixel reader: on the
+  // training images it reads more cards at two views than at four; vision/README.md, "Operating point").
+  std::optional<int> reader_views;
   // How the views combine: the geometric mean of their rank (and suit) probabilities, normalised, or
   // (false) the arithmetic mean. The geometric mean weighs each candidate by its support in every view:
   // a doubt that one view alone has (a runner-up the other views all but exclude) is outvoted, while a
@@ -119,6 +121,10 @@ struct RecogniserOptions {
   bool keep_features = false;
 };
 
+// The operating point `options` name, each part they leave unset taken from `model` (a model.json's
+// reader.operating_point; absent, OperatingPoint's defaults).
+OperatingPoint operating_point(const RecogniserOptions& options, const std::optional<OperatingPoint>& model = std::nullopt);
+
 class Recogniser {
  public:
   // Loads model.json and the ONNX file beside it; checks its SHA-256. Throws std::runtime_error.
@@ -134,6 +140,7 @@ class Recogniser {
   FrameReading read(const cv::Mat& bgr, const std::optional<bridge::Hand>& expected = std::nullopt);
 
   const ModelInfo& info() const { return info_; }
+  // The options it reads with, the operating point filled in from the model where they left it unset.
   const RecogniserOptions& options() const { return options_; }
   // What runs each network, for status and eval: e.g. "detector: s4 front here (avx2+fma), the rest in
   // cv::dnn; reader: here (avx2+fma)".

@@ -51,9 +51,12 @@ nlohmann::json CameraDevice::health() const {
                       {"last_frame_ms", static_cast<double>(last_frame_us_.load()) / 1000.0}};
   if (recogniser_) {
     // The operating point the camera reads at, so a director sees what the options made of it.
-    j["floor"] = settings_.recogniser.floor;
-    j["margin"] = settings_.recogniser.margin;
-    j["pair_floor"] = settings_.recogniser.pair_floor;
+    // (the model's own where the device's options leave it unset).
+    const auto pt = vision::operating_point(recogniser_->options());
+    j["floor"] = pt.floor;
+    j["margin"] = pt.margin;
+    j["pair_floor"] = pt.pair_floor;
+    j["views"] = pt.views;
     j["engines"] = recogniser_->engines();  // what runs each network, and with which kernels
   }
   if (settings_.deck) j["deck"] = settings_.deck->name;
@@ -193,9 +196,11 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
   if (auto v = o.whole("period_ms", 1, 60000)) s.period_ms = *v;
   if (auto v = o.whole("width", 1, 16384)) s.width = static_cast<int>(*v);
   if (auto v = o.whole("height", 1, 16384)) s.height = static_cast<int>(*v);
+  // The operating point: the model's own (model.json reader.operating_point) unless set here.
   for (const auto& [key, field] : {std::pair{"floor", &s.recogniser.floor}, std::pair{"margin", &s.recogniser.margin},
-                                   std::pair{"pair_floor", &s.recogniser.pair_floor}, std::pair{"deck_margin", &s.deck_margin}})
+                                   std::pair{"pair_floor", &s.recogniser.pair_floor}})
     if (auto v = o.number(key, 0, 1)) *field = *v;
+  if (auto v = o.number("deck_margin", 0, 1)) s.deck_margin = *v;
   if (!o.ok()) {
     error = o.error();
     return nullptr;

@@ -20,8 +20,9 @@
 //   period_ms=100   a recording's frame period (a folder or a file is replayed at this pace; a camera
 //                   runs at its own rate)
 //   width=, height= the V4L2 capture size (default: the camera's)
-//   floor=, margin= the recogniser's refusal floor and margin (default: the model's defaults)
-//   pair_floor=     a card both of whose corners read it at this or above is read (default 0.80)
+//   floor=, margin= the recogniser's refusal floor and margin (default: the model's operating point,
+//                   model.json reader.operating_point, chosen with its reader)
+//   pair_floor=     a card both of whose corners read it at this or above is read (default: the model's)
 //   deck_margin=0.20  an embedding deck's cosine margin: an index is read as its nearest prototype only
 //                   this far above the runner-up. Its own option, not margin=: the two measure different
 //                   things (a probability, a cosine), and one did both until 2026-11-27

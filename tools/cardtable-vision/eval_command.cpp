@@ -32,12 +32,15 @@ point they were measured at (views and how they combine, floors).
   --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)
   --list FILE   only the images named in FILE ("group/file.jpg" per line), e.g. vision/model/held_out_images.txt
   --threads N   OpenCV threads (default 1: the figure is per core)
-  --floor P     refuse a reading below this confidence (default 0.995)
-  --margin P    refuse a reading whose runner-up is within P of it (default 0.80)
+  The operating point (--floor, --margin, --pair-floor, --views) is the model's own by default: the one
+  chosen with its reader on the training images, model.json's reader.operating_point (vision/README.md,
+  "Operating point"; a model.json without one: 0.995, 0.80, 0.80, 2 views). Each option overrides it:
+  --floor P     refuse a reading below this confidence
+  --margin P    refuse a reading whose runner-up is within P of it
   --pair-floor P  read a card whose two corners each read it at P or above, though neither reaches the
-                floor alone (default 0.80; 1 turns it off)
+                floor alone (1 turns it off)
   --views N     read each index N times, turned 360/N degrees each time, and combine the views'
-                probabilities by their geometric mean, normalised (default 2)
+                probabilities by their geometric mean, normalised
   --arithmetic-views  combine the views by their arithmetic mean instead (the model's operating
                 point was chosen for the geometric one: vision/README.md, "Operating point")
   --every-view  read every view of every index; by default the odd views are read only where they could
@@ -64,11 +67,14 @@ int eval_command(const std::vector<std::string>& args) {
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
   vision::RecogniserOptions ropt;
-  ropt.floor = o.double_value("--floor", ropt.floor);
-  ropt.margin = o.double_value("--margin", ropt.margin);
-  ropt.pair_floor = o.double_value("--pair-floor", ropt.pair_floor);
-  ropt.reader_views = o.int_value("--views", ropt.reader_views);
-  if (ropt.reader_views < 1 || ropt.reader_views > 16) throw UsageError("--views must be 1..16");
+  // The operating point: the model's own (model.json reader.operating_point) unless given here.
+  if (o.has("--floor")) ropt.floor = o.double_value("--floor", 0);
+  if (o.has("--margin")) ropt.margin = o.double_value("--margin", 0);
+  if (o.has("--pair-floor")) ropt.pair_floor = o.double_value("--pair-floor", 0);
+  if (o.has("--views")) {
+    ropt.reader_views = o.int_value("--views", 0);
+    if (*ropt.reader_views < 1 || *ropt.reader_views > 16) throw UsageError("--views must be 1..16");
+  }
   ropt.early_refusal = !o.flag("--every-view");
   ropt.geometric_views = !o.flag("--arithmetic-views");
   ropt.strip_reader = !o.flag("--batch-reader");

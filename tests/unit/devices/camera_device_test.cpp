@@ -104,7 +104,8 @@ TEST_F(CameraDeviceTest, ABadConfigurationIsRefusedNamingTheDeviceAndTheReason) 
 
 // The network's margin (a probability: the best card over the runner-up) and an embedding deck's (a
 // cosine: the nearest prototype over the next) are two options: until 2026-11-27 margin= set both, so a
-// director who tuned one moved the other. The camera's status says the operating point it reads at.
+// director who tuned one moved the other. The camera's status says the operating point it reads at: the
+// options' where they set it, the model's where they do not.
 TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptionsAndStatusSaysBoth) {
   // A deck of two cards, enrolled (as it must be) with the model's own embedding size.
   const auto info = vision::read_model_info(CARDTABLE_VISION_MODEL);
@@ -122,8 +123,11 @@ TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptions
   auto s = d->status();
   EXPECT_EQ(s["margin"], 0.5);
   EXPECT_EQ(s["deck_margin"], 0.2) << "the deck's default, whatever margin= says";
-  EXPECT_EQ(s["floor"], 0.995);
-  EXPECT_EQ(s["pair_floor"], 0.8);
+  // The rest of the point is the model's own (model.json reader.operating_point), as chosen with its reader.
+  ASSERT_TRUE(info.reader->operating_point);
+  EXPECT_EQ(s["floor"], info.reader->operating_point->floor);
+  EXPECT_EQ(s["pair_floor"], info.reader->operating_point->pair_floor);
+  EXPECT_EQ(s["views"], info.reader->operating_point->views);
   // And what runs each network: the committed model's detector front and reader are computed by the
   // program itself (vision/detector_front.hpp, vision/hand_reader.hpp).
   // (On a processor where cv::dnn is faster, hand_kernels_pay_off(), cv::dnn runs both and says so.)
@@ -135,7 +139,7 @@ TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptions
   ASSERT_TRUE(d);
   s = d->status();
   EXPECT_EQ(s["deck_margin"], 0.3);
-  EXPECT_EQ(s["margin"], 0.8) << "the network's default, whatever deck_margin= says";
+  EXPECT_EQ(s["margin"], info.reader->operating_point->margin) << "the model's margin, whatever deck_margin= says";
   // Without an embedding deck, deck_margin= has nothing to apply to: refused, pointing at margin=.
   EXPECT_NE(error_of(config({{"deck_margin", "0.3"}})).find("the network's own margin is margin="), std::string::npos);
   EXPECT_FALSE(make(config())->status().contains("deck_margin"));

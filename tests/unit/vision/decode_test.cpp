@@ -135,7 +135,7 @@ TEST(Decode, TwoCornersAgreeingAtThePairFloorReadTheCardOneAloneIsRefused) {
   unsure_index(disagree, 8, 8, 10, 1);  // queen of diamonds
   const auto a = decode_maps(two.m, info(), {}, 1.0, std::nullopt);
   ASSERT_EQ(a.indices.size(), 2U);
-  EXPECT_LT(a.indices[0].confidence, RecogniserOptions{}.floor);
+  EXPECT_LT(a.indices[0].confidence, OperatingPoint{}.floor);
   ASSERT_EQ(a.cards.size(), 1U);
   EXPECT_EQ(a.cards[0].card, Card::parse("DJ"));
   EXPECT_EQ(a.cards[0].corners, 2);
@@ -188,7 +188,7 @@ std::vector<double> view(double best, int doubt, double doubt_p) {
 TEST(CombineViews, ADoubtThatOnlyOneViewHasIsOutvoted) {
   const std::vector<std::vector<double>> views = {view(0.90, 1, 0.0997), view(0.90, 2, 0.0997), view(0.90, 3, 0.0997),
                                                   view(0.90, 4, 0.0997)};
-  const RecogniserOptions opt;
+  const OperatingPoint opt;
   EXPECT_NEAR(combine_views(views, false)[0], 0.90, 1e-9);
   EXPECT_GE(combine_views(views, true)[0], opt.floor);
 }
@@ -197,7 +197,7 @@ TEST(CombineViews, ADoubtThatOnlyOneViewHasIsOutvoted) {
 // under the floor, refused.
 TEST(CombineViews, ADoubtEveryViewSharesStays) {
   const std::vector<std::vector<double>> views(4, view(0.90, 1, 0.0997));
-  const RecogniserOptions opt;
+  const OperatingPoint opt;
   EXPECT_NEAR(combine_views(views, true)[0], 0.90, 1e-6);
   EXPECT_LT(combine_views(views, true)[0], opt.floor);
 }
@@ -207,7 +207,7 @@ TEST(CombineViews, ADoubtEveryViewSharesStays) {
 TEST(CombineViews, ViewsThatReadDifferentCardsReadNone) {
   const std::vector<std::vector<double>> views = {view(0.98, 1, 0.0199), view(0.0199, 1, 0.98), view(0.98, 1, 0.0199),
                                                   view(0.0199, 1, 0.98)};
-  const RecogniserOptions opt;
+  const OperatingPoint opt;
   for (bool geometric : {false, true}) {
     const auto p = combine_views(views, geometric);
     EXPECT_NEAR(p[0], 0.5, 0.01) << geometric;

@@ -75,6 +75,30 @@ TEST(ModelInfo, TheReadersCropFilterIsTheOneItWasTrainedWith) {
   }
 }
 
+// The operating point is chosen with the reader and travels with it: a floor that refuses nothing, a
+// probability out of 0..1 or a number of views the recogniser cannot read are errors, not points.
+TEST(ModelInfo, TheReadersOperatingPointIsChecked) {
+  const std::string head = with_reader_head();
+  EXPECT_FALSE(parse_model_info(head + "}}", "m").reader->operating_point) << "optional: the defaults serve";
+  const auto m = parse_model_info(head + R"(,"operating_point":{"floor":0.99,"margin":0.8,"pair_floor":0.75,"views":4}}})", "m");
+  ASSERT_TRUE(m.reader->operating_point);
+  EXPECT_DOUBLE_EQ(m.reader->operating_point->floor, 0.99);
+  EXPECT_DOUBLE_EQ(m.reader->operating_point->margin, 0.8);
+  EXPECT_DOUBLE_EQ(m.reader->operating_point->pair_floor, 0.75);
+  EXPECT_EQ(m.reader->operating_point->views, 4);
+  for (const std::string bad : {R"([])", R"({"floor":0.3,"margin":0.8,"pair_floor":0.8,"views":2})",
+                                R"({"floor":1.5,"margin":0.8,"pair_floor":0.8,"views":2})", R"({"floor":0.99,"margin":-0.1,"pair_floor":0.8,"views":2})",
+                                R"({"floor":0.99,"margin":0.8,"pair_floor":"0.8","views":2})", R"({"floor":0.99,"margin":0.8,"pair_floor":0.8,"views":0})",
+                                R"({"floor":0.99,"margin":0.8,"pair_floor":0.8,"views":2.5})", R"({"floor":0.99,"margin":0.8,"pair_floor":0.8})"}) {
+    try {
+      parse_model_info(head + R"(,"operating_point":)" + bad + "}}", "m");
+      ADD_FAILURE() << bad << " was taken";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("operating_point"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(ModelInfo, BadMetadataIsAClearError) {
   EXPECT_THROW(parse_model_info("[]", "m"), std::runtime_error);
   EXPECT_THROW(parse_model_info(R"({"format":"other"})", "m"), std::runtime_error);

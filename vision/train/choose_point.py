@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Choose a reader's operating point on the training images and write it into model.json
+(reader.operating_point), where the recogniser reads it: the floor, margin, pair floor and views belong
+to the weights they were chosen for, so a new reader carries its own.
+
+The rule (vision/README.md, "Operating point"), precision first: walk the floors from the lowest, and at
+each the pair floors from the lowest; take the first point at which the training images' false cards hold
+at most --real-errors real errors. A false card is not a real error when a person has looked at the
+photograph and found the card there, unlabelled: those are listed in --unlabelled ("group/file.jpg CARD",
+one a line, # comments), so the choice is the same each time it is made. The held-out captures are never
+read here.
+
+  python3 vision/train/choose_point.py --eval build/tools/cardtable-vision/cardtable-vision \\
+      --dataset .../roboflow_card_detection_v12 --model vision/model/model.json [--write]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MODEL_DIR = os.path.join(HERE, "..", "model")
+
+
+def read_unlabelled(path):
+    cards = set()
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split()
+            if len(parts) != 2:
+                sys.exit(f"{path}:{n}: want 'group/file.jpg CARD', got {line!r}")
+            cards.add((parts[0], parts[1]))
+    return cards
+
+
+def evaluate(args, floor, pair_floor):
+    cmd = [args.eval, "eval", "--dataset", args.dataset, "--list", args.list, "--model", args.model, "--json",
+           "--every-view", "--views", str(args.views), "--floor", str(floor), "--margin", str(args.margin),
+           "--pair-floor", str(pair_floor)]
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--eval", required=True, help="the cardtable-vision binary")
+    ap.add_argument("--dataset", required=True, help="the corpus's roboflow_card_detection_v12 folder")
+    ap.add_argument("--model", required=True, help="model.json of the reader to place")
+    ap.add_argument("--list", default=os.path.join(MODEL_DIR, "train_images.txt"), help="the training images (never the held-out ones)")
+    ap.add_argument("--unlabelled", default=os.path.join(MODEL_DIR, "unlabelled_cards.txt"),
+                    help="cards verified in the photographs but missing from their labels")
+    ap.add_argument("--floors", default="0.99,0.992,0.995,0.997,0.998")
+    ap.add_argument("--pair-floors", default="0.7,0.8,0.9")
+    ap.add_argument("--margin", type=float, default=0.80)
+    ap.add_argument("--views", type=int, default=2)
+    ap.add_argument("--real-errors", type=int, default=1, help="the most real false cards allowed on the training images")
+    ap.add_argument("--write", action="store_true", help="write the chosen point into --model")
+    args = ap.parse_args()
+    if "held_out" in os.path.basename(args.list):
+        sys.exit("the operating point is chosen on the training images, never the held-out captures")
+    unlabelled = read_unlabelled(args.unlabelled)
+    floors = sorted(float(x) for x in args.floors.split(","))
+    pairs = sorted(float(x) for x in args.pair_floors.split(","))
+    grid, chosen = [], None
+    for floor in floors:
+        for pair_floor in pairs:
+            e = evaluate(args, floor, pair_floor)
+            falses = [(f["image"], f["read"], f["label"]) for f in e["false_card_images"]]
+            real = [f for f in falses if (f[0], f[1]) not in unlabelled]
+            row = dict(floor=floor, pair_floor=pair_floor, precision=round(e["precision"], 4), recall=round(e["recall"], 4),
+                       false_cards=len(falses), real_errors=len(real))
+            grid.append(row)
+            print(json.dumps(row), flush=True)
+            for image, read, label in real:
+                print(f"  real error: {image}: {label} -> {read}", flush=True)
+            if chosen is None and len(real) <= args.real_errors:
+                chosen = dict(row, real=[dict(image=i, read=r, label=l) for i, r, l in real])
+        if chosen:
+            break  # the lowest floor with such a point: the higher ones only refuse more
+    if chosen is None:
+        sys.exit(f"no point of the grid leaves at most {args.real_errors} real errors: widen --floors")
+    point = dict(floor=chosen["floor"], margin=args.margin, pair_floor=chosen["pair_floor"], views=args.views,
+                 chosen_on=dict(images=os.path.basename(args.list), rule=f"lowest floor, then pair floor, with at most "
+                                f"{args.real_errors} real false card(s) on the training images", precision=chosen["precision"],
+                                recall=chosen["recall"], false_cards=chosen["false_cards"], real_errors=chosen["real"], grid=grid))
+    print("chosen:", json.dumps({k: point[k] for k in ("floor", "margin", "pair_floor", "views")}), flush=True)
+    if args.write:
+        with open(args.model) as f:
+            meta = json.load(f)
+        meta["reader"]["operating_point"] = point
+        with open(args.model, "w") as f:
+            json.dump(meta, f, indent=1)
+            f.write("\n")
+        print("wrote", args.model, flush=True)
+
+
+if __name__ == "__main__":
+    main()
