@@ -35,7 +35,7 @@ point they were measured at (views and how they combine, floors).
   The operating point (--floor, --margin, --pair-floor, --views) is the model's own by default: the one
   chosen with its reader on the training images, model.json's reader.operating_point (vision/README.md,
   "Operating point"; a model.json without one: 0.995, 0.80, 0.80, 2 views). Each option overrides it:
-  --floor P     refuse a reading below this confidence
+  --floor P     refuse a reading below this confidence (a probability, 0..1)
   --margin P    refuse a reading whose runner-up is within P of it
   --pair-floor P  read a card whose two corners each read it at P or above, though neither reaches the
                 floor alone (1 turns it off)
@@ -59,6 +59,13 @@ point they were measured at (views and how they combine, floors).
                 the same readings within float rounding, slower
 )";
 
+// A floor or a margin: a probability. 99 for 0.99 is a slip to name, not a point that refuses every card.
+double probability(const Options& o, const std::string& name) {
+  const double v = o.double_value(name, 0);
+  if (!(v >= 0 && v <= 1)) throw UsageError(name + " wants a probability in 0..1, not '" + o.value(name, "") + "'");
+  return v;
+}
+
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
@@ -68,9 +75,9 @@ int eval_command(const std::vector<std::string>& args) {
   cv::setNumThreads(o.int_value("--threads", 1));
   vision::RecogniserOptions ropt;
   // The operating point: the model's own (model.json reader.operating_point) unless given here.
-  if (o.has("--floor")) ropt.floor = o.double_value("--floor", 0);
-  if (o.has("--margin")) ropt.margin = o.double_value("--margin", 0);
-  if (o.has("--pair-floor")) ropt.pair_floor = o.double_value("--pair-floor", 0);
+  if (o.has("--floor")) ropt.floor = probability(o, "--floor");
+  if (o.has("--margin")) ropt.margin = probability(o, "--margin");
+  if (o.has("--pair-floor")) ropt.pair_floor = probability(o, "--pair-floor");
   if (o.has("--views")) {
     ropt.reader_views = o.int_value("--views", 0);
     if (*ropt.reader_views < 1 || *ropt.reader_views > 16) throw UsageError("--views must be 1..16");
