@@ -63,6 +63,46 @@ def degrade(rng, c, share):
     return c
 
 
+def low_light(rng, c):
+    """A webcam in a dim room (the corpus's hand-held and multi-card groups): the crop darkened through a
+    gamma curve, its contrast squeezed towards a dark level, a colour cast (a cheap sensor's green or a
+    warm lamp), the sensor's noise turned up, and sometimes the isolated white and black specks a dataset's
+    noise augmentation leaves (the corpus's Roboflow exports carry them)."""
+    x = c.astype(np.float32) / 255.0
+    x = x ** rng.uniform(1.2, 2.0)
+    x = rng.uniform(0.02, 0.12) + x * rng.uniform(0.4, 0.85)
+    x = x * rng.uniform(0.65, 1.25, 3)
+    x = x * 255.0 + rng.normal(0, rng.uniform(2, 9), x.shape)
+    if rng.random() < 0.4:
+        specks = rng.random(x.shape[:2]) < rng.uniform(0.002, 0.02)
+        x[specks] = rng.choice([0.0, 255.0], size=(int(specks.sum()), 1))
+    return np.clip(x, 0, 255).astype(np.uint8)
+
+
+def remap(rng, c):
+    """The crop's grey levels painted in two random colours, light ink on a dark card as often as dark ink
+    on a light one: decks differ in colour (the black-and-gold deck prints gold red suits and silver black
+    ones on black cards), so the suit must be read from its shape; on every other crop the colour still
+    helps. The two colours differ in brightness by at least a fifth of the range, as printed cards do."""
+    g = cv2.cvtColor(c, cv2.COLOR_BGR2GRAY).astype(np.float32)[:, :, None] / 255.0
+    while True:
+        ink, card = rng.uniform(0, 255, 3), rng.uniform(0, 255, 3)
+        if abs(ink.mean() - card.mean()) > 50:
+            break
+    return np.clip(ink + (card - ink) * g, 0, 255).astype(np.uint8)
+
+
+def restyle(rng, c, low_light_share, remap_share):
+    """Crop-level augmentations (train_reader.py --low-light, --remap), index and background crops alike so
+    that neither becomes a sign of an index. A share of 0 draws nothing from the RNG: an earlier recipe's
+    run stays the same."""
+    if remap_share and rng.random() < remap_share:
+        c = remap(rng, c)
+    if low_light_share and rng.random() < low_light_share:
+        c = low_light(rng, c)
+    return c
+
+
 def samples_from(img, boxes, rng, n_neg, hard=0.0, filt="linear"):
     """(crop, rank, suit, is_index) from one image's pixel boxes, plus n_neg background crops. `hard`:
     the share of index crops made harder (degrade()), with the crop's size and centre jittered as far
@@ -121,6 +161,12 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--hard", type=float, default=0.0,
                     help="share of index crops made harder: soft focus, motion blur, JPEG, an edge covered (degrade())")
+    ap.add_argument("--low-light", type=float, default=0.0,
+                    help="share of crops seen as a webcam in a dim room sees them: darker, flatter, a colour cast, "
+                    "more noise, specks (low_light())")
+    ap.add_argument("--remap", type=float, default=0.0,
+                    help="share of crops repainted in two random colours, light on dark as often as dark on light, "
+                    "so that suits are read by shape (remap())")
     ap.add_argument("--crop-filter", choices=CROP_FILTERS, default="linear",
                     help="how crops are shrunk to the reader's size (reader.py, crop; model.json reader.crop_filter): "
                     "linear (one bilinear warp, the committed reader's) or area (every pixel averaged)")
@@ -165,7 +211,8 @@ def main():
                 img, b = images[i], pix[i]
             batch += samples_from(img, b, r, 1, args.hard, args.crop_filter)
         batch = batch[:args.batch]
-        x = torch.from_numpy(np.stack([photometric(r, c) for c, _, _, _ in batch]).astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
+        x = torch.from_numpy(np.stack([photometric(r, restyle(r, c, args.low_light, args.remap)) for c, _, _, _ in batch])
+                             .astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
         return (x, torch.tensor([k for _, k, _, _ in batch]), torch.tensor([s for _, _, s, _ in batch]),
                 torch.tensor([float(k) for _, _, _, k in batch]))
 
