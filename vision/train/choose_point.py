@@ -37,6 +37,12 @@ def read_unlabelled(path):
     return cards
 
 
+def read_list(path):
+    """The images of an eval --list file: group/file.jpg a line, # comments."""
+    with open(path) as f:
+        return [line.split("#", 1)[0].strip() for line in f if line.split("#", 1)[0].strip()]
+
+
 def evaluate(args, floor, pair_floor):
     cmd = [args.eval, "eval", "--dataset", args.dataset, "--list", args.list, "--model", args.model, "--json",
            "--every-view", "--views", str(args.views), "--floor", str(floor), "--margin", str(args.margin),
@@ -60,8 +66,11 @@ def main():
     ap.add_argument("--real-errors", type=int, default=1, help="the most real false cards allowed on the training images")
     ap.add_argument("--write", action="store_true", help="write the chosen point into --model")
     args = ap.parse_args()
-    if "held_out" in os.path.basename(args.list):
-        sys.exit("the operating point is chosen on the training images, never the held-out captures")
+    held = read_list(os.path.join(MODEL_DIR, "held_out_images.txt"))
+    shared = sorted(set(read_list(args.list)) & set(held))
+    if "held_out" in os.path.basename(args.list) or shared:
+        sys.exit(f"the operating point is chosen on the training images, never the held-out captures: {args.list} "
+                 f"holds {len(shared)} of model/held_out_images.txt" + (f" ({shared[0]} ...)" if shared else ""))
     unlabelled = read_unlabelled(args.unlabelled)
     floors = sorted(float(x) for x in args.floors.split(","))
     pairs = sorted(float(x) for x in args.pair_floors.split(","))
