@@ -1,5 +1,6 @@
 // The layers the recogniser can compute itself, each against the same layers in cv::dnn, on one core:
-// the detector's front (stem and s4 stage) on a 640x640 frame, and the index reader on 32 x 32 crops.
+// the detector's front (stem and s4 stage) and its tail (the rest) on a 640x640 frame, and the index
+// reader on its crops.
 // Whether the recogniser uses its own layers on a processor is decided by these figures
 // (hand_layers.hpp, hand_kernels_pay_off), so they are measured for each build of the kernels: the
 // AVX2 + FMA one (x86-64) and the baseline one (what arm64 and x86-64 without AVX2 run).
@@ -15,6 +16,7 @@
 
 #include "model_net.hpp"
 #include "vision/detector_front.hpp"
+#include "vision/detector_tail.hpp"
 #include "vision/hand_reader.hpp"
 #include "vision/index_crop.hpp"
 #include "vision/model_info.hpp"
@@ -74,6 +76,36 @@ void BM_DetectorFront640(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_DetectorFront640)->ArgName("engine")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The detector's tail on the front's output of a 640x640 frame: computed here (DetectorTail) or by
+// cv::dnn from the model's cards_tail.onnx, as the recogniser runs the one or the other.
+void BM_DetectorTail640(benchmark::State& state) {
+  cv::setNumThreads(1);
+  const Optimised optimised(state.range(0));
+  const auto info = cardtable::vision::read_model_info(kModel);
+  cv::dnn::Net whole = load(info.onnx);
+  cardtable::vision::DetectorFront front(whole, info.scale);
+  cv::Mat s4, out;
+  front.run(noise(640, 640, 1), s4);
+  if (state.range(0) >= 2) {
+    cv::dnn::Net tail = load(info.tail->onnx);
+    for (auto _ : state) {
+      tail.setInput(s4);
+      out = tail.forward();
+      benchmark::DoNotOptimize(out.data);
+    }
+    state.SetLabel(engine_name(state.range(0)));
+  } else {
+    cardtable::vision::DetectorTail tail(whole, state.range(0) == 0 ? Kernels::best : Kernels::baseline);
+    state.SetLabel(tail.kernels());
+    for (auto _ : state) {
+      tail.run(s4, out);
+      benchmark::DoNotOptimize(out.data);
+    }
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DetectorTail640)->ArgName("engine")->DenseRange(0, 3)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // 64 crops a pass: about what a frame of 16 indices read in 4 views costs; `crop` pixels square (the
 // committed reader's 32, or the 40 and 48 a retrained reader may read: the same weights read any).

@@ -1,11 +1,12 @@
 // The arithmetic of the layers the recogniser computes itself: the detector's front (DetectorFront,
-// detector_front.hpp) and the index reader (HandReader, hand_reader.hpp). Convolutions with their bias
-// and ReLU on raw float planes. Compiled twice on x86-64 -- once for the baseline the distribution
+// detector_front.hpp) and tail (DetectorTail, detector_tail.hpp) and the index reader (HandReader,
+// hand_reader.hpp). Convolutions with their bias and ReLU on raw float planes. Compiled twice on x86-64 -- once for the baseline the distribution
 // builds for (SSE2) and once with AVX2 and FMA, chosen at run time -- and once elsewhere (arm64: NEON),
 // from the same source (conv_kernels.inc), written with GCC/Clang vector extensions so each build gets
 // the widest vectors its target has.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -32,6 +33,32 @@ struct FrontPlan {
   float* pw1_out = nullptr;   // 32 planes of rows/4 rows of cols/4 + 2 (a zero column each side)
   float* dw2_out = nullptr;   // 32 planes of rows/4 x cols/4
 };
+
+// The detector's tail: everything after the front (s8, s16, s32, the two lateral layers that add the
+// deeper maps back, the neck and the heads; vision/train/model.py, CornerNet.tail). Its input is the
+// front's output, [32][rows/4][cols/4]; its output the detector's maps, [84][rows/8][cols/8]: heat
+// (sigmoid), rank 13, suit 4, size 2 (logits, as the network gives them), then the 64 features.
+struct TailPlan {
+  int rows = 0, cols = 0;  // the front's output (the detector's input / 4); both multiples of 8
+  Conv s8[4];              // (depthwise stride 2, pointwise 32 -> 64), (depthwise, pointwise 64 -> 64)
+  Conv s16[6];             // (depthwise stride 2, pointwise 64 -> 96), then two (depthwise, pointwise 96 -> 96)
+  Conv s32[4];             // (depthwise stride 2, pointwise 96 -> 128), (depthwise, pointwise 128 -> 128)
+  Conv lat32;              // 96 x 128, then added to s16's output, each cell to the 2 x 2 it stands over
+  Conv lat16;              // 64 x 96, then added to s8's output likewise
+  Conv neck[4];            // (depthwise, pointwise 64 -> 64) twice
+  Conv heads;              // 20 x 64: heat, rank, suit and size stacked (DetectorTail stacks them)
+  float* scratch = nullptr;  // tail_scratch(rows, cols) floats, zero where DetectorTail made it
+};
+inline constexpr int kTailOut = 1 + 13 + 4 + 2 + 64;
+// The floats run_tail carves its maps from (conv_kernels.inc lists them in the same order).
+inline constexpr std::size_t tail_scratch(int rows, int cols) {
+  const auto r = static_cast<std::size_t>(rows), q = static_cast<std::size_t>(cols);
+  const std::size_t r8 = r / 2, q8 = q / 2, r16 = r / 4, q16 = q / 4, r32 = r / 8, q32 = q / 8;
+  return (q + 8) + 64 * r8 * q8 /* depthwise outputs */ + 64 * r8 * q8 /* pointwise_padded's tmp */
+         + 64 * r8 * (q8 + 2) /* s8's pointwise, the neck's */ + 96 * r16 * (q16 + 2) + 128 * r32 * (q32 + 2)
+         + 64 * r8 * (q8 + 2) /* s8's output, padded for the neck */ + 96 * r16 * q16 + 128 * r32 * q32 /* s16's, s32's */
+         + 96 * r32 * q32 + 64 * r16 * q16 /* lat32, lat16 */;
+}
 
 // The index reader (vision/train/reader.py, IndexReader) on one crop of `crop` x `crop` pixels: the
 // committed reader's 48 (32 before 2026-11-27), or any multiple of 8 from 16 to kReaderMaxCrop
@@ -61,9 +88,12 @@ inline constexpr int kReaderOut = 18 + 64;  // head (rank 13, suit 4, is-index 1
 void run_front_baseline(const FrontPlan& plan, const std::uint8_t* image, std::size_t step, float* out);
 // The reader on one 8-bit BGR crop (plan.crop x plan.crop, `step` bytes a row): kReaderOut values out.
 void run_reader_baseline(const ReaderPlan& plan, const std::uint8_t* crop, std::size_t step, float* out);
+// The tail on the front's output (plan.rows x plan.cols, 32 planes) in, kTailOut planes of rows/2 x cols/2 out.
+void run_tail_baseline(const TailPlan& plan, const float* in, float* out);
 #if defined(__x86_64__)
 void run_front_avx2(const FrontPlan& plan, const std::uint8_t* image, std::size_t step, float* out);
 void run_reader_avx2(const ReaderPlan& plan, const std::uint8_t* crop, std::size_t step, float* out);
+void run_tail_avx2(const TailPlan& plan, const float* in, float* out);
 #endif
 
 }  // namespace cardtable::vision::kernels

@@ -157,10 +157,11 @@ std::string evaluation_text(const Evaluation& e) {
   if (e.options) {
     const auto& o = *e.options;
     const OperatingPoint pt = operating_point(o);
-    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s%s%s\n",
+    std::snprintf(buf, sizeof buf, "operating point: %d views (%s mean%s), floor %.3g, margin %.3g, pair floor %.3g, detector side %s%s%s%s%s\n",
                   pt.views, o.geometric_views ? "geometric" : "arithmetic", o.early_refusal ? "" : ", every view read", pt.floor,
                   pt.margin, pt.pair_floor, o.detector_side ? std::to_string(o.detector_side).c_str() : "the model's",
-                  o.strip_reader ? "" : ", batch reader", o.detector_front ? "" : ", whole detector in cv::dnn", o.hand_reader ? "" : ", reader in cv::dnn");
+                  o.strip_reader ? "" : ", batch reader", o.detector_front ? "" : ", whole detector in cv::dnn",
+                  !o.detector_front || o.detector_tail ? "" : ", detector's tail in cv::dnn", o.hand_reader ? "" : ", reader in cv::dnn");
     out += buf;
   }
   return out;
@@ -190,6 +191,7 @@ std::string evaluation_json(const Evaluation& e) {
                             {"detector_side", o.detector_side},
                             {"strip_reader", o.strip_reader},
                             {"detector_front", o.detector_front},
+                            {"detector_tail", o.detector_tail},
                             {"hand_reader", o.hand_reader}};
   }
   return j.dump(1) + "\n";

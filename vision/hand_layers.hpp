@@ -24,7 +24,7 @@ bool use_avx2(Kernels k);
 
 // Whether the hand-computed layers run faster than cv::dnn on this processor, so the recogniser uses
 // them by default. Measured (bench/vision_layers_bench.cpp, docs/benchmarks.md): yes on x86-64 with
-// AVX2 + FMA (the front 1.6-2.7x, the reader 2-3x faster). Elsewhere not yet: the baseline build on
+// AVX2 + FMA (the front 1.6-2.7x, the tail 1.6-1.8x, the reader 2-3x faster). Elsewhere not yet: the baseline build on
 // this x86-64 loses to cv::dnn, which picks AVX2 at run time, and against cv::dnn's own baseline code it
 // computes the front 1.0-1.3x and reads crops 1.6x faster; but no processor without AVX2 and no arm64 board
 // (NEON) has been measured, so cv::dnn runs there until one is.

@@ -12,6 +12,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/detector_front.hpp"
+#include "vision/detector_tail.hpp"
 #include "vision/hand_reader.hpp"
 #include "vision/index_crop.hpp"
 
@@ -24,8 +25,12 @@ struct Recogniser::Net {
   // The detector split (RecogniserOptions::detector_front): the stem and s4 here, the rest in cv::dnn.
   // The whole detector stays loaded for inputs the front does not fit; it costs no buffers until run.
   std::optional<DetectorFront> front;
+  // The rest after the front: computed here too (RecogniserOptions::detector_tail), else cv::dnn runs
+  // the model's tail (model.json's "tail").
+  std::optional<DetectorTail> hand_tail;
   cv::dnn::Net tail;
   cv::Mat front_out;              // the front's output, the tail's input: [1, 32, H/4, W/4] float
+  cv::Mat maps;                   // the hand-computed tail's output, the detector's maps (2.2 MB at 640)
   // One reader net a pass: cv::dnn re-plans a net's buffers whenever its input's batch size changes, and
   // the two passes of a frame read different numbers of crops.
   std::array<cv::dnn::Net, 2> reader;
@@ -465,13 +470,29 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
                              std::to_string(2 * info_.width) + ", not " + std::to_string(options_.detector_side));
   const auto detector = model_json.parent_path() / info_.onnx;
   net_->detector = make_net(detector, verified_bytes(detector, info_.sha256));
-  if (info_.tail && options_.detector_front && hand_kernels_pay_off()) {
-    const auto tail = model_json.parent_path() / info_.tail->onnx;
-    net_->tail = make_net(tail, verified_bytes(tail, info_.tail->sha256));
-    try {
-      net_->front.emplace(net_->detector, info_.scale);
-    } catch (const std::runtime_error& e) {
-      throw std::runtime_error(detector.string() + ": " + e.what());
+  if (options_.detector_front && hand_kernels_pay_off()) {
+    // The tail is computed here where the options want it and the detector is the CornerNet (its layers
+    // are checked); else cv::dnn runs the model's tail; a model with neither runs whole in cv::dnn.
+    if (options_.detector_tail) {
+      try {
+        net_->hand_tail.emplace(net_->detector);
+      } catch (const std::runtime_error&) {
+        // Not the CornerNet's tail: cv::dnn runs the model's, below, where it has one.
+      }
+    }
+    if (info_.tail) {
+      // Checked even where it is computed here: a model.json naming a file that is not there, or not the
+      // file it names, is a clear error at start-up whichever way the tail runs.
+      const auto tail = model_json.parent_path() / info_.tail->onnx;
+      const std::string bytes = verified_bytes(tail, info_.tail->sha256);
+      if (!net_->hand_tail) net_->tail = make_net(tail, bytes);
+    }
+    if (net_->hand_tail || info_.tail) {
+      try {
+        net_->front.emplace(net_->detector, info_.scale);
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error(detector.string() + ": " + e.what());
+      }
     }
   }
   if (info_.reader) {
@@ -507,8 +528,9 @@ Recogniser::Recogniser(const fs::path& model_json, RecogniserOptions options)
 Recogniser::~Recogniser() = default;
 
 std::string Recogniser::engines() const {
-  std::string d = net_->front ? std::string("detector: s4 front here (") + net_->front->kernels() + "), the rest in cv::dnn"
-                              : "detector: whole in cv::dnn";
+  std::string d = !net_->front     ? std::string("detector: whole in cv::dnn")
+                  : net_->hand_tail ? std::string("detector: here (") + net_->front->kernels() + ")"
+                                    : std::string("detector: s4 front here (") + net_->front->kernels() + "), the rest in cv::dnn";
   if (!net_->has_reader) return d;
   if (net_->hand) return d + "; reader: here (" + net_->hand->kernels() + ")";
   return d + (net_->has_strip ? "; reader: cv::dnn, strips" : "; reader: cv::dnn, batch");
@@ -544,8 +566,13 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
   cv::Mat maps;
   if (net_->front && DetectorFront::fits(detector_input->size())) {
     net_->front->run(*detector_input, net_->front_out);
-    net_->tail.setInput(net_->front_out);
-    maps = net_->tail.forward();
+    if (net_->hand_tail) {
+      net_->hand_tail->run(net_->front_out, net_->maps);
+      maps = net_->maps;
+    } else {
+      net_->tail.setInput(net_->front_out);
+      maps = net_->tail.forward();
+    }
   } else {
     image_blob(*detector_input, info_.scale, net_->planes, net_->blob);
     net_->detector.setInput(net_->blob);

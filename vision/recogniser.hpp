@@ -112,6 +112,12 @@ struct RecogniserOptions {
   // rounding (tests/unit/vision/detector_front_test.cpp; the corpus test checks the cards on every
   // held-out photograph), the detector in about two thirds of the time (vision/README.md, "Speed").
   bool detector_front = true;
+  // With the front, compute the rest of the detector here as well (detector_tail.hpp) where the
+  // detector is the CornerNet the program computes; false, or another detector: cv::dnn runs the
+  // model's tail. The same maps within float rounding (tests/unit/vision/detector_tail_test.cpp; the
+  // corpus test checks the cards on every held-out photograph), the tail in well under half the time
+  // (vision/README.md, "Speed").
+  bool detector_tail = true;
   // Compute the index reader here (hand_reader.hpp) where the model's reader is the IndexReader the
   // program computes and the processor is one where that is faster (as detector_front); false, another
   // reader or another processor: cv::dnn runs it (strip_reader says in which form). The
@@ -142,8 +148,8 @@ class Recogniser {
   const ModelInfo& info() const { return info_; }
   // The options it reads with, the operating point filled in from the model where they left it unset.
   const RecogniserOptions& options() const { return options_; }
-  // What runs each network, for status and eval: e.g. "detector: s4 front here (avx2+fma), the rest in
-  // cv::dnn; reader: here (avx2+fma)".
+  // What runs each network, for status and eval: e.g. "detector: here (avx2+fma); reader: here
+  // (avx2+fma)", or "detector: s4 front here (avx2+fma), the rest in cv::dnn; ..." with the tail in cv::dnn.
   std::string engines() const;
 
  private:

@@ -18,7 +18,7 @@ namespace {
 constexpr const char* kHelp = R"(usage: cardtable-vision eval --dataset DIR [--json] [--model FILE] [--list FILE]
                              [--threads N] [--floor P] [--margin P] [--pair-floor P]
                              [--views N] [--arithmetic-views] [--every-view] [--detector-side PX]
-                             [--dnn-reader] [--batch-reader] [--whole-detector]
+                             [--dnn-reader] [--batch-reader] [--dnn-tail] [--whole-detector]
 Reads every image of DIR -- one group (images/ and labels/) or a folder of groups, class names from a
 data.yaml in DIR or a parent, YOLO rows 'class cx cy w h' or polygons -- and prints per group and overall:
 the share of images whose card set was read exactly, card precision and recall (distinct cards per image;
@@ -54,9 +54,11 @@ point they were measured at (views and how they combine, floors).
                 within float rounding, slower
   --batch-reader  run it in OpenCV one crop per batch row (reader.onnx) instead (implies --dnn-reader):
                 the same readings, slower still
-  --whole-detector  run the whole detector in OpenCV (cards.onnx) instead of computing its first layers
-                here and the rest in OpenCV (the model's cards_tail.onnx, the default where it has one):
-                the same readings within float rounding, slower
+  --dnn-tail    compute the detector's first layers here and run the rest in OpenCV (the model's
+                cards_tail.onnx) instead of computing the whole detector here (the default where the
+                detector is the one this program computes): the same readings within float rounding, slower
+  --whole-detector  run the whole detector in OpenCV (cards.onnx): the same readings within float
+                rounding, slower still
 )";
 
 // A floor or a margin: a probability. 99 for 0.99 is a slip to name, not a point that refuses every card.
@@ -69,7 +71,7 @@ double probability(const Options& o, const std::string& name) {
 }  // namespace
 
 int eval_command(const std::vector<std::string>& args) {
-  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--whole-detector", "--dnn-reader", "--help"});
+  Options o(args, {"--dataset", "--model", "--list", "--threads", "--floor", "--margin", "--pair-floor", "--views", "--detector-side"}, {"--json", "--every-view", "--arithmetic-views", "--batch-reader", "--whole-detector", "--dnn-tail", "--dnn-reader", "--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--dataset")) throw UsageError("eval needs --dataset DIR\n" + std::string(kHelp));
   cv::setNumThreads(o.int_value("--threads", 1));
@@ -86,6 +88,7 @@ int eval_command(const std::vector<std::string>& args) {
   ropt.geometric_views = !o.flag("--arithmetic-views");
   ropt.strip_reader = !o.flag("--batch-reader");
   ropt.detector_front = !o.flag("--whole-detector");
+  ropt.detector_tail = !o.flag("--dnn-tail");
   ropt.hand_reader = !o.flag("--dnn-reader") && !o.flag("--batch-reader");
   ropt.detector_side = o.int_value("--detector-side", ropt.detector_side);
   vision::Recogniser rec(o.value("--model", default_model()), ropt);

@@ -3,7 +3,9 @@
 cards_tail.onnx beside cards.onnx, and name it in model.json ("tail").
 
 Why: the recogniser computes the stem and s4 itself (vision/detector_front.hpp), 2x faster than
-OpenCV 4.6 on those full-resolution layers, and hands their output to cv::dnn for the rest. The front's
+OpenCV 4.6 on those full-resolution layers, and by default the rest as well (vision/detector_tail.hpp);
+where it does not (`eval --dnn-tail`, or a detector of another shape) it hands their output to cv::dnn
+for the rest, which is this file. The front's
 weights come from cards.onnx itself at load time; the tail must be the same network's, so this script
 refuses unless the weights it exports (--state, the committed detector.npz) give cards.onnx's outputs in
 OpenCV, and checks that OpenCV's tail on cards.onnx's own s4 output gives cards.onnx's maps.

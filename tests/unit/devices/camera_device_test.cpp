@@ -128,12 +128,12 @@ TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptions
   EXPECT_EQ(s["floor"], info.reader->operating_point->floor);
   EXPECT_EQ(s["pair_floor"], info.reader->operating_point->pair_floor);
   EXPECT_EQ(s["views"], info.reader->operating_point->views);
-  // And what runs each network: the committed model's detector front and reader are computed by the
-  // program itself (vision/detector_front.hpp, vision/hand_reader.hpp).
+  // And what runs each network: the committed model's detector (front and tail) and reader are computed
+  // by the program itself (vision/detector_front.hpp, vision/detector_tail.hpp, vision/hand_reader.hpp).
   // (On a processor where cv::dnn is faster, hand_kernels_pay_off(), cv::dnn runs both and says so.)
   const std::string engines = s["engines"].get<std::string>();
   const bool here = cardtable::vision::hand_kernels_pay_off();
-  EXPECT_NE(engines.find(here ? "detector: s4 front here" : "detector: whole in cv::dnn"), std::string::npos) << engines;
+  EXPECT_NE(engines.find(here ? "detector: here" : "detector: whole in cv::dnn"), std::string::npos) << engines;
   EXPECT_NE(engines.find(here ? "reader: here" : "reader: cv::dnn"), std::string::npos) << engines;
   d = make(config({{"deck", deck}, {"deck_margin", "0.3"}}));
   ASSERT_TRUE(d);
