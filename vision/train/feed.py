@@ -10,6 +10,7 @@
 - `record`: what a run did (arguments, steps, minutes, device, last losses), beside its weights, so the
   export that may run elsewhere writes the training's facts into model.json, not its own.
 """
+import argparse
 import hashlib
 import json
 import os
@@ -20,13 +21,25 @@ import numpy as np
 import torch
 
 
+def share(text):
+    """An argparse type for the options that are a share of the crops or images (0..1): `--remap 25`
+    meant as a quarter would repaint every crop without a word."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a share in 0..1, not {text!r}")
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"want a share in 0..1, not {text!r} (a quarter is 0.25)")
+    return v
+
+
 def add_run_options(ap, log_every, state):
     """The options both scripts take for where and how a run trains, and where its weights go."""
     ap.add_argument("--decks", default="standard",
                     help="synthetic card art: 'standard' (the four decks the committed models used), 'more' (five "
                     "more fonts, vision/train/synth.py MORE_DECKS), 'all' (both), or a comma-separated list of "
                     "Debian deck names such as svg-standard")
-    ap.add_argument("--recolour-share", type=float, default=0.0,
+    ap.add_argument("--recolour-share", type=share, default=0.0,
                     help="share of synthetic faces inverted or tinted (decks with light ink on dark cards)")
     ap.add_argument("--device", default="cpu", help="torch device: cpu, or cuda on a machine with an accelerator")
     ap.add_argument("--workers", type=int, default=0, help="processes making batches (0: in this one)")

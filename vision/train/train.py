@@ -220,7 +220,7 @@ def main():
     ap.add_argument("--crop", type=int, default=160)
     ap.add_argument("--batch", type=int, default=12)
     ap.add_argument("--lr", type=float, default=4e-3)
-    ap.add_argument("--synth-share", type=float, default=0.35, help="share of synthetic images per batch")
+    ap.add_argument("--synth-share", type=feed.share, default=0.35, help="share of synthetic images per batch")
     ap.add_argument("--exclude-group", action="append", default=[], help="leave this group out (unseen-deck run)")
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)

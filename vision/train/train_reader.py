@@ -154,23 +154,23 @@ def main():
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=5e-3)
     ap.add_argument("--synth-scenes", type=int, default=400)
-    ap.add_argument("--synth-share", type=float, default=0.3, help="share of crops taken from synthetic scenes")
+    ap.add_argument("--synth-share", type=feed.share, default=0.3, help="share of crops taken from synthetic scenes")
     ap.add_argument("--exclude-group", action="append", default=[])
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true")
-    ap.add_argument("--hard", type=float, default=0.0,
+    ap.add_argument("--hard", type=feed.share, default=0.0,
                     help="share of index crops made harder: soft focus, motion blur, JPEG, an edge covered (degrade())")
-    ap.add_argument("--low-light", type=float, default=0.0,
+    ap.add_argument("--low-light", type=feed.share, default=0.0,
                     help="share of crops seen as a webcam in a dim room sees them: darker, flatter, a colour cast, "
                     "more noise, specks (low_light())")
-    ap.add_argument("--remap", type=float, default=0.0,
+    ap.add_argument("--remap", type=feed.share, default=0.0,
                     help="share of crops repainted in two random colours, light on dark as often as dark on light, "
                     "so that suits are read by shape (remap())")
     ap.add_argument("--crop-filter", choices=CROP_FILTERS, default="linear",
                     help="how crops are shrunk to the reader's size (reader.py, crop; model.json reader.crop_filter): "
                     "linear (one bilinear warp, the committed reader's) or area (every pixel averaged)")
-    ap.add_argument("--fresh-scenes", type=float, default=0.0,
+    ap.add_argument("--fresh-scenes", type=feed.share, default=0.0,
                     help="per batch, the chance that one synthetic scene of the pool is replaced by a new one")
     ap.add_argument("--crop", type=int, default=None,
                     help="the reader's crop side in pixels, a multiple of 8 (model.json reader.crop; default: the "
