@@ -12,29 +12,20 @@
 #include <opencv2/imgproc.hpp>
 
 #include "vision/detector_front.hpp"
+#include "busy_maps.hpp"
 #include "model_net.hpp"
 #include "vision/model_info.hpp"
 
 using namespace cardtable::vision;
 namespace fs = std::filesystem;
+using cardtable::test::busy_frame;
+using cardtable::test::relative_gap;
 
 namespace {
 
 const fs::path kModel = CARDTABLE_VISION_MODEL;
 
 cv::dnn::Net load(const std::string& file) { return cardtable::test::model_net(kModel, file); }
-
-// A frame with something in it for every layer to respond to: noise, edges, flat colour, and a dark
-// bottom-right corner (the padding edges of a strided convolution are where an off-by-one would show).
-cv::Mat busy_frame(cv::Size size, int seed) {
-  cv::Mat m(size, CV_8UC3);
-  cv::RNG rng(static_cast<std::uint64_t>(seed));
-  rng.fill(m, cv::RNG::UNIFORM, 0, 256);
-  cv::rectangle(m, cv::Rect(size.width / 8, size.height / 8, size.width / 3, size.height / 4), cv::Scalar(250, 250, 240), cv::FILLED);
-  cv::putText(m, "10", cv::Point(size.width / 6, size.height / 3), cv::FONT_HERSHEY_SIMPLEX, 2.0, cv::Scalar(20, 20, 200), 4);
-  cv::rectangle(m, cv::Rect(size.width - 40, size.height - 40, 40, 40), cv::Scalar(0, 0, 0), cv::FILLED);
-  return m;
-}
 
 // cv::dnn's output of the front's last layer (s4's last ReLU) for `frame`.
 cv::Mat dnn_front(cv::dnn::Net& whole, const cv::Mat& frame, double scale) {
@@ -43,18 +34,6 @@ cv::Mat dnn_front(cv::dnn::Net& whole, const cv::Mat& frame, double scale) {
   for (const auto& n : whole.getLayerNames())
     if (n.ends_with("/s4/s4.1/s4.1.5/Relu")) last = n;
   return whole.forward(last).clone();
-}
-
-// The largest difference between two blobs of the same shape, over the largest value in `want`.
-double relative_gap(const cv::Mat& got, const cv::Mat& want) {
-  EXPECT_EQ(got.dims, want.dims);
-  for (int d = 0; d < want.dims; ++d) EXPECT_EQ(got.size[d], want.size[d]) << "dimension " << d;
-  double gap = 0, top = 0;
-  for (std::size_t i = 0; i < want.total(); ++i) {
-    gap = std::max(gap, static_cast<double>(std::abs(got.ptr<float>()[i] - want.ptr<float>()[i])));
-    top = std::max(top, static_cast<double>(std::abs(want.ptr<float>()[i])));
-  }
-  return top > 0 ? gap / top : gap;
 }
 
 class DetectorFrontTest : public ::testing::TestWithParam<Kernels> {
