@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 
 struct Recogniser::Net {
   cv::dnn::Net detector;
-  // The detector split (RecogniserOptions::detector_front): the stem and s4 here, the rest in cv::dnn.
+  // The detector split (RecogniserOptions::detector_front): the stem and s4 here, the rest after it.
   // The whole detector stays loaded for inputs the front does not fit; it costs no buffers until run.
   std::optional<DetectorFront> front;
   // The rest after the front: computed here too (RecogniserOptions::detector_tail), else cv::dnn runs

@@ -105,8 +105,8 @@ struct RecogniserOptions {
   // checks the cards on every held-out photograph), at less than half the reader's cost in OpenCV 4.6,
   // whose depthwise convolutions are slow on many small images (vision/README.md, "Speed").
   bool strip_reader = true;
-  // Compute the detector's stem and s4 stage here (detector_front.hpp) and run only the rest in cv::dnn
-  // (model.json's "tail"), where the model has a tail, the detector's input sides are multiples of 32
+  // Compute the detector's stem and s4 stage here (detector_front.hpp), and the rest here too
+  // (detector_tail) or in cv::dnn (model.json's "tail"), where the detector's input sides are multiples of 32
   // and the processor is one where that is faster (hand_layers.hpp, hand_kernels_pay_off: x86-64 with
   // AVX2 + FMA); false, or elsewhere: the whole detector in cv::dnn. The same maps within float
   // rounding (tests/unit/vision/detector_front_test.cpp; the corpus test checks the cards on every
@@ -115,7 +115,7 @@ struct RecogniserOptions {
   // With the front, compute the rest of the detector here as well (detector_tail.hpp) where the
   // detector is the CornerNet the program computes; false, or another detector: cv::dnn runs the
   // model's tail. The same maps within float rounding (tests/unit/vision/detector_tail_test.cpp; the
-  // corpus test checks the cards on every held-out photograph), the tail in well under half the time
+  // corpus test checks the cards on every held-out photograph), the tail in about 60 % of cv::dnn's time
   // (vision/README.md, "Speed").
   bool detector_tail = true;
   // Compute the index reader here (hand_reader.hpp) where the model's reader is the IndexReader the
