@@ -20,16 +20,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from name_lists import content_lines, read_list  # noqa: E402
 MODEL_DIR = os.path.join(HERE, "..", "model")
-
-
-def content_lines(path):
-    """(line number, text) of each line of `path` that holds more than a # comment."""
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            line = line.split("#", 1)[0].strip()
-            if line:
-                yield n, line
 
 
 def read_unlabelled(path):
@@ -40,11 +33,6 @@ def read_unlabelled(path):
             sys.exit(f"{path}:{n}: want 'group/file.jpg CARD', got {line!r}")
         cards.add((parts[0], parts[1]))
     return cards
-
-
-def read_list(path):
-    """The images of an eval --list file: group/file.jpg a line."""
-    return [line for _, line in content_lines(path)]
 
 
 def evaluate(args, floor, pair_floor):

@@ -75,3 +75,33 @@ def split(files):
     for i, f in enumerate(files):
         (test if (i * 10 // n) in HELD_OUT_CHUNKS else train).append(f)
     return train, test
+
+
+VALIDATION_CHUNK = 5  # of 10 contiguous runs of a group's training captures
+
+
+def validation(train_files):
+    """The training captures split again the same way, by capture: run 5 of 10 per group (about 8 % of
+    the photographs) is the validation split, for a reader trained without it (train_reader.py
+    --exclude-list) to have its operating point chosen on captures it never saw (choose_point.py --list).
+    The readers committed so far trained on every training capture, so for them it is no validation."""
+    files = sorted(train_files, key=capture_key)
+    n = len(files)
+    return [f for i, f in enumerate(files) if i * 10 // n == VALIDATION_CHUNK]
+
+
+def validation_list(root):
+    """'group/file' of every validation capture under the corpus folder `root`, in group order."""
+    out = []
+    for g, d in groups(root):
+        files = sorted(f for f in os.listdir(os.path.join(d, "images")) if f.lower().endswith((".jpg", ".jpeg", ".png")))
+        out += [f"{g}/{f}" for f in validation(split(files)[0])]
+    return out
+
+
+if __name__ == "__main__":
+    # python3 vision/train/corpus.py validation CORPUS > vision/model/validation_images.txt
+    import sys
+    if len(sys.argv) != 3 or sys.argv[1] != "validation":
+        sys.exit("usage: corpus.py validation CORPUS   (prints the validation split of the training captures)")
+    print("\n".join(validation_list(sys.argv[2])))

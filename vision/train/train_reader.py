@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import feed  # noqa: E402
 import synth  # noqa: E402
 import reader  # noqa: E402  (reader.CROP and reader.STRIP_PITCH: --crop may change them)
+from name_lists import read_list  # noqa: E402
 from reader import CROP_FILTERS, CROP_SCALE, EMB, OUT, STRIP_CROPS, IndexReader, StripReader, crop, strip_of  # noqa: E402
 from train import attribution, load_real, photometric, trained_decks  # noqa: E402
 
@@ -145,6 +146,19 @@ def export_strip(model, out, rng):
                 opencv_vs_batch_max_abs_diff=diff)
 
 
+def left_out(real, names, where):
+    """`real` (load_real's training photographs) without those `names` lists ("group/file.jpg"). A name that
+    is not a training photograph is an error: a list that leaves out nothing it meant to would make a
+    validation split the reader has seen."""
+    have = {f"{g}/{os.path.basename(p)}" for g, p, _ in real}
+    unknown = [n for n in names if n not in have]
+    if unknown:
+        raise SystemExit(f"--exclude-list {where}: {len(unknown)} of its images are not training photographs here "
+                         f"({unknown[0]} ...)")
+    drop = set(names)
+    return [r for r in real if f"{r[0]}/{os.path.basename(r[1])}" not in drop]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--corpus", required=True)
@@ -156,6 +170,8 @@ def main():
     ap.add_argument("--synth-scenes", type=int, default=400)
     ap.add_argument("--synth-share", type=feed.share, default=0.3, help="share of crops taken from synthetic scenes")
     ap.add_argument("--exclude-group", action="append", default=[])
+    ap.add_argument("--exclude-list", help="leave these training photographs out (an eval --list file), e.g. "
+                    "model/validation_images.txt, so that choose_point.py can place the reader on captures it never saw")
     ap.add_argument("--seed", type=int, default=10)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--smoke", action="store_true")
@@ -190,6 +206,8 @@ def main():
     torch.set_num_threads(args.threads)
 
     real, held = load_real(args.corpus, set(args.exclude_group))
+    if args.exclude_list:
+        real = left_out(real, read_list(args.exclude_list), args.exclude_list)
     images = [cv2.imread(p, cv2.IMREAD_COLOR) for _, p, _ in real]
     pix = [[(cx * im.shape[1], cy * im.shape[0], w * im.shape[1], h * im.shape[0], c) for cx, cy, w, h, c in b]
            for im, (_, _, b) in zip(images, real)]
