@@ -39,8 +39,8 @@ TEST_P(DetectorTailTest, TheFrontThenTheTailGiveTheWholeDetectorsMaps) {
   DetectorFront front(whole, info.scale, GetParam());
   DetectorTail tail(whole, GetParam());
   // Square, the camera's 4:3, a small frame and a shrunken detector input (detector_side 448, whose
-  // deepest map is 14 x 14: rows that are not whole vectors), and 96 x 64, smaller than any input the
-  // recogniser gives it (deepest maps 3 x 2: rows narrower than a vector).
+  // deepest map is 14 x 14: rows that are not whole vectors), and 96 x 64, near the smallest input the
+  // recogniser gives it (64 x 64 at detector_side 64; here deepest maps of 3 x 2, narrower than a vector).
   for (const cv::Size size : {cv::Size(640, 640), cv::Size(640, 480), cv::Size(320, 256), cv::Size(448, 448), cv::Size(96, 64)}) {
     const cv::Mat frame = busy_frame(size, size.width + size.height);
     cv::Mat s4, maps;
