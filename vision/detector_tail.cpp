@@ -1,6 +1,7 @@
 #include "vision/detector_tail.hpp"
 
 #include <array>
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 
@@ -41,32 +42,30 @@ constexpr std::array<ExpectedConv, 24> kLayers{{
 }  // namespace
 
 DetectorTail::DetectorTail(const cv::dnn::Net& detector, Kernels kernels) : avx2_(use_avx2(kernels)) {
-  // The four heads are stacked into one 20 x 64 layer, in the order of the network's output (model.py's
-  // torch.cat): weights first, then biases, appended after the other layers' before any pointer is taken.
-  std::vector<float> store;
-  const auto c = take_convs(detector, kLayers, 1.0, store, "the detector");
-  std::vector<float> heads_w, heads_b;
-  for (std::size_t h = 20; h < 24; ++h) {
-    const int out = kLayers[h].out;
-    heads_w.insert(heads_w.end(), c[h].w, c[h].w + 64 * out);
-    heads_b.insert(heads_b.end(), c[h].b, c[h].b + out);
+  // The layers before the heads, by where each starts in weights_: pointers are taken once it has
+  // stopped growing.
+  std::vector<ConvAt> at;
+  for (std::size_t i = 0; i < 20; ++i) at.push_back(take_conv(detector, kLayers[i], 1.0, weights_, "the detector"));
+  // The four heads stacked into one 20 x 64 layer, in the order of the network's output (model.py's
+  // torch.cat): their weights, then their biases.
+  std::vector<float> heads;
+  std::vector<ConvAt> head_at;
+  for (std::size_t i = 20; i < kLayers.size(); ++i) head_at.push_back(take_conv(detector, kLayers[i], 1.0, heads, "the detector"));
+  const std::size_t heads_w = weights_.size();
+  for (const auto& h : head_at) weights_.insert(weights_.end(), heads.begin() + static_cast<std::ptrdiff_t>(h.w), heads.begin() + static_cast<std::ptrdiff_t>(h.b));
+  const std::size_t heads_b = weights_.size();
+  for (std::size_t i = 0; i < head_at.size(); ++i) {
+    const auto b = heads.begin() + static_cast<std::ptrdiff_t>(head_at[i].b);
+    weights_.insert(weights_.end(), b, b + kLayers[20 + i].out);
   }
-  // Offsets into `store`, kept while weights_ is built (pointers into `store` die with it).
-  weights_ = store;
-  const float* base = store.data();
-  auto moved = [&](const kernels::Conv& k) { return kernels::Conv{weights_.data() + (k.w - base), weights_.data() + (k.b - base)}; };
-  const std::size_t hw = weights_.size();
-  weights_.insert(weights_.end(), heads_w.begin(), heads_w.end());
-  const std::size_t hb = weights_.size();
-  weights_.insert(weights_.end(), heads_b.begin(), heads_b.end());
-  // weights_ has stopped growing: its pointers are taken now.
-  for (int i = 0; i < 4; ++i) plan_.s8[i] = moved(c[static_cast<std::size_t>(i)]);
-  for (int i = 0; i < 6; ++i) plan_.s16[i] = moved(c[static_cast<std::size_t>(4 + i)]);
-  for (int i = 0; i < 4; ++i) plan_.s32[i] = moved(c[static_cast<std::size_t>(10 + i)]);
-  plan_.lat32 = moved(c[14]);
-  plan_.lat16 = moved(c[15]);
-  for (int i = 0; i < 4; ++i) plan_.neck[i] = moved(c[static_cast<std::size_t>(16 + i)]);
-  plan_.heads = {weights_.data() + hw, weights_.data() + hb};
+  auto conv = [&](std::size_t i) { return kernels::Conv{weights_.data() + at[i].w, weights_.data() + at[i].b}; };
+  for (std::size_t i = 0; i < 4; ++i) plan_.s8[i] = conv(i);
+  for (std::size_t i = 0; i < 6; ++i) plan_.s16[i] = conv(4 + i);
+  for (std::size_t i = 0; i < 4; ++i) plan_.s32[i] = conv(10 + i);
+  plan_.lat32 = conv(14);
+  plan_.lat16 = conv(15);
+  for (std::size_t i = 0; i < 4; ++i) plan_.neck[i] = conv(16 + i);
+  plan_.heads = {weights_.data() + heads_w, weights_.data() + heads_b};
 }
 
 void DetectorTail::run(const cv::Mat& s4, cv::Mat& maps) {

@@ -54,6 +54,11 @@ def groups(root):
     return [(g, os.path.join(root, g)) for g in sorted(os.listdir(root)) if os.path.isdir(os.path.join(root, g, "images"))]
 
 
+def images(group_dir):
+    """The photographs of a group folder, by name."""
+    return sorted(f for f in os.listdir(os.path.join(group_dir, "images")) if f.lower().endswith((".jpg", ".jpeg", ".png")))
+
+
 def capture_key(fname):
     """Order of capture: the camera's timestamp or uuid1 time in the original file name."""
     base = fname.split(".rf.")[0]
@@ -94,8 +99,7 @@ def validation_list(root):
     """'group/file' of every validation capture under the corpus folder `root`, in group order."""
     out = []
     for g, d in groups(root):
-        files = sorted(f for f in os.listdir(os.path.join(d, "images")) if f.lower().endswith((".jpg", ".jpeg", ".png")))
-        out += [f"{g}/{f}" for f in validation(split(files)[0])]
+        out += [f"{g}/{f}" for f in validation(split(images(d))[0])]
     return out
 
 

@@ -48,7 +48,7 @@ def load_real(root, exclude_groups):
     names = corpus.read_names(root)
     train, test = [], []
     for g, d in corpus.groups(root):
-        files = sorted(f for f in os.listdir(os.path.join(d, "images")) if f.lower().endswith((".jpg", ".jpeg", ".png")))
+        files = corpus.images(d)
         tr, te = corpus.split(files)
         if g in exclude_groups:
             tr, te = [], files  # leave-one-group-out: the whole group is unseen
