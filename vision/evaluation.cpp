@@ -14,6 +14,16 @@
 
 namespace cardtable::vision {
 
+Interval wilson_interval(int successes, int trials) {
+  if (trials <= 0) return {0, 1};  // nothing measured: nothing established
+  constexpr double z = 1.959963984540054;  // two-sided 95 %
+  const double n = trials, p = static_cast<double>(successes) / n, z2n = z * z / n;
+  const double centre = (p + z2n / 2) / (1 + z2n);
+  const double half = z / (1 + z2n) * std::sqrt(p * (1 - p) / n + z2n / (4 * n));
+  // At 0 or n successes the bound is exact (n / (n + z^2)); clamp rounding at the ends.
+  return {std::max(0.0, successes == 0 ? 0.0 : centre - half), std::min(1.0, successes == trials ? 1.0 : centre + half)};
+}
+
 void Score::add(const Score& o) {
   images += o.images;
   exact += o.exact;
@@ -71,6 +81,8 @@ std::string line(const std::string& name, const Score& s) {
   return buf;
 }
 
+nlohmann::json interval_json(const Interval& i) { return nlohmann::json::array({i.low, i.high}); }
+
 nlohmann::json to_json(const Score& s) {
   return {{"images", s.images},
           {"exact_images", s.exact},
@@ -83,7 +95,18 @@ nlohmann::json to_json(const Score& s) {
           {"refused_indices", s.refused},
           {"index_recall", s.index_recall()},
           {"frames_per_second", s.fps()},
-          {"decode_ms_per_frame", s.images ? 1000 * s.decode_seconds / s.images : 0.0}};
+          {"decode_ms_per_frame", s.images ? 1000 * s.decode_seconds / s.images : 0.0},
+          {"precision_interval", interval_json(s.precision_interval())},
+          {"recall_interval", interval_json(s.recall_interval())},
+          {"exact_share_interval", interval_json(s.exact_interval())}};
+}
+
+std::string interval_line(const std::string& name, const Score& s) {
+  char buf[256];
+  const auto p = s.precision_interval(), r = s.recall_interval(), x = s.exact_interval();
+  std::snprintf(buf, sizeof buf, "%-26s %5.1f-%5.1f%% %5.1f-%5.1f%% %5.1f-%5.1f%%\n", name.c_str(), 100 * x.low, 100 * x.high,
+                100 * p.low, 100 * p.high, 100 * r.low, 100 * r.high);
+  return buf;
 }
 
 std::vector<std::pair<Confusion, int>> sorted(const std::map<Confusion, int>& m) {
@@ -134,6 +157,11 @@ std::string evaluation_text(const Evaluation& e) {
   std::string out = "group                      images   exact precision   recall   true  false missed   fps\n";
   for (const auto& [name, s] : e.groups) out += line(name, s);
   out += line("overall", e.overall);
+  char head[128];
+  std::snprintf(head, sizeof head, "%-26s %12s %12s %12s\n", "95% ranges (Wilson)", "exact", "precision", "recall");
+  out += head;
+  for (const auto& [name, s] : e.groups) out += interval_line(name, s);
+  out += interval_line("overall", e.overall);
   char buf[256];
   std::snprintf(buf, sizeof buf, "frame decode (not in fps): %.1f ms per frame; indices refused: %d; index recall (found, read or not): %.1f%%\n",
                 e.overall.images ? 1000 * e.overall.decode_seconds / e.overall.images : 0.0, e.overall.refused,

@@ -16,6 +16,15 @@
 
 namespace cardtable::vision {
 
+// A share measured on n trials, as the range it lies in with 95 % confidence (Wilson's score interval,
+// which stays inside 0..1 and is not empty at 0 or n successes). It says what a figure on a few hundred
+// cards can establish: 109 cards read without a false one put precision at 96.6 % or more, not at
+// 100 %; to show the 99.5 % this way takes about 765 cards read without a false one.
+struct Interval {
+  double low = 0, high = 1;
+};
+Interval wilson_interval(int successes, int trials);
+
 struct Score {
   int images = 0;
   int exact = 0;            // images whose card set was read exactly
@@ -29,6 +38,9 @@ struct Score {
   double recall() const { return true_cards + missed_cards ? static_cast<double>(true_cards) / (true_cards + missed_cards) : 1.0; }
   double exact_share() const { return images ? static_cast<double>(exact) / images : 0.0; }
   double fps() const { return seconds > 0 ? images / seconds : 0.0; }
+  Interval precision_interval() const { return wilson_interval(true_cards, true_cards + false_cards); }
+  Interval recall_interval() const { return wilson_interval(true_cards, true_cards + missed_cards); }
+  Interval exact_interval() const { return wilson_interval(exact, images); }
   void add(const Score& o);
 };
 

@@ -104,14 +104,27 @@ def restyle(rng, c, low_light_share, remap_share):
     return c
 
 
-def samples_from(img, boxes, rng, n_neg, hard=0.0, filt="linear"):
+def crop_scale(text):
+    """An argparse type for --crop-scale: the crop's side over the box's longer side, in the range
+    model.json's reader.crop_scale is read in (vision/model_info.cpp)."""
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"want a number in 0.5..4, not {text!r}")
+    if not 0.5 <= v <= 4:
+        raise argparse.ArgumentTypeError(f"want a number in 0.5..4 (model.json reader.crop_scale), not {text!r}")
+    return v
+
+
+def samples_from(img, boxes, rng, n_neg, hard=0.0, filt="linear", scale=CROP_SCALE):
     """(crop, rank, suit, is_index) from one image's pixel boxes, plus n_neg background crops. `hard`:
     the share of index crops made harder (degrade()), with the crop's size and centre jittered as far
-    again as the detector's boxes stray. `filt`: how crops are shrunk (reader.py, crop)."""
+    again as the detector's boxes stray. `filt`: how crops are shrunk (reader.py, crop). `scale`: the
+    crop's side over the box's longer side (model.json reader.crop_scale)."""
     out = []
     H, W = img.shape[:2]
     for cx, cy, w, h, card in boxes:
-        side = max(w, h) * CROP_SCALE * (rng.uniform(0.75, 1.35) if hard else rng.uniform(0.85, 1.2))
+        side = max(w, h) * scale * (rng.uniform(0.75, 1.35) if hard else rng.uniform(0.85, 1.2))
         jx, jy = rng.normal(0, (0.12 if hard else 0.08) * max(w, h), 2)
         c = degrade(rng, crop(img, cx + jx, cy + jy, side, rng.uniform(-180, 180), filt), hard)
         if card is None:
@@ -191,8 +204,14 @@ def main():
     ap.add_argument("--crop", type=int, default=None,
                     help="the reader's crop side in pixels, a multiple of 8 (model.json reader.crop; default: the "
                     "resumed run's, else 32). The weights read any side, so a 32-pixel reader can be resumed at 48")
+    ap.add_argument("--crop-scale", type=crop_scale, default=None,
+                    help="the crop's side over the index box's longer side (model.json reader.crop_scale; default: "
+                    f"the resumed run's, else {CROP_SCALE}). More than 1.3 shows the reader some of the face beside "
+                    "the index: a number card's nearest pip, larger than the index's own suit")
     feed.add_run_options(ap, log_every=20, state="reader.npz")
     args = ap.parse_args()
+    # The crop's context, like its side: given, else the resumed run's, else the reader's default.
+    args.crop_scale = args.crop_scale or (feed.read_record(args.resume) or {}).get("args", {}).get("crop_scale") or CROP_SCALE
     # The crop side the weights learn from: given, else the resumed run's (its export needs no option), else 32.
     args.crop = args.crop or (feed.read_record(args.resume) or {}).get("args", {}).get("crop") or reader.CROP
     try:
@@ -227,7 +246,7 @@ def main():
             else:
                 i = int(r.integers(len(images)))
                 img, b = images[i], pix[i]
-            batch += samples_from(img, b, r, 1, args.hard, args.crop_filter)
+            batch += samples_from(img, b, r, 1, args.hard, args.crop_filter, args.crop_scale)
         batch = batch[:args.batch]
         x = torch.from_numpy(np.stack([photometric(r, restyle(r, c, args.low_light, args.remap)) for c, _, _, _ in batch])
                              .astype(np.float32).transpose(0, 3, 1, 2) / 255.0)
@@ -296,7 +315,7 @@ def main():
     meta = json.load(open(meta_path))
     # The crops the weights learnt from: a record written before --crop-filter existed trained on linear ones.
     crop_filter = training.get("args", {}).get("crop_filter", "linear")
-    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=reader.CROP, crop_scale=CROP_SCALE, crop_filter=crop_filter,
+    meta["reader"] = dict(onnx="reader.onnx", sha256=sha, crop=reader.CROP, crop_scale=training.get("args", {}).get("crop_scale", CROP_SCALE), crop_filter=crop_filter,
                           rank=0, suit=13, is_index=17, emb=18, emb_dim=EMB, channels=OUT, strip=strip,
                           training=dict(training, opencv_vs_torch_max_abs_diff=diff))
     # model.json names every deck either network learnt from (the detector's export wrote its own).

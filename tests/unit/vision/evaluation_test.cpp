@@ -89,3 +89,35 @@ TEST(Evaluation, TheFiguresNameTheOperatingPointTheyWereMeasuredAt) {
   EXPECT_NE(evaluation_text(e).find("operating point: 4 views (arithmetic mean), floor 0.985"), std::string::npos)
       << evaluation_text(e);
 }
+
+// A figure on a few hundred cards is a range, not a point: eval says what it establishes. Wilson's
+// interval at its textbook values, and at the ends, where 109 cards read without a false one put
+// precision at 96.6 % or more (109 / (109 + 1.96^2)), and where the 99.5 % needs 765 such cards.
+TEST(Evaluation, AShareIsGivenWithTheRangeItEstablishes) {
+  const auto half = wilson_interval(5, 10);
+  EXPECT_NEAR(half.low, 0.2366, 1e-4);
+  EXPECT_NEAR(half.high, 0.7634, 1e-4);
+  const auto none = wilson_interval(0, 10);
+  EXPECT_DOUBLE_EQ(none.low, 0.0);
+  EXPECT_NEAR(none.high, 0.2775, 1e-4);
+  const auto all = wilson_interval(109, 109);
+  EXPECT_NEAR(all.low, 109 / (109 + 1.959963984540054 * 1.959963984540054), 1e-12);
+  EXPECT_DOUBLE_EQ(all.high, 1.0);
+  EXPECT_LT(wilson_interval(764, 764).low, 0.995);
+  EXPECT_GE(wilson_interval(765, 765).low, 0.995);
+  const auto nothing = wilson_interval(0, 0);  // nothing measured establishes nothing
+  EXPECT_DOUBLE_EQ(nothing.low, 0.0);
+  EXPECT_DOUBLE_EQ(nothing.high, 1.0);
+
+  Evaluation e;
+  Score s;
+  s.images = 10; s.exact = 5; s.true_cards = 109; s.missed_cards = 49;
+  e.groups.emplace_back("g", s);
+  e.overall = s;
+  const auto j = nlohmann::json::parse(evaluation_json(e));
+  EXPECT_NEAR(j.at("precision_interval").at(0).get<double>(), all.low, 1e-12);
+  EXPECT_NEAR(j.at("recall_interval").at(0).get<double>(), wilson_interval(109, 158).low, 1e-12);
+  EXPECT_NEAR(j.at("groups").at("g").at("exact_share_interval").at(1).get<double>(), half.high, 1e-12);
+  EXPECT_NE(evaluation_text(e).find("95% ranges (Wilson)"), std::string::npos) << evaluation_text(e);
+  EXPECT_NE(evaluation_text(e).find(" 96.6-100.0%"), std::string::npos) << evaluation_text(e);
+}
