@@ -2,7 +2,8 @@
 # choose_point.py (vision/train/), on a few training photographs and a small grid: it writes the point it
 # chose into model.json, where `cardtable-vision eval` reads it; it refuses a list that holds any held-out
 # capture, whatever the list is called (a point chosen on them would make the held-out figures a fit);
-# and an unlabelled-cards file it cannot read is an error that names the file and line.
+# an unlabelled-cards file it cannot read is an error that names the file and line; and given two numbers
+# of views, it places the reader at each and takes the one that reads more of the training images' cards.
 # usage: choose_point_smoke.sh PYTHON SOURCE_DIR CARDTABLE_VISION CORPUS WORK
 set -eu
 py="$1"; src="$2"; vision="$3"; corpus="$4/images/roboflow_card_detection_v12"; work="$5"
@@ -25,6 +26,22 @@ PY
 floor=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['reader']['operating_point']['floor'])" "$work/model/model.json")
 "$vision" eval --dataset "$corpus" --list "$work/few.txt" --model "$work/model/model.json" | grep -q "floor $floor, margin 0.8, pair floor 0.8" \
   || { echo "eval does not read at the point written ($floor / 0.8)"; exit 1; }
+
+cp -r "$src/vision/model" "$work/views"
+"$py" "$src/vision/train/choose_point.py" --eval "$vision" --dataset "$corpus" --model "$work/views/model.json" \
+  --list "$work/few.txt" --floors 0.99,0.995 --pair-floors 0.8 --views 4,2 --write > "$work/views.log"
+"$py" - "$work/views/model.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))["reader"]["operating_point"]
+c = p["chosen_on"]
+compared = c["views_compared"]
+assert sorted(v["views"] for v in compared) == [2, 4], compared
+best = max(compared, key=lambda v: v["recall"])  # 2 comes first: at equal recall, the fewer views
+assert (p["views"], p["floor"], p["pair_floor"]) == (best["views"], best["floor"], best["pair_floor"]), (p, compared)
+assert {r["views"] for r in c["grid"]} == {2, 4}, c["grid"]
+PY
+if choose --list "$work/few.txt" --views 0 2> "$work/err"; then echo "--views 0 was accepted"; exit 1; fi
+grep -q "argument --views: want views from 1 to 8" "$work/err" || { cat "$work/err"; exit 1; }
 
 cp "$work/few.txt" "$work/renamed.txt"
 sed -n 5p "$src/vision/model/held_out_images.txt" >> "$work/renamed.txt"
