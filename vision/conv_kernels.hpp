@@ -76,10 +76,10 @@ inline constexpr bool reader_crop_fits(int crop) { return crop >= 16 && crop <= 
 // The floats run_reader carves its maps from (conv_kernels.inc lists them in the same order).
 inline constexpr std::size_t reader_scratch(int crop) {
   const auto s = static_cast<std::size_t>(crop), h = s / 2, f = s / 4, e = s / 8;
-  return (s + 8) + 3 * (s + 2) * (s + 2) + 16 * s * s + 16 * s * (s + 1)     // zero row, input, body.0, split
-         + 16 * h * h + 32 * h * (h + 2) + 2 * 32 * h * h + 32 * h * (h + 1)  // body.1, body.2, split
-         + 32 * f * f + 64 * f * (f + 2) + 2 * 64 * f * f + 64 * f * (f + 1)  // body.3, body.4, split
-         + 64 * e * e + 96 * e * e                                            // body.5
+  return (s + 8) + 3 * (s + 2) * (s + 2) + 16 * s * s   // zero row, input, body.0
+         + 16 * h * h + 32 * h * (h + 2) + 2 * 32 * h * h  // body.1, body.2
+         + 32 * f * f + 64 * f * (f + 2) + 2 * 64 * f * f  // body.3, body.4
+         + 64 * e * e + 96 * e * e                         // body.5
          + (32 * h * h > 64 * f * f ? 32 * h * h : 64 * f * f);              // pointwise_padded's tmp
 }
 inline constexpr int kReaderOut = 18 + 64;  // head (rank 13, suit 4, is-index 1), then the embedding
