@@ -21,16 +21,25 @@ import numpy as np
 import torch
 
 
-def share(text):
-    """An argparse type for the options that are a share of the crops or images (0..1): `--remap 25`
-    meant as a quarter would repaint every crop without a word."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"want a share in 0..1, not {text!r}")
-    if not 0.0 <= v <= 1.0:
-        raise argparse.ArgumentTypeError(f"want a share in 0..1, not {text!r} (a quarter is 0.25)")
-    return v
+def number_in(lo, hi, what="a number", note=""):
+    """An argparse type for an option that is a number in lo..hi, refused by name outside it (and NaN,
+    which no range holds); `note` says, after the refusal, what the range is for or how to write it."""
+    def parse(text):
+        tail = f" ({note})" if note else ""
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"want {what} in {lo:g}..{hi:g}, not {text!r}{tail}")
+        if not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"want {what} in {lo:g}..{hi:g}, not {text!r}{tail}")
+        return v
+    parse.__name__ = what.split()[-1]
+    return parse
+
+
+# The options that are a share of the crops or images (0..1): `--remap 25` meant as a quarter would
+# repaint every crop without a word.
+share = number_in(0, 1, "a share", "a quarter is 0.25")
 
 
 def add_run_options(ap, log_every, state):

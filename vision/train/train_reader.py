@@ -104,16 +104,9 @@ def restyle(rng, c, low_light_share, remap_share):
     return c
 
 
-def crop_scale(text):
-    """An argparse type for --crop-scale: the crop's side over the box's longer side, in the range
-    model.json's reader.crop_scale is read in (vision/model_info.cpp)."""
-    try:
-        v = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"want a number in 0.5..4, not {text!r}")
-    if not 0.5 <= v <= 4:
-        raise argparse.ArgumentTypeError(f"want a number in 0.5..4 (model.json reader.crop_scale), not {text!r}")
-    return v
+# --crop-scale: the crop's side over the box's longer side, in the range model.json's reader.crop_scale
+# is read in (vision/model_info.cpp).
+crop_scale = feed.number_in(0.5, 4, "a number", "model.json reader.crop_scale")
 
 
 def samples_from(img, boxes, rng, n_neg, hard=0.0, filt="linear", scale=CROP_SCALE):

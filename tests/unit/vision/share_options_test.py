@@ -20,6 +20,19 @@ class ShareOptions(unittest.TestCase):
             with self.assertRaises(Exception, msg=bad):
                 feed.share(bad)
 
+    def test_a_ranged_option_names_its_range_and_what_it_is_for(self):
+        # --crop-scale is a number in 0.5..4 (model.json reader.crop_scale is read in that range).
+        scale = feed.number_in(0.5, 4, "a number", "model.json reader.crop_scale")
+        self.assertEqual(scale("0.5"), 0.5)
+        self.assertEqual(scale("4"), 4.0)
+        for bad in ("13", "0.4", "nan", "wide"):
+            with self.assertRaises(Exception, msg=bad) as refusal:
+                scale(bad)
+            self.assertEqual(str(refusal.exception), f"want a number in 0.5..4, not {bad!r} (model.json reader.crop_scale)")
+        with self.assertRaises(Exception) as refusal:
+            feed.share("25")
+        self.assertEqual(str(refusal.exception), "want a share in 0..1, not '25' (a quarter is 0.25)")
+
     def refused(self, script, option, value):
         # The required options are given so that only the share can be what is refused.
         r = subprocess.run([sys.executable, os.path.join(TRAIN, script), "--corpus", "/nonexistent", "--out", "/nonexistent",
