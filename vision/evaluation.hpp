@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include <opencv2/core/types.hpp>
 
 #include "bridge/hand.hpp"
 #include "vision/recogniser.hpp"
@@ -31,7 +30,12 @@ struct Score {
   int true_cards = 0, false_cards = 0, missed_cards = 0;
   int refused = 0;          // indices found but not read
   int labelled_indices = 0, found_indices = 0;  // card indices labelled; of them, with a detector peak inside
+  // Of the labelled indices, those whose found index (the nearest peak inside the box) has the label's
+  // card as its best candidate, read or refused: with found_indices it parts the recall that is missing
+  // into indices not found, indices read wrong, and indices read right but not sure enough to be taken.
+  int best_right_indices = 0;
   double index_recall() const { return labelled_indices ? static_cast<double>(found_indices) / labelled_indices : 1.0; }
+  double best_right_share() const { return labelled_indices ? static_cast<double>(best_right_indices) / labelled_indices : 1.0; }
   double seconds = 0;       // pipeline time, frame decode excluded
   double decode_seconds = 0;
   double precision() const { return true_cards + false_cards ? static_cast<double>(true_cards) / (true_cards + false_cards) : 1.0; }
@@ -70,10 +74,16 @@ struct ReadCard {
   bridge::Card card;
   double cx = 0, cy = 0;  // normalised
 };
-// `peaks`: centres (normalised) of every index the detector found, read or not -- for index recall,
-// which tells finding an index apart from reading it.
+// An index the detector found, read or refused: its centre (normalised) and the reader's best card there
+// (in the views it read: the odd views only where they could still make a card, unless --every-view).
+struct FoundIndex {
+  double cx = 0, cy = 0;
+  std::optional<bridge::Card> best;
+};
+// `found`: every index the detector found -- for index recall, which tells finding an index apart from
+// reading it, and for the share of labelled indices whose best candidate is right.
 Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read, std::vector<Confusion>& falses,
-                  const std::vector<cv::Point2d>& peaks = {});
+                  const std::vector<FoundIndex>& found = {});
 
 // Reads every image of the groups and scores it: what `cardtable-vision eval` and the corpus test run.
 Evaluation evaluate(Recogniser& recogniser, const std::vector<DatasetGroup>& groups);

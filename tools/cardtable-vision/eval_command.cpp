@@ -26,9 +26,12 @@ BACK and jokers are not cards), each of the three with the range it lies in at 9
 109 cards without a false one put precision at 96.6 % or more), frames per second of the pipeline
 (decoding the file excluded; the decode time is printed apart), the confusion pairs (label under a false
 card -> card read), each false card with its image (a reader's error, or a card the labels miss: the
-photograph tells) and the operating point they were measured at (views and how they combine, floors).
+photograph tells), where the missing recall lies (of the labelled card indices: the share found, and the
+share whose best candidate is the labelled card, read or refused) and the operating point they were
+measured at (views and how they combine, floors).
   --json        one JSON object: overall figures at the top level (keys precision, recall, exact_share,
-                precision_interval, recall_interval, exact_share_interval as [low, high], frames_per_second...),
+                precision_interval, recall_interval, exact_share_interval as [low, high], index_recall,
+                index_best_right, frames_per_second...),
                 "groups", "confusions", "false_card_images" (image, label, read),
                 "operating_point"
   --model FILE  model metadata (default: the installed or source-tree vision/model/model.json)

@@ -52,6 +52,37 @@ TEST(Evaluation, EveryFalseCardNamesItsImage) {
   EXPECT_EQ(j[0].at("read").get<std::string>(), "CA");
 }
 
+// Recall that is missing lies in one of three places: an index not found, found and read as another
+// card, or read right and refused as not sure enough. The found indices' best candidates tell them apart.
+TEST(Evaluation, TheIndicesTellAMissedIndexFromAWrongReadingFromARefusedRightOne) {
+  std::vector<Confusion> conf;
+  // Labelled: 10H at two corners, AS, KS; a BACK, which is no card index.
+  const auto im = image("0 0.1 0.1 0.05 0.05\n0 0.9 0.9 0.05 0.05\n1 0.5 0.5 0.05 0.05\n3 0.3 0.7 0.05 0.05\n2 0.3 0.3 0.1 0.1\n");
+  // Found: the 10H's first corner, its best candidate right (refused: nothing read); the ace's corner
+  // read best as the KS, with a nearer peak inside the box that is right (the nearest one counts); the
+  // KS's corner at its box's edge, best right; a peak on the BACK. The 10H's second corner not found.
+  const std::vector<FoundIndex> found = {{0.11, 0.1, *Card::parse("H10")},
+                                         {0.52, 0.5, *Card::parse("SK")},
+                                         {0.501, 0.5, *Card::parse("SA")},
+                                         {0.324, 0.7, *Card::parse("SK")},
+                                         {0.3, 0.3, *Card::parse("CK")}};
+  const auto s = score_image(im, {}, conf, found);
+  EXPECT_EQ(s.labelled_indices, 4);
+  EXPECT_EQ(s.found_indices, 3);
+  EXPECT_EQ(s.best_right_indices, 3);
+  EXPECT_DOUBLE_EQ(s.best_right_share(), 0.75);
+  // The same, the ace's nearest peak read wrong: found, not right.
+  const std::vector<FoundIndex> wrong = {{0.501, 0.5, *Card::parse("SK")}, {0.52, 0.5, *Card::parse("SA")}};
+  const auto w = score_image(im, {}, conf, wrong);
+  EXPECT_EQ(w.found_indices, 1);
+  EXPECT_EQ(w.best_right_indices, 0);
+  Evaluation e;
+  e.groups.emplace_back("g", s);
+  e.overall = s;
+  EXPECT_DOUBLE_EQ(nlohmann::json::parse(evaluation_json(e)).at("index_best_right").get<double>(), 0.75);
+  EXPECT_NE(evaluation_text(e).find("best candidate right"), std::string::npos) << evaluation_text(e);
+}
+
 TEST(Evaluation, AnImageOfBacksReadAsNothingIsExact) {
   std::vector<Confusion> conf;
   const auto s = score_image(image("2 0.3 0.3 0.1 0.1\n"), {}, conf);
