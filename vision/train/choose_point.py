@@ -118,6 +118,11 @@ def main():
                                 + (", then the views that read the most of their cards" if len(args.views) > 1 else ""),
                                 precision=chosen["precision"], recall=chosen["recall"], false_cards=chosen["false_cards"],
                                 real_errors=chosen["real"], grid=grid))
+    # At the grid's lowest floor the rule has not found where it stops: a lower floor may hold as well.
+    point["chosen_on"]["at_grid_edge"] = chosen["floor"] == floors[0]
+    if point["chosen_on"]["at_grid_edge"]:
+        print(f"note: chosen at the grid's lowest floor, {floors[0]}: a lower one may leave as few real errors; "
+              "widen --floors downward to find where the rule stops", flush=True)
     if len(args.views) > 1:
         point["chosen_on"]["views_compared"] = [{k: c[k] for k in ("views", "floor", "pair_floor", "precision", "recall")}
                                                 for c in compared]

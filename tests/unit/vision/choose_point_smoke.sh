@@ -22,7 +22,13 @@ assert p["floor"] in (0.99, 0.995) and p["pair_floor"] == 0.8 and p["views"] == 
 c = p["chosen_on"]
 assert c["images"] == "few.txt" and len(c["grid"]) in (1, 2), c
 assert len(c["real_errors"]) <= 1, c["real_errors"]
+# Chosen at the grid's lowest floor, the rule has not found where it stops, and says so.
+assert c["at_grid_edge"] == (p["floor"] == 0.99), c
 PY
+if grep -q '"floor": 0.99,' "$work/model/model.json"; then
+  grep -q "chosen at the grid's lowest floor, 0.99: a lower one may" "$work/chosen.log" \
+    || { echo "a point at the grid's edge is not said to be one:"; cat "$work/chosen.log"; exit 1; }
+fi
 floor=$("$py" -c "import json,sys; print(json.load(open(sys.argv[1]))['reader']['operating_point']['floor'])" "$work/model/model.json")
 "$vision" eval --dataset "$corpus" --list "$work/few.txt" --model "$work/model/model.json" | grep -q "floor $floor, margin 0.8, pair floor 0.8" \
   || { echo "eval does not read at the point written ($floor / 0.8)"; exit 1; }
