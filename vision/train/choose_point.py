@@ -86,7 +86,8 @@ def main():
     ap.add_argument("--list", default=os.path.join(MODEL_DIR, "train_images.txt"), help="the training images (never the held-out ones)")
     ap.add_argument("--unlabelled", default=os.path.join(MODEL_DIR, "unlabelled_cards.txt"),
                     help="cards verified in the photographs but missing from their labels")
-    ap.add_argument("--floors", default="0.95,0.97,0.98,0.985,0.99,0.992,0.995,0.997,0.998,0.999")
+    # From 0.8: on photographs a reader has not learnt (the validation split) the rule can stop below 0.95.
+    ap.add_argument("--floors", default="0.8,0.9,0.95,0.97,0.98,0.985,0.99,0.992,0.995,0.997,0.998,0.999")
     ap.add_argument("--pair-floors", default="0.7,0.8,0.9")
     ap.add_argument("--margin", type=float, default=0.80)
     ap.add_argument("--views", type=views_list, default=[2],
