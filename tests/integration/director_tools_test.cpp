@@ -58,6 +58,28 @@ TEST_F(Daemon, WatchTracksSeqPerTableShowsTimeAndTableAndEscapesControlCharacter
   EXPECT_NE(r.out.find(":"), std::string::npos);
 }
 
+// watch --live drew a broadcaster's deal as one line of "\x0a": the diagram went through the escaping
+// meant for the wire's text. Now the diagram keeps its lines, and the event's name from the wire is
+// still escaped.
+TEST_F(Daemon, WatchLiveDrawsTheDealOnItsOwnLinesAndStillEscapesTheWiresText) {
+  zmq::socket_t hostile(ctx, zmq::socket_type::pub);
+  hostile.bind(pub);
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "--live", "-e", pub, "-c", ctl, "--seconds", "3"}); });
+  json e = {{"seq", 1}, {"class", "live"}, {"type", "live.deal"}, {"severity", "info"}, {"time", 1795216210.4}, {"mono", 23.2},
+            {"tournament", "default"}, {"section", "A"}, {"table", "1"}, {"event", "Spring\x1b[2J Pairs"}, {"session", "1"}, {"board", 1},
+            {"evidence", {{"deal", "N:A54.QJ85.AT75.63 QJT83.K3.93.J854 72.A9742.Q84.T72 K96.T6.KJ62.AKQ9"}, {"dealer", "N"}, {"vulnerable", "None"}}},
+            {"message", "the deal"}};
+  do {
+    hostile.send(zmq::buffer(std::string("live/default/A/1/live.deal")), zmq::send_flags::sndmore);
+    hostile.send(zmq::buffer(e.dump()));
+  } while (watching.wait_for(100ms) != std::future_status::ready);
+  CtlRun r = watching.get();
+  EXPECT_NE(r.out.find("Board 1 \u00b7 Dealer North \u00b7 None vulnerable  (Spring\\x1b[2J Pairs / 1)\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n                        \u2660 A 5 4\n"), std::string::npos) << r.out;  // North's spades, a line of their own
+  EXPECT_EQ(r.out.find("\\x0a"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+}
+
 TEST_F(Daemon, WatchSinceThroughAHubFailsWithANonZeroExit) {
   std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
               hubctl = "ipc://" + (dir / "hub-ctl").string();

@@ -62,8 +62,10 @@ std::string deal_diagram(const json& e) {
   bridge::BoardRecord r;
   r.deal = deal;
   r.board = e.value("board", 0);
-  r.event = e.value("event", "");
-  r.session = e.value("session", "");
+  // The only text the diagram takes from the wire: escaped here, so that the diagram keeps its own line
+  // breaks (escaping the whole diagram printed it as one line of \x0a).
+  r.event = printable(e.value("event", ""));
+  r.session = printable(e.value("session", ""));
   r.dealer = bridge::parse_seat(ev.value("dealer", ""));
   r.vulnerability = bridge::parse_vulnerability(ev.value("vulnerable", ""));
   return hand_diagram(r);
@@ -85,11 +87,12 @@ std::string clock_time(const json& e) {
   return buf;
 }
 
-// One line for people: time, table, severity (alerts in red on a terminal), seq, board, message. Every
-// text from the wire goes through printable(): no control character reaches the terminal.
+// One line for people: time, table, severity (alerts in red on a terminal), seq, board, message; a
+// live.deal, the hand diagram. Every text from the wire goes through printable(): no control character
+// reaches the terminal.
 std::string human(const json& e, bool colour) {
   if (e.value("type", "") == "live.deal")
-    if (std::string d = deal_diagram(e); !d.empty()) return printable(d);
+    if (std::string d = deal_diagram(e); !d.empty()) return d;
   std::string sev = e.value("severity", "info");
   std::string line = clock_time(e) + " " + printable(table_of(e)) + " ";
   if (e.contains("seq") && e["seq"].is_number_unsigned()) line += "#" + std::to_string(e["seq"].get<std::uint64_t>()) + " ";
