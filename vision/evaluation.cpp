@@ -46,11 +46,11 @@ Score score_image(const LabelledImage& truth, const std::vector<ReadCard>& read,
     if (!b.card) continue;
     ++s.labelled_indices;
     const FoundIndex* nearest = nullptr;
-    double best = 0;
+    double nearest_distance = 0;
     for (const auto& f : found) {
       if (std::abs(f.cx - b.cx) > b.w / 2 || std::abs(f.cy - b.cy) > b.h / 2) continue;
       const double d = std::hypot(f.cx - b.cx, f.cy - b.cy);
-      if (!nearest || d < best) { nearest = &f; best = d; }
+      if (!nearest || d < nearest_distance) { nearest = &f; nearest_distance = d; }
     }
     if (!nearest) continue;
     ++s.found_indices;

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-
 #include "bridge/hand.hpp"
 #include "vision/recogniser.hpp"
 #include "vision/yolo_dataset.hpp"

@@ -25,15 +25,14 @@ def number_in(lo, hi, what="a number", note=""):
     """An argparse type for an option that is a number in lo..hi, refused by name outside it (and NaN,
     which no range holds); `note` says, after the refusal, what the range is for or how to write it."""
     def parse(text):
-        tail = f" ({note})" if note else ""
         try:
             v = float(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"want {what} in {lo:g}..{hi:g}, not {text!r}{tail}")
+            v = float("nan")  # not a number: refused as NaN is, below
         if not lo <= v <= hi:
+            tail = f" ({note})" if note else ""
             raise argparse.ArgumentTypeError(f"want {what} in {lo:g}..{hi:g}, not {text!r}{tail}")
         return v
-    parse.__name__ = what.split()[-1]
     return parse
 
 
