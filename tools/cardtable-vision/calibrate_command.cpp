@@ -6,6 +6,7 @@
 
 #include <opencv2/imgcodecs.hpp>
 
+#include "image_file.hpp"
 #include "options.hpp"
 #include "vision/frame_source.hpp"
 #include "vision/zones_file.hpp"
@@ -28,8 +29,7 @@ int calibrate_command(const std::vector<std::string>& args) {
   if (!o.has("--out") || (o.has("--frame") == o.has("--source"))) throw UsageError(std::string("needs --out and one of --frame, --source\n") + kHelp);
   cv::Mat frame;
   if (o.has("--frame")) {
-    frame = cv::imread(o.value("--frame", ""), cv::IMREAD_COLOR);
-    if (frame.empty()) throw std::runtime_error(o.value("--frame", "") + ": not an image OpenCV can decode");
+    frame = read_image(o.value("--frame", ""));
   } else {
     auto src = vision::open_source(o.value("--source", ""));
     for (int tries = 0; tries < 50 && frame.empty() && !src->finished(); ++tries)

@@ -48,8 +48,11 @@ int enroll_command(const std::vector<std::string>& args) {
   if (!faces) rec = std::make_unique<vision::Recogniser>(o.value("--model", default_model()), ropt);
   std::map<int, std::vector<std::vector<float>>> samples;
   std::map<int, std::vector<vision::FaceViews>> face_photos;
+  const fs::path dir = o.value("--images", "");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir.string() + (fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(o.value("--images", ""))) if (e.is_regular_file()) files.push_back(e.path());
+  for (const auto& e : fs::directory_iterator(dir)) if (e.is_regular_file()) files.push_back(e.path());
   std::sort(files.begin(), files.end());
   int skipped = 0;
   for (const auto& f : files) {
@@ -85,7 +88,10 @@ int enroll_command(const std::vector<std::string>& args) {
   }
   const std::string name = o.value("--name", fs::path(o.value("--images", "")).filename().string());
   const auto deck = faces ? vision::make_face_deck(name, face_photos, vision::kFaceWidth, vision::kFaceHeight) : vision::make_deck(name, samples);
-  if (deck.prototypes.empty()) throw std::runtime_error("no card enrolled");
+  if (deck.prototypes.empty())
+    throw std::runtime_error("no card enrolled: " + (files.empty() ? dir.string() + " holds no file"
+                                                                 : "none of the " + std::to_string(files.size()) + " files in " + dir.string() +
+                                                                       " is a photo of a card named after it (SA.jpg, H10_2.png)"));
   std::ofstream out(o.value("--out", ""));
   if (!(out << vision::format_deck(deck))) throw std::runtime_error("cannot write " + o.value("--out", ""));
   std::cout << "enrolled " << deck.prototypes.size() << " cards (" << skipped << " photos skipped) into " << o.value("--out", "") << "\n";

@@ -4,8 +4,8 @@
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
-#include <opencv2/imgcodecs.hpp>
 
+#include "image_file.hpp"
 #include "options.hpp"
 #include "vision/recogniser.hpp"
 
@@ -18,14 +18,26 @@ int read_command(const std::vector<std::string>& args) {
   if (o.flag("--help") || images.empty()) {
     std::cout << "usage: cardtable-vision read IMAGE... [--json] [--model FILE]\n"
                  "Prints the cards read in each image, each with its confidence and how many corners agree,\n"
-                 "and the count of indices found but refused (below the floor or the margin).\n";
+                 "and the count of indices found but refused (below the floor or the margin). An image that\n"
+                 "cannot be read is named on stderr (and as {\"image\", \"error\"} with --json), the others are\n"
+                 "still read, and the exit status is then 1.\n";
     return images.empty() && !o.flag("--help") ? 2 : 0;
   }
   vision::Recogniser rec(o.value("--model", default_model()));
   nlohmann::json all = nlohmann::json::array();
+  int unread = 0;
   for (const auto& path : images) {
-    const cv::Mat frame = cv::imread(path, cv::IMREAD_COLOR);
-    if (frame.empty()) throw std::runtime_error(path + ": not an image OpenCV can decode");
+    // An image that cannot be read is said, and the rest are still read (as cat does with its files);
+    // the exit status tells that one was not.
+    cv::Mat frame;
+    try {
+      frame = read_image(path);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "cardtable-vision read: " << e.what() << "\n";
+      all.push_back({{"image", path}, {"error", e.what()}});
+      ++unread;
+      continue;
+    }
     const auto r = rec.read(frame);
     nlohmann::json cards = nlohmann::json::array();
     std::cout << (o.flag("--json") ? "" : path + ":");
@@ -37,7 +49,7 @@ int read_command(const std::vector<std::string>& args) {
     all.push_back({{"image", path}, {"cards", cards}, {"refused", r.refused}});
   }
   if (o.flag("--json")) std::cout << all.dump(1) << "\n";
-  return 0;
+  return unread ? 1 : 0;
 }
 
 }  // namespace cardtable::vision_tool
