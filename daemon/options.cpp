@@ -31,7 +31,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board, camera; docs/hardware.md); a camera, e.g. cam0=camera:source=v4l2:/dev/video0,zones=/etc/cardtable/zones.txt, takes its zones from its calibration file")
       ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE[/antennaN]: which device (and antenna) serves a zone (pocket:N, play:W, dummy, scan, hand:E), e.g. play:N=board0/antenna2; default: the scenario's zones, served by sim")
       ("decks", po::value(&o.decks), "folder of deck files (UID -> card, docs/hardware.md), loaded at start and on SIGHUP")
-      ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk)");
+      ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk; the source tree's, run from the build tree)");
   po::options_description timing("The table's timeouts (seconds; default: the scenario's, else the value shown)");
   timing.add_options()
       ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent) [5]")

@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "devices/data_files.hpp"
+
 namespace cardtable::devices {
 
 int ReaderQuirk::logical_antenna(int physical) const {
@@ -130,11 +132,13 @@ QuirkTable QuirkTable::load(const std::string& path, std::vector<QuirkProblem>& 
 }
 
 std::string QuirkTable::default_path() {
-#ifdef CARDTABLE_QUIRKS_FILE
-  return CARDTABLE_QUIRKS_FILE;
-#else
-  return "/usr/share/cardtable/readers.quirk";
+#ifndef CARDTABLE_QUIRKS_FILE
+#define CARDTABLE_QUIRKS_FILE "/usr/share/cardtable/readers.quirk"
 #endif
+#ifndef CARDTABLE_QUIRKS_SOURCE
+#define CARDTABLE_QUIRKS_SOURCE ""
+#endif
+  return source_or_installed(CARDTABLE_QUIRKS_SOURCE, CARDTABLE_QUIRKS_FILE);
 }
 
 const ReaderQuirk* QuirkTable::by_usb(std::uint16_t vid, std::uint16_t pid) const {

@@ -38,7 +38,7 @@ class QuirkTable {
   static QuirkTable parse(std::string_view text, std::vector<QuirkProblem>& problems);
   // Reads the file; problems (and a missing file) are reported, never fatal.
   static QuirkTable load(const std::string& path, std::vector<QuirkProblem>& problems);
-  static std::string default_path();  // CARDTABLE_QUIRKS_FILE, set at build time
+  static std::string default_path();  // the source tree's file when it is there, else the installed one
   const ReaderQuirk* by_usb(std::uint16_t vid, std::uint16_t pid) const;
   const ReaderQuirk* by_model(std::string_view model) const;
   std::vector<const ReaderQuirk*> by_protocol(std::string_view protocol) const;

@@ -31,16 +31,20 @@ Outcome Outcome::from_usb(int rc, const std::string& what) {
 UsbReader::UsbReader(DeviceConfig config, const DeviceEnvironment& env, std::string protocol)
     : Device(std::move(config)), protocol_(std::move(protocol)), env_(env), decks_(env.decks) {
   std::vector<QuirkProblem> problems;
-  quirks_ = QuirkTable::load(env.quirks_path.empty() ? QuirkTable::default_path() : env.quirks_path, problems);
+  quirks_path_ = env.quirks_path.empty() ? QuirkTable::default_path() : env.quirks_path;
+  quirks_ = QuirkTable::load(quirks_path_, problems);
   for (const QuirkProblem& p : problems)
-    log(LogLevel::Warning, name(), "quirk file line " + std::to_string(p.line) + ": " + p.message);
+    log(LogLevel::Warning, name(), p.line ? "quirk file line " + std::to_string(p.line) + ": " + p.message : p.message);
 }
 
 UsbReader::~UsbReader() { stop(); }
 
 bool UsbReader::start(DeviceSink& sink, std::string& error) {
   if (quirks_.by_protocol(protocol_).empty()) {
-    error = name() + ": the quirk file names no reader model of protocol " + protocol_;
+    // Said with the file's name: a missing file (a daemon not installed, --quirks mistyped) reads as an
+    // empty one, and the reader's protocol is then what looks wrong.
+    error = name() + ": the quirk file " + quirks_path_ + " names no reader model of protocol " + protocol_ +
+            (quirks_.all().empty() ? " (it holds none: is it there? --quirks names another)" : "");
     return false;
   }
   DeviceOptions o(config(), {"model", "port", "poll_ms"});

@@ -92,6 +92,7 @@ class UsbReader : public Device, private UsbListener {
   std::string protocol_;
   DeviceEnvironment env_;
   QuirkTable quirks_;
+  std::string quirks_path_;  // the file quirks_ came from, for messages
   DeviceSink* sink_ = nullptr;
   std::shared_ptr<UsbBus> bus_;
 

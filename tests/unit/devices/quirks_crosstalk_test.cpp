@@ -1,7 +1,9 @@
-// The quirk file (the shipped one parses cleanly) and the cross-talk rule.
+// The quirk file (the shipped one parses cleanly, and is the default from the build tree) and the
+// cross-talk rule.
 #include <gtest/gtest.h>
 
 #include "devices/crosstalk.hpp"
+#include "devices/data_files.hpp"
 #include "devices/quirks.hpp"
 
 namespace cardtable::devices {
@@ -19,6 +21,24 @@ TEST(QuirkFile, TheShippedFileParsesWithoutProblems) {
   ASSERT_NE(board, nullptr);
   EXPECT_EQ(board->logical_antenna(0), 2);
   EXPECT_EQ(board->logical_antenna(3), 3);
+}
+
+// A daemon run from the build tree, as the README's examples run it before any package is installed,
+// found no quirk file with no --quirks and refused every RFID reader ("names no reader model").
+TEST(QuirkFile, WithNoneNamedTheBuildTreeReadsTheSourceTreesFile) {
+  EXPECT_EQ(QuirkTable::default_path(), CARDTABLE_SHIPPED_QUIRKS);
+  std::vector<QuirkProblem> problems;
+  EXPECT_FALSE(QuirkTable::load(QuirkTable::default_path(), problems).by_protocol("cardtable-board").empty());
+}
+
+TEST(DataFiles, TheSourceTreesCopyWhileItIsThereElseTheInstalledOne) {
+  EXPECT_EQ(source_or_installed(CARDTABLE_SHIPPED_QUIRKS, "/usr/share/cardtable/readers.quirk"), CARDTABLE_SHIPPED_QUIRKS);
+  // An installed daemon on another machine: the path it was built at is not there.
+  EXPECT_EQ(source_or_installed("/nonexistent/build/devices/quirks/readers.quirk", "/usr/share/cardtable/readers.quirk"),
+            "/usr/share/cardtable/readers.quirk");
+  // A folder of that name is no file.
+  EXPECT_EQ(source_or_installed("/tmp", "/usr/share/cardtable/readers.quirk"), "/usr/share/cardtable/readers.quirk");
+  EXPECT_EQ(source_or_installed("", "/usr/share/cardtable/readers.quirk"), "/usr/share/cardtable/readers.quirk");
 }
 
 TEST(QuirkFile, BadLinesAreNamedAndTheRestKept) {
