@@ -11,14 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/event_loop.hpp"
+#include "process_folder.hpp"
 
 namespace {
 
 cardtable::daemon::EventLoop& loop() {
   static std::unique_ptr<cardtable::daemon::EventLoop> l = [] {
     namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / ("fuzz-control-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
+    // Its endpoints and state, removed at exit after the object (a static made before it).
+    static const cardtable::test::ProcessFolder folder("fuzz-control");
+    const fs::path& dir = folder.path();
     std::string pub = "bind:ipc://" + (dir / "pub").string(), ctl = "bind:ipc://" + (dir / "ctl").string(),
                 live = "bind:ipc://" + (dir / "live").string(), state = (dir / "state").string();
     const char* argv[] = {"cardtabled", "--master", CARDTABLE_SCENARIOS "/master", "--simulate", CARDTABLE_SCENARIOS "/play-fouled-board.scn",

@@ -9,12 +9,14 @@
 #include <nlohmann/json.hpp>
 
 #include "hub.hpp"
+#include "process_folder.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static std::unique_ptr<cardtable::hub::Hub> hub = [] {
     namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / ("fuzz-hub-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
+    // Its endpoints and state, removed at exit after the object (a static made before it).
+    static const cardtable::test::ProcessFolder folder("fuzz-hub");
+    const fs::path& dir = folder.path();
     cardtable::hub::HubOptions o;
     o.upstream = "ipc://" + (dir / "up").string();
     o.downstream = "ipc://" + (dir / "down").string();

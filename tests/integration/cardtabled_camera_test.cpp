@@ -113,7 +113,7 @@ class DaemonWithCamera : public ::testing::Test {
   }
 
   fs::path dir_;
-  test::TableRenderer art_{fs::temp_directory_path() / ("cardtable-art-" + std::to_string(::getpid()))};
+  test::TableRenderer art_{"cardtable-art"};
   int frames_ = 0;
   zmq::context_t ctx_;
   std::string control_;

@@ -17,6 +17,7 @@
 
 #include "bridge/card.hpp"
 #include "bridge/hand.hpp"
+#include "process_folder.hpp"
 
 namespace cardtable::test {
 
@@ -43,7 +44,8 @@ class TableRenderer {
   static constexpr int kSize = 640;
   static constexpr const char* kDeck = "/usr/share/carddecks/svg-standard/standard.svgz";
 
-  explicit TableRenderer(std::filesystem::path work) : work_(std::move(work)) { std::filesystem::create_directories(work_); }
+  // `stem` names its folder of rendered faces under the temporary folder; the folder goes with it.
+  explicit TableRenderer(const std::string& stem) : folder_(stem), work_(folder_.path()) {}
 
   // False when the card art or rsvg-convert is missing (the tests then skip, saying so).
   bool available() { return !face(bridge::Card(bridge::Suit::Spades, bridge::Rank::Ace)).empty(); }
@@ -169,6 +171,7 @@ class TableRenderer {
     return {320, 320, 0};
   }
 
+  ProcessFolder folder_;
   std::filesystem::path work_;
 };
 

@@ -69,7 +69,7 @@ class CameraDeviceTest : public ::testing::Test {
   }
 
   fs::path dir_;
-  cardtable::test::TableRenderer art_{fs::temp_directory_path() / ("cardtable-art-" + std::to_string(::getpid()))};
+  cardtable::test::TableRenderer art_{"cardtable-art"};
 };
 
 TEST_F(CameraDeviceTest, ItsZonesAreTheCalibrationFilesAndNoZoneOptionCanOverrideThem) {

@@ -24,7 +24,7 @@ constexpr int kW = kFaceWidth, kH = kFaceHeight;
 class FaceReader : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    art_ = new test::TableRenderer(fs::temp_directory_path() / ("ct-faces-" + std::to_string(::getpid())));
+    art_ = new test::TableRenderer("ct-faces");
     if (!art_->available()) return;
     // Enrolment as an operator makes it: each card alone on the cloth, one photo upright and one turned.
     std::map<int, std::vector<FaceViews>> samples;
@@ -44,7 +44,6 @@ class FaceReader : public ::testing::Test {
     deck_ = new Deck(make_face_deck("standard", samples, kW, kH));
   }
   static void TearDownTestSuite() {
-    if (art_) fs::remove_all(fs::temp_directory_path() / ("ct-faces-" + std::to_string(::getpid())));
     delete art_;
     delete deck_;
     art_ = nullptr;

@@ -28,13 +28,10 @@ namespace {
 
 const char* kDeck = "/usr/share/carddecks/svg-standard/standard.svgz";
 
+// The rendered faces, kept for the process's life and removed at its end.
 fs::path work_dir() {
-  static const fs::path d = [] {
-    auto p = fs::temp_directory_path() / ("cardtable-rendered-" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-  }();
-  return d;
+  static const cardtable::test::ProcessFolder folder("cardtable-rendered");
+  return folder.path();
 }
 
 // One face, 200 px wide, BGRA; empty when the art or rsvg-convert is missing.
