@@ -105,7 +105,17 @@ TEST_F(Cardtablectl, ShowDrawsTheHandDiagramWithSuitSymbols) {
   EXPECT_NE(r.out.find("Board 1 \u00b7 Dealer North \u00b7 None vulnerable"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\u2660"), std::string::npos);
   EXPECT_NE(r.out.find("\u2663"), std::string::npos);
-  EXPECT_EQ(ctl("records show " + sample + " --board 99").status, 1);
+}
+
+// A board or session that is not there is said with what was asked and what the records hold (it was
+// a bare "no such board in the records", which does not tell a wrong number from a wrong session).
+TEST_F(Cardtablectl, ShowOfABoardThatIsNotThereSaysWhatTheRecordsHold) {
+  CtlRun r = ctl("records show " + sample + " --board 99");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("no board 99 in the records (32 boards; sessions '1', '2')"), std::string::npos) << r.out;
+  r = ctl("records show " + sample + " --board 7 --session 3");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("no board 7 of session '3' in the records"), std::string::npos) << r.out;
 }
 
 TEST_F(Cardtablectl, ConvertToEveryFormatAndBackKeepsTheDeals) {

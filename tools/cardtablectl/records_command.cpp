@@ -149,7 +149,15 @@ int show(const std::vector<std::string>& args) {
   if (vm.count("json")) std::cout << out.dump(2) << '\n';
   print_diagnostics(set.diagnostics, std::cerr);
   if ((only != 0 || vm.count("session")) && shown == 0) {
-    std::cerr << "no such board in the records\n";
+    // Say what was asked for and what there is, so a wrong number or session name shows at once.
+    std::string asked = only != 0 ? "board " + std::to_string(only) : std::string("a board");
+    if (vm.count("session")) asked += " of session '" + vm["session"].as<std::string>() + "'";
+    std::set<std::string> sessions;
+    for (const BoardRecord& r : set.boards) sessions.insert(r.session);
+    std::string have;
+    for (const auto& s : sessions) have += (have.empty() ? "" : ", ") + ("'" + s + "'");
+    std::cerr << "cardtablectl records show: no " << asked << " in the records (" << set.boards.size() << " boards"
+              << (have.empty() ? "" : "; sessions " + have) << ")\n";
     return kExitProblems;
   }
   return set.diagnostics.empty() ? kExitOk : kExitProblems;
