@@ -202,10 +202,10 @@ void EventLoop::publish(protocol::WireEvent& e) {
     if (table_->phase_name() == "waiting" || e.type == "board.arrived") board_first_seq_ = std::min(board_first_seq_, e.seq);
 }
 
-std::vector<std::string> EventLoop::drain_table() {
-  std::vector<std::string> types;
+std::vector<EventLoop::Published> EventLoop::drain_table() {
+  std::vector<Published> types;
   for (const table::Event& e : table_->take_events()) {
-    types.push_back(e.type);
+    types.push_back({e.type, ""});
     if (e.type == "reading.uncertain" || e.type == "reading.resumed") {  // said with their real cause by on_device_event
       std::string zone, cause;
       for (const auto& [k, v] : e.evidence) {
@@ -239,6 +239,7 @@ std::vector<std::string> EventLoop::drain_table() {
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
     if (protocol::seal_card_detail(w)) log(Priority::Warning, w.type + ": a card was named in the public text; moved to the director-only detail");
+    types.back().message = w.message;  // as every role reads it
     publish(w);
     if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
     if (e.type == "board.returned" || e.type == "board.verified") {
@@ -349,9 +350,12 @@ json EventLoop::table_command(table::Command cmd, const std::string& what) {
   if (cmd.kind == table::Command::Kind::Contract)
     if (auto c = table::parse_contract_command(cmd.text)) broadcast_->on_contract(*c);
   table_->command(cmd);
-  auto types = drain_table();
-  if (std::find(types.begin(), types.end(), "table.command_rejected") != types.end())
-    return error_reply(what + ": the table rejected '" + cmd.text + "' (see event " + std::to_string(publisher_->journal().last_seq()) + ")");
+  const auto events = drain_table();
+  // The table's own reason is the answer (a board not in the master record, a contract it cannot read).
+  const auto rejected = std::find_if(events.begin(), events.end(), [](const Published& p) { return p.type == "table.command_rejected"; });
+  if (rejected != events.end())
+    return error_reply(what + ": the table rejected '" + cmd.text + "': " + rejected->message + " (event " +
+                       std::to_string(publisher_->journal().last_seq()) + ")");
   return ok_reply({{"last_seq", publisher_->journal().last_seq()}});
 }
 

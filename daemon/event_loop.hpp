@@ -50,7 +50,11 @@ class EventLoop {
 
  private:
   void apply(const table::TableInput& in);
-  std::vector<std::string> drain_table();  // publishes the table's events; returns their types
+  struct Published {
+    std::string type;
+    std::string message;  // the public message as published (empty for the play, held until the embargo)
+  };
+  std::vector<Published> drain_table();  // publishes the table's events; returns what it published
   void publish(protocol::WireEvent& e);    // journalled and published
   void reload(const std::vector<std::string>& paths);
   void heartbeat();

@@ -135,6 +135,11 @@ TEST_F(Daemon, ControlCommandsActOnTheTable) {
   auto bad = request({{"command", "board"}, {"label", "Spring Pairs/1/99"}});
   ASSERT_TRUE(bad);
   EXPECT_FALSE((*bad)["ok"].get<bool>());
+  // The reply says why, not only where to look: the table's own reason (it was "see event N" alone).
+  EXPECT_NE((*bad)["error"].get<std::string>().find("the table rejected 'Spring Pairs/1/99': No board"), std::string::npos) << bad->dump();
+  auto contract = request({{"command", "contract"}, {"contract", "8H S"}});
+  ASSERT_TRUE(contract);
+  EXPECT_NE((*contract)["error"].get<std::string>().find("'8H S' is not a contract"), std::string::npos) << contract->dump();
   auto good = request({{"command", "board"}, {"label", "Spring Pairs/1/5"}});
   EXPECT_TRUE((*good)["ok"].get<bool>());
   auto ack = request({{"command", "ack"}, {"seq", 1}, {"by", "TD Smith"}});

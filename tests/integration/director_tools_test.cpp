@@ -117,6 +117,17 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_EQ(status_help.out.find("--by"), std::string::npos) << status_help.out;
   CtlRun replay0 = run_ctl({"replay", "--since", "0", "-c", ctl});
   EXPECT_EQ(replay0.status, 2) << replay0.out;
+  // A negative seq was taken as 2^64 - 1 by the unsigned option parser: an empty replay and exit 0.
+  CtlRun negative = run_ctl({"replay", "--since", "-1", "-c", ctl});
+  EXPECT_EQ(negative.status, 2) << negative.out;
+  EXPECT_NE(negative.out.find("give --since N, the first seq wanted (1 or more)"), std::string::npos) << negative.out;
+  negative = run_ctl({"watch", "--since", "-1", "-c", ctl, "--seconds", "0.1"});
+  EXPECT_EQ(negative.status, 2) << negative.out;
+  EXPECT_NE(negative.out.find("--since wants the first seq wanted (1 or more), not '-1'"), std::string::npos) << negative.out;
+  // The daemon's error names its request, and so does cardtablectl's line: said once, not twice.
+  CtlRun missing = run_ctl({"evidence", "999999", "-c", ctl});
+  EXPECT_EQ(missing.status, 1) << missing.out;
+  EXPECT_NE(missing.out.find("cardtablectl evidence: no event 999999 in the journal"), std::string::npos) << missing.out;
   CtlRun live_replay = run_ctl({"replay-live", "--since", "1", "-c", ctl});
   EXPECT_EQ(live_replay.status, 0) << live_replay.out;
   CtlRun load = run_ctl({"load-record", "-c", ctl});

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <optional>
 #include <csignal>
 #include <iostream>
 
@@ -140,6 +141,14 @@ std::optional<json> request(const std::string& endpoint, const json& body, int t
   }
 }
 
+// An event's seq as typed: digits only, 1 or more. Boost's unsigned option parser took "-1" as
+// 18446744073709551615 (a replay from there is silently empty), so seqs are read here instead.
+std::optional<std::uint64_t> parse_seq(const std::string& text) {
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  const std::uint64_t v = std::stoull(text);
+  return v >= 1 ? std::optional(v) : std::nullopt;
+}
+
 }  // namespace
 
 int run_watch(const std::vector<std::string>& args) {
@@ -149,7 +158,7 @@ int run_watch(const std::vector<std::string>& args) {
   po::options_description opts("cardtablectl watch [options]");
   opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint")(
       "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before")(
-      "since", po::value<std::uint64_t>(), "first replay the journal from this seq")(
+      "since", po::value<std::string>(), "first replay the journal from this seq (1 or more)")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
       "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
@@ -222,7 +231,13 @@ int run_watch(const std::vector<std::string>& args) {
       since = last_seq + 1;
     }
   };
-  if (vm.count("since") && !replay_from(vm["since"].as<std::uint64_t>())) return kExitProblems;
+  std::optional<std::uint64_t> since;
+  if (vm.count("since") && !(since = parse_seq(vm["since"].as<std::string>()))) {
+    std::cerr << "cardtablectl watch: --since wants the first seq wanted (1 or more), not '" << printable(vm["since"].as<std::string>())
+              << "'\n(see cardtablectl watch --help)\n";
+    return kExitUsage;
+  }
+  if (since && !replay_from(*since)) return kExitProblems;
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   auto start = std::chrono::steady_clock::now();
@@ -293,7 +308,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   po::options_description opts(std::string("cardtablectl ") + command + (spec->usage[0] ? " " : "") + spec->usage + ": " + spec->summary);
   opts.add_options()("help,h", "this help")("control,c", po::value(&endpoint)->default_value("tcp://127.0.0.1:5552"),
                                              "the table's control endpoint")("json", "print the reply as JSON");
-  if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::uint64_t>(), "the first seq wanted (1 or more)");
+  if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::string>(), "the first seq wanted (1 or more)");
   if (command == "ack") opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)");
   opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
       "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
@@ -322,17 +337,14 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     std::cerr << "cardtablectl " << command << ": " << why << "\n(see cardtablectl " << command << " --help)\n";
     return kExitUsage;
   };
-  auto seq_arg = [&]() -> std::optional<std::uint64_t> {
-    if (rest.size() != 1 || rest[0].empty() || rest[0].find_first_not_of("0123456789") != std::string::npos || rest[0].size() > 19) return std::nullopt;
-    std::uint64_t v = std::stoull(rest[0]);
-    return v >= 1 ? std::optional(v) : std::nullopt;
-  };
+  auto seq_arg = [&]() -> std::optional<std::uint64_t> { return rest.size() == 1 ? parse_seq(rest[0]) : std::nullopt; };
   bool takes_args = command == "ack" || command == "evidence" || command == "board" || command == "contract" || command == "load-record";
   if (!takes_args && !rest.empty()) return usage("takes no argument '" + rest[0] + "'");
   json body = {{"command", command}};
   if (command == "replay" || command == "replay-live") {
-    if (!vm.count("since") || vm["since"].as<std::uint64_t>() == 0) return usage("give --since N, the first seq wanted (1 or more)");
-    body["since"] = vm["since"].as<std::uint64_t>();
+    const auto since = vm.count("since") ? parse_seq(vm["since"].as<std::string>()) : std::nullopt;
+    if (!since) return usage("give --since N, the first seq wanted (1 or more)");
+    body["since"] = *since;
   } else if (command == "ack" || command == "evidence") {
     auto seq = seq_arg();
     if (!seq) return usage("give the seq of the event (a positive integer)");
@@ -356,7 +368,10 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   if (vm.count("json") || command == "snapshot") {
     std::cout << reply->dump(2, ' ', true, json::error_handler_t::replace) << '\n';  // ASCII: escapes every control character
   } else if (!ok) {
-    std::cerr << "cardtablectl " << command << ": " << printable(reply->value("error", "failed")) << '\n';
+    // The daemon's errors name their request ("ack: no event 9"), as this line does already.
+    std::string why = reply->value("error", "failed");
+    if (why.starts_with(command + ": ")) why.erase(0, command.size() + 2);
+    std::cerr << "cardtablectl " << command << ": " << printable(why) << '\n';
   } else if (command == "replay" || command == "replay-live") {
     for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
     if ((*reply).value("more", false)) std::cout << "(more: ask again with --since " << (*reply)["events"].back().value("seq", 0) + 1 << ")\n";
