@@ -78,6 +78,9 @@ Gateway::Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, 
   const std::map<std::string, std::string> types = {
       {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
       {".svg", "image/svg+xml"}};
+  std::error_code ec;
+  if (!std::filesystem::is_directory(www, ec))
+    throw std::runtime_error("--www " + www.string() + ": no such folder (the page's index.html, console.js, console.css)");
   for (const auto& f : std::filesystem::directory_iterator(www)) {
     auto t = types.find(f.path().extension().string());
     if (!f.is_regular_file() || t == types.end()) continue;

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "devices/data_files.hpp"
 #include "gateway.hpp"
 #include "http_listener.hpp"
 #include "logins.hpp"
@@ -138,7 +139,8 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "hash-password") return hash_password_command(argc, argv);
   if (argc >= 2 && std::string(argv[1]) == "make-cert") return make_cert_command(argc, argv);
 
-  std::string listen = "127.0.0.1:8080", config, hub, hub_control, hub_key, director_key, broadcaster_key, logins_file, www = CARDTABLE_CONSOLE_WWW,
+  std::string listen = "127.0.0.1:8080", config, hub, hub_control, hub_key, director_key, broadcaster_key, logins_file,
+              www = devices::source_or_installed(CARDTABLE_CONSOLE_WWW_SOURCE, CARDTABLE_CONSOLE_WWW),
               tls_cert, tls_key;
   std::vector<std::string> events_direct, tables;
   double allowance = 450, lost_after = 15;

@@ -69,6 +69,20 @@ def main():
         r = subprocess.run([console, "--hub", venue.ipc("down"), "--logins", f"{venue.dir}/bad-logins", "--listen", "127.0.0.1:0"],
                            capture_output=True, text=True, timeout=10)
         assert r.returncode == 2 and "bad-logins:2" in r.stderr, r.stderr
+        # A page folder that is not there is named (it was a raw "directory iterator cannot open directory").
+        r = subprocess.run([console, "--hub", venue.ipc("down"), "--logins", venue.logins, "--listen", "127.0.0.1:0",
+                            "--www", f"{venue.dir}/no-www"], capture_output=True, text=True, timeout=10)
+        assert r.returncode == 2 and f"--www {venue.dir}/no-www: no such folder" in r.stderr, r.stderr
+        # With no --www, run from the build tree as the README's examples are, it serves the source tree's
+        # page (it looked only in /usr/share/cardtable/console and did not start before a package was installed).
+        p = venue.start([console, "--listen", "127.0.0.1:0", "--hub", venue.ipc("down"), "--logins", venue.logins], "console")
+        line = p.stdout.readline()
+        m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert m, line
+        st, _ = get(int(m.group(1)), "/")
+        assert st == 200, st
+        p.terminate()
+        p.wait(timeout=10)
         # HTTPS with a self-signed certificate from make-cert.
         r = subprocess.run([console, "make-cert", "--dir", f"{venue.dir}/tls", "--name", "localhost", "--name", "127.0.0.1"],
                            capture_output=True, text=True)

@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "devices/data_files.hpp"
+
 namespace cardtable::vision_tool {
 
 Options::Options(const std::vector<std::string>& args, std::set<std::string> valued, std::set<std::string> flags) {
@@ -51,10 +53,6 @@ double Options::double_value(const std::string& name, double fallback) const {
   throw UsageError(name + " wants a number, not '" + value(name, "") + "'");
 }
 
-std::string default_model() {
-  namespace fs = std::filesystem;
-  if (fs::exists(CARDTABLE_VISION_SOURCE_MODEL)) return CARDTABLE_VISION_SOURCE_MODEL;
-  return CARDTABLE_VISION_INSTALLED_MODEL;
-}
+std::string default_model() { return devices::source_or_installed(CARDTABLE_VISION_SOURCE_MODEL, CARDTABLE_VISION_INSTALLED_MODEL); }
 
 }  // namespace cardtable::vision_tool
