@@ -153,6 +153,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (o.curve_secret.empty() && !o.clients.empty()) return fail("--clients needs --curve-secret: the daemon's own keypair");
   for (const Endpoint& e : {o.publish, o.control, o.live})
     if (auto why = protocol::check_endpoint_security(e, o.plaintext, !o.curve_secret.empty())) return fail(*why);
+  if (auto why = protocol::check_distinct_endpoints({{"--publish", o.publish}, {"--control", o.control}, {"--live", o.live}})) return fail(*why);
   r.options = o;
   return r;
 }

@@ -152,4 +152,14 @@ std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plain
   return std::nullopt;
 }
 
+std::optional<std::string> check_distinct_endpoints(const std::vector<std::pair<std::string, Endpoint>>& named) {
+  for (std::size_t i = 0; i < named.size(); ++i)
+    for (std::size_t j = i + 1; j < named.size(); ++j) {
+      const std::string& a = named[i].second.address;
+      if (a != named[j].second.address || (a.starts_with("tcp://") && a.ends_with(":*"))) continue;
+      return named[j].first + ": " + a + " is " + named[i].first + "'s endpoint too; each endpoint needs its own address";
+    }
+  return std::nullopt;
+}
+
 }  // namespace cardtable::protocol

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cardtable::protocol {
@@ -38,5 +39,10 @@ bool is_loopback_host(const std::string& host);
 // Why this endpoint may not be used (nullopt: it may): plain text needs `plaintext` and loopback or ipc;
 // with CURVE any endpoint may be used.
 std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plaintext, bool curve);
+// Why two of one program's endpoints, given with their option names, may not be used together (nullopt:
+// they may): no two may name the same address. With ipc the second bind silently takes the socket file
+// from the first, so one of them would be dead with no error at all. A tcp port "*" (any free one) is
+// a different port each time, so it never clashes.
+std::optional<std::string> check_distinct_endpoints(const std::vector<std::pair<std::string, Endpoint>>& named);
 
 }  // namespace cardtable::protocol

@@ -165,6 +165,11 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--plaintext", "--state-dir", dir.string(), "--zone", "play:N=camera0"}), 2);
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://10.1.2.3:*"}), 2);
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://127.0.0.1:*"}), 2);  // no --plaintext
+  const std::string one = "ipc://" + (dir / "one").string();  // two endpoints on one socket file
+  EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--state-dir", dir.string(), "--publish", one, "--control", one,
+                 "--live", "ipc://" + (dir / "live").string()}), 2);
+  std::ifstream bad(dir / "bad.log");
+  EXPECT_NE(std::string(std::istreambuf_iterator<char>(bad), {}).find("--control: " + one + " is --publish's endpoint too"), std::string::npos);
   std::ifstream in(dir / "bad.log");
   std::stringstream s;
   s << in.rdbuf();

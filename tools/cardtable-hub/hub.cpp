@@ -76,13 +76,16 @@ Hub::Hub(const HubOptions& o)
     : xsub_(ctx_, zmq::socket_type::xsub), xpub_(ctx_, zmq::socket_type::xpub), ctl_(ctx_, zmq::socket_type::router) {
   curve_ = !o.curve_secret.empty();
   if (curve_ != !o.clients.empty()) throw HubStartupError("--curve-secret and --clients go together");
+  std::vector<std::pair<std::string, protocol::Endpoint>> own;
   for (const auto& [name, text] : {std::pair{"--upstream", o.upstream}, {"--downstream", o.downstream}, {"--control", o.control}}) {
     std::string error;
     auto e = protocol::parse_endpoint(text, error);
     if (!e) throw HubStartupError(std::string(name) + ": " + error);
     if (!e->bind) throw HubStartupError(std::string(name) + ": the hub binds its endpoints (no connect:)");
     if (auto why = protocol::check_endpoint_security(*e, o.plaintext, curve_)) throw HubStartupError(std::string(name) + ": " + *why);
+    own.emplace_back(name, *e);
   }
+  if (auto why = protocol::check_distinct_endpoints(own)) throw HubStartupError(*why);
   for (const auto& [table, text] : o.table_control) {
     // The hub connects to a table's control endpoint: the same rules as its own (plain text on ipc and
     // loopback only), and with CURVE it needs that table's key (table/T/S/N.pub: the daemon's keypair).

@@ -43,6 +43,22 @@ TEST(Endpoint, MalformedEndpointsAreRefusedWithTheReason) {
   }
 }
 
+// The daemon and the hub started with --control on --publish's ipc path: the second bind took the
+// socket file, the first endpoint was dead and nothing said so.
+TEST(Endpoint, NoTwoEndpointsOfOneProgramShareAnAddress) {
+  auto e = [](const std::string& text) {
+    std::string error;
+    return *parse_endpoint(text, error);
+  };
+  auto why = check_distinct_endpoints({{"--publish", e("ipc:///run/ct/a")}, {"--control", e("ipc:///run/ct/a")}, {"--live", e("ipc:///run/ct/b")}});
+  ASSERT_TRUE(why);
+  EXPECT_EQ(*why, "--control: ipc:///run/ct/a is --publish's endpoint too; each endpoint needs its own address");
+  EXPECT_TRUE(check_distinct_endpoints({{"--publish", e("tcp://127.0.0.1:5551")}, {"--live", e("connect:tcp://127.0.0.1:5551")}}));
+  EXPECT_FALSE(check_distinct_endpoints({{"--publish", e("ipc:///run/ct/a")}, {"--control", e("ipc:///run/ct/b")}}));
+  // Any free port is a different port each time.
+  EXPECT_FALSE(check_distinct_endpoints({{"--publish", e("tcp://127.0.0.1:*")}, {"--control", e("tcp://127.0.0.1:*")}}));
+}
+
 TEST(Endpoint, PlainTextOnlyOnLoopbackAndIpc) {
   EXPECT_EQ(plain("tcp://127.0.0.1:*"), std::nullopt);
   EXPECT_EQ(plain("tcp://[::1]:*"), std::nullopt);
