@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "bridge/hand.hpp"
+#include "devices/data_lines.hpp"
 
 namespace cardtable::devices {
 
@@ -25,11 +26,6 @@ std::optional<Uid> Deck::uid_of(bridge::Card card) const {
 }
 
 namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 std::vector<std::string_view> words(std::string_view s) {
   std::vector<std::string_view> out;
   std::size_t i = 0;
@@ -55,16 +51,11 @@ Deck parse_deck(std::string_view text, const std::string& name, std::vector<Deck
   deck.label = p.stem().string();
   std::map<Uid, int> uid_line;
   std::map<int, int> card_line;  // card id → line
-  int line_no = 0;
   bool seen_label = false;
-  while (!text.empty()) {
-    std::size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    ++line_no;
-    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
-    if (line.empty()) continue;
+  DataLines lines(text);
+  while (lines.next()) {
+    const std::string_view line = lines.line();
+    const int line_no = lines.number();
     auto w = words(line);
     auto problem = [&](std::string m) { problems.push_back({name, line_no, std::move(m)}); };
     if (w[0] == "deck") {

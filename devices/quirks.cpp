@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "devices/data_files.hpp"
+#include "devices/data_lines.hpp"
 
 namespace cardtable::devices {
 
@@ -14,11 +15,6 @@ int ReaderQuirk::logical_antenna(int physical) const {
 }
 
 namespace {
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 std::optional<int> to_int(std::string_view s, int base = 10) {
   int v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
@@ -38,16 +34,11 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 
 QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& problems) {
   QuirkTable t;
-  int line_no = 0;
   ReaderQuirk* cur = nullptr;
-  while (!text.empty()) {
-    std::size_t nl = text.find('\n');
-    std::string_view line = text.substr(0, nl);
-    text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
-    ++line_no;
-    if (std::size_t hash = line.find('#'); hash != std::string_view::npos) line = line.substr(0, hash);
-    line = trim(line);
-    if (line.empty()) continue;
+  DataLines lines(text);
+  while (lines.next()) {
+    const std::string_view line = lines.line();
+    const int line_no = lines.number();
     auto problem = [&](std::string m) { problems.push_back({line_no, std::move(m)}); };
     if (line.front() == '[') {
       if (line.back() != ']' || line.size() < 3) {
