@@ -80,6 +80,16 @@ TEST_F(Daemon, WatchLiveDrawsTheDealOnItsOwnLinesAndStillEscapesTheWiresText) {
   EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
 }
 
+// watch on an endpoint nothing publishes to (a mistyped address, a daemon not started) waited in silence
+// for ever; after three missed heartbeats it says so, once, and goes on listening.
+TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
+  const std::string nowhere = "ipc://" + (dir / "nobody-publishes-here").string();
+  CtlRun r = run_ctl({"watch", "-e", nowhere, "--seconds", "16.5"});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("nothing from " + nowhere + " for 15 s, not even a heartbeat"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("not even a heartbeat"), r.out.rfind("not even a heartbeat")) << "said once: " << r.out;
+}
+
 TEST_F(Daemon, WatchSinceThroughAHubFailsWithANonZeroExit) {
   std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
               hubctl = "ipc://" + (dir / "hub-ctl").string();

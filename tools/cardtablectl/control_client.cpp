@@ -241,15 +241,31 @@ int run_watch(const std::vector<std::string>& args) {
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   auto start = std::chrono::steady_clock::now();
+  // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table, but a daemon's
+  // heartbeat comes every 5 s by default (through a hub too): three missed, and watch says so, once,
+  // then goes on listening.
+  constexpr auto kQuiet = std::chrono::seconds(15);
+  auto last_heard = start;
+  bool quiet_said = false;
   while (!g_stop) {
-    if (seconds > 0 && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(seconds)) break;
+    const auto now = std::chrono::steady_clock::now();
+    if (seconds > 0 && now - start > std::chrono::duration<double>(seconds)) break;
     zmq::pollitem_t item{sub.handle(), 0, ZMQ_POLLIN, 0};
     try {
       zmq::poll(&item, 1, std::chrono::milliseconds(200));
     } catch (const zmq::error_t&) {
       break;  // interrupted
     }
-    if (!(item.revents & ZMQ_POLLIN)) continue;
+    if (!(item.revents & ZMQ_POLLIN)) {
+      if (!quiet_said && now - last_heard > kQuiet) {
+        std::cerr << "cardtablectl watch: nothing from " << endpoint << " for 15 s, not even a heartbeat (a daemon sends one every 5 s "
+                     "by default): is it running, and is this its --publish endpoint (or a hub's downstream)? Still listening.\n";
+        quiet_said = true;
+      }
+      continue;
+    }
+    last_heard = now;
+    quiet_said = false;
     std::vector<zmq::message_t> frames;
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
     json e = json::parse(frames[1].to_string_view(), nullptr, false);
