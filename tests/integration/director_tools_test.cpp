@@ -88,6 +88,10 @@ TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("nothing from " + nowhere + " for 15 s, not even a heartbeat"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("not even a heartbeat"), r.out.rfind("not even a heartbeat")) << "said once: " << r.out;
+  // The live endpoint carries no heartbeat: its silence between finished boards is no fault.
+  r = run_ctl({"watch", "--live", "-e", nowhere, "--seconds", "16.5"});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.find("not even a heartbeat"), std::string::npos) << r.out;
 }
 
 TEST_F(Daemon, WatchSinceThroughAHubFailsWithANonZeroExit) {

@@ -243,8 +243,10 @@ int run_watch(const std::vector<std::string>& args) {
   auto start = std::chrono::steady_clock::now();
   // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table, but a daemon's
   // heartbeat comes every 5 s by default (through a hub too): three missed, and watch says so, once,
-  // then goes on listening.
+  // then goes on listening. Not on the live endpoint: it carries no heartbeat, and a board's cards come
+  // only when it is finished, minutes apart.
   constexpr auto kQuiet = std::chrono::seconds(15);
+  const bool heartbeats_expected = !live;
   auto last_heard = start;
   bool quiet_said = false;
   while (!g_stop) {
@@ -257,7 +259,7 @@ int run_watch(const std::vector<std::string>& args) {
       break;  // interrupted
     }
     if (!(item.revents & ZMQ_POLLIN)) {
-      if (!quiet_said && now - last_heard > kQuiet) {
+      if (heartbeats_expected && !quiet_said && now - last_heard > kQuiet) {
         std::cerr << "cardtablectl watch: nothing from " << endpoint << " for 15 s, not even a heartbeat (a daemon sends one every 5 s "
                      "by default): is it running, and is this its --publish endpoint (or a hub's downstream)? Still listening.\n";
         quiet_said = true;
