@@ -101,6 +101,10 @@ void CameraDevice::run(DeviceSink& sink) {
   std::map<int, table::Observation> last_by_zone;  // the last frame's reading, for a recording's end
   auto next_due = steady::now();
   bool frame_error_said = false;  // a bad frame's device.error is said once, until a frame is read again
+  // A camera that gives no frame for its first seconds is not there (unplugged, another /dev/video):
+  // said once, as an RFID reader not plugged in is; it is added when it answers.
+  const auto started = steady::now();
+  bool absent_said = false;
   while (true) {
     if (!live) {
       // A recording is replayed at its frame period, as the camera that made it saw the table.
@@ -130,6 +134,10 @@ void CameraDevice::run(DeviceSink& sink) {
       if (present_ && !source->healthy()) {
         present_ = false;
         event(sink, DeviceEvent::Kind::Lost, source->describe() + ": the camera does not answer (unplugged?)");
+      }
+      if (live && !present_ && !absent_said && !counters_.frames && steady::now() - started > std::chrono::seconds(3)) {
+        absent_said = true;
+        log(LogLevel::Warning, name(), source->describe() + ": no frame in 3 s: waiting for the camera; its zones are unknown until it answers");
       }
       if (!worker_.sleep_for(std::chrono::milliseconds(live ? 200 : 1))) return;
       continue;

@@ -69,7 +69,19 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
     error = name() + ": " + bus_error;
     return false;
   }
-  bus_->add_listener(this);
+  bus_->add_listener(this);  // offers what is plugged in now, before it returns
+  bool found = false;
+  {
+    std::lock_guard lock(mutex_);
+    found = attached_ != nullptr;
+  }
+  // Said once at start: a reader not plugged in leaves its zones unknown, and without this line only
+  // `status` would show it. It is taken the moment it is plugged in (device.added).
+  if (!found) {
+    const auto model = config().option("model"), port = config().option("port");
+    log(LogLevel::Warning, name(), "no " + (model ? *model : config().driver) + " reader" + (port ? " on USB port " + *port : "") +
+                                       " is plugged in: waiting for it; its zones are unknown until it is");
+  }
   return true;
 }
 
