@@ -1,5 +1,7 @@
 #include "devices/usb/board_reader.hpp"
 
+#include "devices/log.hpp"
+
 namespace cardtable::devices {
 
 std::unique_ptr<Device> make_board(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
@@ -63,6 +65,15 @@ Outcome BoardReader::handshake(UsbLink& link, const ReaderQuirk& quirk, std::str
          ", " + std::to_string(antennas_) + " antennas";
   if (static_cast<int>(antennas_) != quirk.antennas)
     info += " (the quirk file says " + std::to_string(quirk.antennas) + ")";
+  // The board says how many antennas it has (the quirk file's count is what is expected, and a board
+  // may have more): a zone on one it lacks would never be read, so it is said with the board's arrival.
+  for (const auto& [antenna, zone] : config().antennas)
+    if (antenna >= static_cast<int>(antennas_)) {
+      const std::string lacks = zone.str() + " is on antenna" + std::to_string(antenna) + ", which this board lacks (antenna0 to antenna" +
+                                std::to_string(antennas_ - 1) + "): it is never read";
+      info += "; " + lacks;
+      log(LogLevel::Warning, name(), lacks);
+    }
   return Outcome::ok();
 }
 

@@ -90,6 +90,7 @@ void UsbBus::run_dispatch() {
     if (stopping_) return;
     Pending p = pending_.front();
     pending_.pop_front();
+    dispatched_.notify_all();  // add_listener looks again once this one is handled (under this lock)
     if (p.arrived) {
       auto it = std::find_if(present_.begin(), present_.end(), [&](const Present& x) { return x.device == p.device; });
       if (it != present_.end()) {
@@ -152,6 +153,10 @@ void UsbBus::offer_locked(libusb_device* device) {
 
 void UsbBus::add_listener(UsbListener* listener) {
   std::unique_lock lock(mutex_);
+  // What ENUMERATE found at the bus's start is queued, not yet present: wait (a moment) until the
+  // dispatch thread has taken it, so that a reader starting now is offered its hardware at once and
+  // can tell "not plugged in" from "not yet dispatched".
+  dispatched_.wait_for(lock, std::chrono::seconds(2), [&] { return stopping_ || pending_.empty(); });
   listeners_.push_back(listener);
   // Offer what is already plugged in and unclaimed, as if it had just arrived.
   std::vector<libusb_device*> free;

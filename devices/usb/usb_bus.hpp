@@ -74,6 +74,7 @@ class UsbBus {
   std::thread events_, dispatch_;
   std::mutex mutex_;               // guards everything below
   std::condition_variable wake_;
+  std::condition_variable dispatched_;  // the dispatch thread has taken one pending event
   bool stopping_ = false;
   std::deque<Pending> pending_;
   std::vector<Present> present_;

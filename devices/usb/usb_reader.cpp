@@ -321,7 +321,11 @@ void UsbReader::publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard
     decks = decks_;
   }
   const Millis now = env_.clock();
+  const int present = antennas_present();
   for (const auto& [antenna, zone] : config().antennas) {
+    // An antenna the reader lacks hears nothing: its zone is not reported at all (unknown, as a silent
+    // zone is), never as read empty, which would look like a seat with no card.
+    if (antenna >= present) continue;
     AntennaTags none{antenna, {}, false};
     const AntennaTags* a = &none;
     for (const AntennaTags& h : heard)

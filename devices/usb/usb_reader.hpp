@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -75,6 +76,9 @@ class UsbReader : public Device, private UsbListener {
 
   // Counts a dropped frame and logs it with the reason.
   void dropped(FrameError e, const std::string& what, const std::string& detail);
+  // How many (logical) antennas the reader has, as it said in its handshake (read on the reader's own
+  // thread, after it); by default every configured antenna is taken to be there.
+  virtual int antennas_present() const { return std::numeric_limits<int>::max(); }
 
  private:
   bool offer(libusb_device* device) override;

@@ -172,6 +172,24 @@ TEST_F(UsbReaders, AReaderNotPluggedInAtStartSaysSoOnceAndIsTakenWhenPluggedIn) 
   set_log_sink(nullptr);
 }
 
+// A zone on an antenna the board does not have was never read, with no word why. The board says how
+// many it has when it shakes hands (it may have more than the quirk file's count), so it is said then.
+TEST_F(UsbReaders, AZoneOnAnAntennaTheBoardLacksIsSaidWhenTheBoardArrives) {
+  BoardModel board;  // four antennas
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("b0", "cardtable-board", {{0, zone("play:N")}, {9, zone("play:S")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  EXPECT_NE(sink_.events().front().reason.find("play:S is on antenna9, which this board lacks (antenna0 to antenna3): it is never read"),
+            std::string::npos)
+      << sink_.events().front().reason;
+  // Never read means not reported: a zone read as empty at every poll would look like a seat with no
+  // card (a player who never plays), where the table must know nothing of it.
+  board.place(1, {{uid(kSA), 90}});  // antenna_order 2,0,1,3: the physical antenna 1 is antenna0
+  ASSERT_TRUE(sink_.wait_reading(zone("play:N"), cards({"SA"})));
+  reader.stop();  // before the board's model goes
+  for (const auto& in : sink_.inputs()) EXPECT_NE(in.observation.zone.str(), "play:S");
+}
+
 TEST_F(UsbReaders, Acr122uUnpluggedIsLostOnceAndReadsAgainWhenPluggedBack) {
   AcrModel acr;
   FakeUsbDevice& fake = plug(2, "1-1", test::kAcr122uDescriptors, acr);
