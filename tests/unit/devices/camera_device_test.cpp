@@ -7,14 +7,13 @@
 
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <thread>
 
 #include <opencv2/videoio.hpp>
 
 #include "devices/camera/camera_device.hpp"
-#include "devices/log.hpp"
 #include "recording_sink.hpp"
+#include "warning_log.hpp"
 #include "rendered_table.hpp"
 #include "vision/hand_layers.hpp"
 
@@ -77,12 +76,7 @@ class CameraDeviceTest : public ::testing::Test {
 // A camera that is not there at start (unplugged, another /dev/video number) gave no word at all; it
 // now says so once, after 3 s without a frame, and stays absent (no device.added, no zone read).
 TEST_F(CameraDeviceTest, ACameraThatGivesNoFrameAtStartSaysSoOnce) {
-  std::vector<std::string> lines;
-  std::mutex m;
-  set_log_sink([&](LogLevel level, const std::string& device, const std::string& message) {
-    std::lock_guard lock(m);
-    if (level == LogLevel::Warning) lines.push_back(device + ": " + message);
-  });
+  test::WarningLog log;
   const std::string none = "/dev/cardtable-test-no-camera-" + std::to_string(::getpid());
   auto d = make(config({{"source", "v4l2:" + none}}));
   ASSERT_TRUE(d);
@@ -91,8 +85,7 @@ TEST_F(CameraDeviceTest, ACameraThatGivesNoFrameAtStartSaysSoOnce) {
   ASSERT_TRUE(d->start(sink, error)) << error;
   std::this_thread::sleep_for(std::chrono::milliseconds(4500));
   d->stop();
-  set_log_sink(nullptr);
-  std::lock_guard lock(m);
+  const auto lines = log.lines();
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_NE(lines[0].find("cam0: "), std::string::npos) << lines[0];
   EXPECT_NE(lines[0].find(": no frame in 3 s: waiting for the camera; its zones are unknown until it answers"), std::string::npos) << lines[0];

@@ -3,14 +3,12 @@
 // frames, timeouts, a reset, unplug with NO_DEVICE and re-plug, two readers at once.
 #include <gtest/gtest.h>
 
-#include <mutex>
-
 #include "devices/deck.hpp"
-#include "devices/log.hpp"
 #include "devices/usb/acr122u_reader.hpp"
 #include "devices/usb/board_reader.hpp"
 #include "reader_models.hpp"
 #include "recording_sink.hpp"
+#include "warning_log.hpp"
 
 namespace cardtable::devices {
 namespace {
@@ -151,25 +149,17 @@ TEST_F(UsbReaders, Acr122uThatStopsAnsweringTimesOutIsResetThenReportedAndComesB
 // A daemon started before its reader was plugged in said nothing of it (only `status` showed it
 // absent); now the reader says so once at start, and is taken the moment it is plugged in.
 TEST_F(UsbReaders, AReaderNotPluggedInAtStartSaysSoOnceAndIsTakenWhenPluggedIn) {
-  std::vector<std::string> lines;
-  std::mutex m;
-  set_log_sink([&](LogLevel level, const std::string& device, const std::string& message) {
-    std::lock_guard lock(m);
-    if (level == LogLevel::Warning) lines.push_back(device + ": " + message);
-  });
+  test::WarningLog log;
   Device& reader = start(std::make_unique<Acr122uReader>(config("north", "acr122u", {{0, zone("play:N")}}, {{"port", "1-1"}}), env_));
-  {
-    std::lock_guard lock(m);
-    ASSERT_EQ(lines.size(), 1u);
-    EXPECT_EQ(lines[0], "north: no acr122u reader on USB port 1-1 is plugged in: waiting for it; its zones are unknown until it is");
-  }
+  const auto lines = log.lines();
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "north: no acr122u reader on USB port 1-1 is plugged in: waiting for it; its zones are unknown until it is");
   EXPECT_FALSE(reader.present());
   AcrModel acr;
   acr.place(uid(kSA));
   plug(2, "1-1", test::kAcr122uDescriptors, acr);
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
   EXPECT_TRUE(sink_.wait_reading(zone("play:N"), cards({"SA"})));
-  set_log_sink(nullptr);
 }
 
 // A zone on an antenna the board does not have was never read, with no word why. The board says how
