@@ -203,9 +203,9 @@ void EventLoop::publish(protocol::WireEvent& e) {
 }
 
 std::vector<EventLoop::Published> EventLoop::drain_table() {
-  std::vector<Published> types;
+  std::vector<Published> published;
   for (const table::Event& e : table_->take_events()) {
-    types.push_back({e.type, ""});
+    published.push_back({e.type, ""});
     if (e.type == "reading.uncertain" || e.type == "reading.resumed") {  // said with their real cause by on_device_event
       std::string zone, cause;
       for (const auto& [k, v] : e.evidence) {
@@ -239,7 +239,7 @@ std::vector<EventLoop::Published> EventLoop::drain_table() {
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
     if (protocol::seal_card_detail(w)) log(Priority::Warning, w.type + ": a card was named in the public text; moved to the director-only detail");
-    types.back().message = w.message;  // as every role reads it
+    published.back().message = w.message;  // as every role reads it
     publish(w);
     if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
     if (e.type == "board.returned" || e.type == "board.verified") {
@@ -247,7 +247,7 @@ std::vector<EventLoop::Published> EventLoop::drain_table() {
       if (e.type == "board.returned") broadcast_->finish(w, *master_);
     }
   }
-  return types;
+  return published;
 }
 
 void EventLoop::apply(const table::TableInput& in) {

@@ -7,6 +7,14 @@
 #include "devices/data_files.hpp"
 #include "devices/data_lines.hpp"
 
+// Set by devices/CMakeLists.txt: the installed quirk file and the source tree's.
+#ifndef CARDTABLE_QUIRKS_FILE
+#define CARDTABLE_QUIRKS_FILE "/usr/share/cardtable/readers.quirk"
+#endif
+#ifndef CARDTABLE_QUIRKS_SOURCE
+#define CARDTABLE_QUIRKS_SOURCE ""
+#endif
+
 namespace cardtable::devices {
 
 int ReaderQuirk::logical_antenna(int physical) const {
@@ -123,12 +131,6 @@ QuirkTable QuirkTable::load(const std::string& path, std::vector<QuirkProblem>& 
 }
 
 std::string QuirkTable::default_path() {
-#ifndef CARDTABLE_QUIRKS_FILE
-#define CARDTABLE_QUIRKS_FILE "/usr/share/cardtable/readers.quirk"
-#endif
-#ifndef CARDTABLE_QUIRKS_SOURCE
-#define CARDTABLE_QUIRKS_SOURCE ""
-#endif
   return source_or_installed(CARDTABLE_QUIRKS_SOURCE, CARDTABLE_QUIRKS_FILE);
 }
 
