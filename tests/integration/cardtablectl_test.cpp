@@ -93,6 +93,20 @@ TEST_F(Cardtablectl, WrongUsageExitsTwoAndSaysWhy) {
   EXPECT_EQ(ctl("records validate --help").status, 0);
 }
 
+TEST_F(Cardtablectl, GenerateGivesTheSameDealsForTheSameSeedAndRefusesASeedThatIsNotANumber) {
+  CtlRun a = ctl("records generate --boards 3 --seed 0"), b = ctl("records generate --boards 3 --seed 0");
+  ASSERT_EQ(a.status, 0) << a.out;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_NE(a.out.find("[Board \"3\"]"), std::string::npos) << a.out;
+  EXPECT_NE(ctl("records generate --boards 3 --seed 1").out, a.out);
+  // Boost's unsigned parser took -1 as 2^64-1 and dealt from there without a word.
+  for (const char* bad : {"-1", "1x", "99999999999999999999", ""}) {
+    CtlRun r = ctl(std::string("records generate --boards 1 --seed '") + bad + "'");
+    EXPECT_EQ(r.status, 2) << bad;
+    EXPECT_NE(r.out.find("--seed must be a whole number, 0 or more"), std::string::npos) << r.out;
+  }
+}
+
 TEST_F(Cardtablectl, MissingFileIsAProblemNotACrash) {
   CtlRun r = ctl("records validate /no/such/file.pbn");
   EXPECT_EQ(r.status, 1);

@@ -17,6 +17,7 @@
 
 #include "bridge/board_record.hpp"
 #include "hand_diagram.hpp"
+#include "number_args.hpp"
 #include "protocol/curve_keys.hpp"
 #include "records_command.hpp"
 #include "terminal_text.hpp"
@@ -139,14 +140,6 @@ std::optional<json> request(const std::string& endpoint, const json& body, int t
     error = endpoint + ": " + e.what();
     return std::nullopt;
   }
-}
-
-// An event's seq as typed: digits only, 1 or more. Boost's unsigned option parser took "-1" as
-// 18446744073709551615 (a replay from there is silently empty), so seqs are read here instead.
-std::optional<std::uint64_t> parse_seq(const std::string& text) {
-  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  const std::uint64_t v = std::stoull(text);
-  return v >= 1 ? std::optional(v) : std::nullopt;
 }
 
 }  // namespace

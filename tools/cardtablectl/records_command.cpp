@@ -1,4 +1,5 @@
 #include "records_command.hpp"
+#include "number_args.hpp"
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -347,7 +348,7 @@ int generate(const std::vector<std::string>& args) {
   po::options_description opts("records generate --boards N [options]  (a synthetic master record)");
   opts.add_options()("help,h", "this help")("boards,n", po::value<int>()->default_value(32), "how many boards")(
       "per-session", po::value<int>()->default_value(32), "boards per session (board numbers restart at 1)")(
-      "seed", po::value<std::uint64_t>()->default_value(1), "random seed: the same seed gives the same deals")(
+      "seed", po::value<std::string>()->default_value("1"), "random seed, 0 or more: the same seed gives the same deals")(
       "event", po::value<std::string>()->default_value("Synthetic"), "Event tag")(
       "to,t", po::value<std::string>()->default_value("pbn"), "output format: pbn, lin, dup or dlm")(
       "output,o", po::value<std::string>(), "output file (default: standard output)");
@@ -355,6 +356,8 @@ int generate(const std::vector<std::string>& args) {
   if (vm.count("help")) { std::cout << opts; return kExitOk; }
   int n = vm["boards"].as<int>(), per = vm["per-session"].as<int>();
   if (n < 0 || per <= 0 || per > 999) throw UsageError("--boards must be >= 0 and --per-session 1..999");
+  const auto seed = parse_unsigned(vm["seed"].as<std::string>());
+  if (!seed) throw UsageError("--seed must be a whole number, 0 or more (not '" + vm["seed"].as<std::string>() + "')");
   auto format = parse_format(vm["to"].as<std::string>());
   if (!format) throw UsageError("unknown format '" + vm["to"].as<std::string>() + "'");
   std::ostream* os = &std::cout;
@@ -375,7 +378,7 @@ int generate(const std::vector<std::string>& args) {
     chunk.clear();
     first = false;
   };
-  synthetic_records(n, per, vm["seed"].as<std::uint64_t>(), vm["event"].as<std::string>(), [&](BoardRecord&& r) {
+  synthetic_records(n, per, *seed, vm["event"].as<std::string>(), [&](BoardRecord&& r) {
     chunk.push_back(std::move(r));
     if (chunk.size() == 10000) flush();
   });
