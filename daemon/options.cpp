@@ -151,8 +151,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
   }
   if (!o.curve_secret.empty() && o.clients.empty()) return fail("--curve-secret needs --clients: the folder of allowed client keys");
   if (o.curve_secret.empty() && !o.clients.empty()) return fail("--clients needs --curve-secret: the daemon's own keypair");
-  for (const Endpoint& e : {o.publish, o.control, o.live})
-    if (auto why = protocol::check_endpoint_security(e, o.plaintext, !o.curve_secret.empty())) return fail(*why);
+  // Named, as the hub names its own: a default endpoint the user never typed (--live's port 5553)
+  // is otherwise a riddle.
+  for (auto [name, e] : {std::pair{"--publish", &o.publish}, {"--control", &o.control}, {"--live", &o.live}})
+    if (auto why = protocol::check_endpoint_security(*e, o.plaintext, !o.curve_secret.empty())) return fail(std::string(name) + ": " + *why);
   if (auto why = protocol::check_distinct_endpoints({{"--publish", o.publish}, {"--control", o.control}, {"--live", o.live}})) return fail(*why);
   r.options = o;
   return r;
