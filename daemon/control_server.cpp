@@ -65,24 +65,15 @@ std::optional<std::string> ControlServer::answer(std::string_view frame, const C
 }
 
 void ControlServer::flush_log() {
-  auto now = std::chrono::steady_clock::now();
-  if (now - log_second_ < std::chrono::seconds(1)) return;
-  if (unlogged_ > 0)
-    log(Priority::Notice, "control: " + std::to_string(unlogged_) + " more requests refused in the last second, not logged one by one");
-  log_second_ = now;
-  logged_ = 0;
-  unlogged_ = 0;
+  if (const std::uint64_t held = log_budget_.roll())
+    log(Priority::Notice, "control: " + std::to_string(held) + " more requests refused in the last second, not logged one by one");
 }
 
 void ControlServer::refused(const std::string& role, const std::string& error, const char* what) {
   ++errors_;
   try {
     flush_log();
-    if (logged_ >= kLogged) {
-      ++unlogged_;
-      return;
-    }
-    ++logged_;
+    if (!log_budget_.take()) return;
     // The client's text is escaped by dump(): a hostile frame cannot write control characters here.
     log(Priority::Notice, "control: " + (role.empty() ? std::string() : role + " ") + what + ": " +
                               nlohmann::json(error).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace));

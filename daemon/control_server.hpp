@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <zmq.hpp>
 
+#include "protocol/log_budget.hpp"
 #include "protocol/requests.hpp"
 
 namespace cardtable::daemon {
@@ -55,11 +56,8 @@ class ControlServer {
   void send(const std::vector<std::string>& envelope, const std::string& body);
   zmq::socket_t socket_;
   Dispatch dispatch_;
-  // Refusals are logged, at most kLogged a second: a flood of bad requests must not flood the log.
-  static constexpr int kLogged = 20;
-  std::chrono::steady_clock::time_point log_second_{};
-  int logged_ = 0;
-  std::uint64_t unlogged_ = 0;
+  // Refusals are logged, at most 20 a second: a flood of bad requests must not flood the log.
+  protocol::LogBudget log_budget_{20};
   bool roles_from_curve_;
   std::uint64_t requests_ = 0, errors_ = 0, dropped_ = 0;
 };

@@ -23,6 +23,8 @@ using json = nlohmann::json;
 namespace {
 
 constexpr std::size_t kKeptPerTable = 500;
+// Messages taken from one socket before the others are looked at again.
+constexpr int kForwardBatch = 1000;
 
 using daemon::Priority;
 
@@ -124,15 +126,26 @@ Hub::Hub(const HubOptions& o)
     }
     xpub_.set(zmq::sockopt::sndhwm, 200000);
     xsub_.set(zmq::sockopt::rcvhwm, 200000);
+    // A larger frame disconnects its sender: no event is near 1 MiB (the console reads events under the
+    // same bound), and a table key must not make the hub keep 50 MB messages for its snapshot.
     ctl_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));
+    xsub_.set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(1 << 20));
     for (auto* s : {&xsub_, &xpub_, &ctl_}) s->set(zmq::sockopt::linger, 0);
-    xsub_.bind(o.upstream);
+    // Each bind's failure names its option and address: "No such file or directory" alone named neither.
+    auto bind = [](zmq::socket_t& s, const char* option, const std::string& address) {
+      try {
+        s.bind(address);
+      } catch (const zmq::error_t& e) {
+        throw HubStartupError(std::string(option) + ": " + address + ": " + e.what());
+      }
+    };
+    bind(xsub_, "--upstream", o.upstream);
     // The hub keeps each table's board and open alerts whoever is subscribed downstream (the snapshot and
     // alerts requests), so it takes every topic from the tables itself.
     static constexpr char kSubscribeAll = 1;
     xsub_.send(zmq::buffer(&kSubscribeAll, 1), zmq::send_flags::dontwait);
-    xpub_.bind(o.downstream);
-    ctl_.bind(o.control);
+    bind(xpub_, "--downstream", o.downstream);
+    bind(ctl_, "--control", o.control);
   } catch (const HubStartupError&) {
     throw;
   } catch (const std::exception& e) {
@@ -150,17 +163,25 @@ Hub::Hub(const HubOptions& o)
   log(Priority::Notice, "upstream " + o.upstream + ", downstream " + o.downstream + ", control " + o.control + (curve_ ? " (CURVE)" : " (plain text)"));
 }
 
+void Hub::drop(const std::string& why) {
+  ++dropped_;
+  if (const std::uint64_t held = drop_log_.roll())
+    log(Priority::Warning, std::to_string(held) + " more messages dropped from upstream in the last second, not logged one by one");
+  if (drop_log_.take()) log(Priority::Warning, why);
+}
+
 void Hub::forward_upstream() {
-  // Tables -> subscribers, remembering each table's board in progress.
-  while (true) {
+  // Tables -> subscribers, remembering each table's board in progress. At most a batch at a time, so
+  // that a flood from the tables does not keep the control endpoint waiting (nor it the tables).
+  for (int n = 0; n < kForwardBatch; ++n) {
     std::vector<zmq::message_t> f;
     if (!zmq::recv_multipart(xsub_, std::back_inserter(f), zmq::recv_flags::dontwait)) return;
     if (f.size() != 2) {
-      ++dropped_;
-      log(Priority::Warning, "dropped a message of " + std::to_string(f.size()) + " frames from upstream (an event is topic + body)");
+      drop("dropped a message of " + std::to_string(f.size()) + " frames from upstream (an event is topic + body)");
       continue;
     }
     std::string topic = f[0].to_string();
+    const std::string shown = json(topic.substr(0, 200)).dump(-1, ' ', true, json::error_handler_t::replace);
     std::string user;
     if (curve_) {
       try {
@@ -169,26 +190,37 @@ void Hub::forward_upstream() {
       }
     }
     if (!may_publish(user, topic, curve_)) {
-      ++dropped_;
-      log(Priority::Warning, "dropped " + json(topic.substr(0, 200)).dump(-1, ' ', true, json::error_handler_t::replace) + " from " +
-          (user.empty() ? std::string("an unknown key") : user) + ": a table key speaks only for its own table");
+      drop("dropped " + shown + " from " + (user.empty() ? std::string("an unknown key") : user) + ": a table key speaks only for its own table");
       continue;
     }
     std::string table = table_of(topic);
-    if (!table.empty()) {
-      TableState& t = tables_[table];
-      if (topic.ends_with("/daemon.heartbeat")) {
-        t.last_heartbeat = json::parse(f[1].to_string_view(), nullptr, false);
-        maybe_ask_alerts(table, t);
-      } else {
-        if (auto j = json::parse(f[1].to_string_view(), nullptr, false); j.is_object()) {
-          t.alerts.on_published(j);
-          if (t.asking) t.since_asked.push_back(std::move(j));
-        }
-        if (topic.ends_with("/board.arrived")) t.events.clear();
-        t.events.emplace_back(topic, f[1].to_string());
-        if (t.events.size() > kKeptPerTable) t.events.pop_front();
-      }
+    if (table.empty()) {
+      drop("dropped " + shown + ": not an event's topic (CLASS/TOURNAMENT/SECTION/TABLE/TYPE)");
+      continue;
+    }
+    // Hand contents are for the broadcast path alone (protocol.md): a table whose --live was pointed
+    // at the hub by mistake must not hand the deal to every director.
+    if (topic.starts_with("live/")) {
+      drop("dropped " + shown + ": hand contents (live.*) never pass through the hub; point the table's --live elsewhere");
+      continue;
+    }
+    // Kept for late joiners and given to them as JSON: a body that is not a JSON object once made every
+    // snapshot reply unreadable (a heartbeat kept as a parse failure).
+    json body = json::parse(f[1].to_string_view(), nullptr, false);
+    if (!body.is_object()) {
+      drop("dropped " + shown + ": its body is not a JSON object");
+      continue;
+    }
+    TableState& t = tables_[table];
+    if (topic.ends_with("/daemon.heartbeat")) {
+      t.last_heartbeat = std::move(body);
+      maybe_ask_alerts(table, t);
+    } else {
+      t.alerts.on_published(body);
+      if (t.asking) t.since_asked.push_back(std::move(body));
+      if (topic.ends_with("/board.arrived")) t.events.clear();
+      t.events.emplace_back(topic, f[1].to_string());
+      if (t.events.size() > kKeptPerTable) t.events.pop_front();
     }
     zmq::send_multipart(xpub_, f, zmq::send_flags::dontwait);
     ++forwarded_;
@@ -305,21 +337,30 @@ json Hub::alerts() const {
 }
 
 json Hub::dispatch(const std::string& command) {
-  if (command == "snapshot") {
-    json all = json::object();
-    for (const auto& [name, t] : tables_) {
-      json events = json::array();
-      for (const auto& [topic, body] : t.events)
-        if (auto j = json::parse(body, nullptr, false); !j.is_discarded()) events.push_back(std::move(j));
-      all[name] = {{"events", events}, {"heartbeat", t.last_heartbeat}};
-    }
-    return protocol::ok_reply({{"tables", all}, {"forwarded", forwarded_}});
-  }
   if (command == "alerts") return alerts();
   if (command == "status") return protocol::ok_reply({{"tables", tables_.size()}, {"forwarded", forwarded_}, {"dropped", dropped_}});
   if (command == "version") return protocol::ok_reply({{"hub", CARDTABLE_VERSION}});
   return protocol::error_reply("the hub answers snapshot, alerts, status and version; '" + command.substr(0, 40) +
                                "' is a request for a table's own control endpoint");
+}
+
+// Written as text from the bodies kept, each checked as a JSON object when it came: parsing them all
+// again made one snapshot of a 200-table venue take seconds, while nothing was forwarded.
+std::string Hub::snapshot() const {
+  std::string out = R"({"ok":true,"forwarded":)" + std::to_string(forwarded_) + R"(,"tables":{)";
+  bool first_table = true;
+  for (const auto& [name, t] : tables_) {
+    out += (first_table ? "" : ",") + json(name).dump(-1, ' ', false, json::error_handler_t::replace) + R"(:{"events":[)";
+    first_table = false;
+    bool first = true;
+    for (const auto& [topic, body] : t.events) {
+      if (!first) out += ',';
+      out += body;
+      first = false;
+    }
+    out += R"(],"heartbeat":)" + t.last_heartbeat.dump(-1, ' ', false, json::error_handler_t::replace) + "}";
+  }
+  return out + "}}";
 }
 
 std::string Hub::answer(std::string_view frame) noexcept {
@@ -331,6 +372,8 @@ std::string Hub::answer(std::string_view frame) noexcept {
       reply = protocol::error_reply(error);
     } else if (req->args.size() > 1) {
       reply = protocol::error_reply(req->command.substr(0, 40) + ": the hub's requests have no fields");
+    } else if (req->command == "snapshot") {
+      return snapshot();
     } else {
       reply = dispatch(req->command);
     }
@@ -369,22 +412,25 @@ int Hub::run() {
       for (const auto& why : zap_->take_refusals()) log(Priority::Warning, why);
     }
     if (items[0].revents & ZMQ_POLLIN) forward_upstream();
-    // Subscriptions -> tables.
-    while (items[1].revents & ZMQ_POLLIN) {
+    // Subscribers' (un)subscriptions are read and go no further: the hub takes every topic from the
+    // tables itself, and passing them on let any subscriber grow each table's filter without bound.
+    for (int n = 0; n < kForwardBatch && (items[1].revents & ZMQ_POLLIN); ++n) {
       zmq::message_t m;
       if (!xpub_.recv(m, zmq::recv_flags::dontwait)) break;
-      xsub_.send(m, zmq::send_flags::dontwait);
     }
-    while (items[2].revents & ZMQ_POLLIN) {
+    // One request a round: a client queuing snapshots must not stop the forwarding between them.
+    if (items[2].revents & ZMQ_POLLIN) {
       std::vector<zmq::message_t> f;
-      if (!zmq::recv_multipart(ctl_, std::back_inserter(f), zmq::recv_flags::dontwait)) break;
-      if (f.size() < 2) continue;
-      std::string body = answer(f.back().to_string_view());
-      std::vector<zmq::const_buffer> out;
-      for (std::size_t i = 0; i + 1 < f.size(); ++i) out.emplace_back(f[i].data(), f[i].size());
-      out.push_back(zmq::buffer(body));
-      zmq::send_multipart(ctl_, out, zmq::send_flags::dontwait);
+      if (zmq::recv_multipart(ctl_, std::back_inserter(f), zmq::recv_flags::dontwait) && f.size() >= 2) {
+        std::string body = answer(f.back().to_string_view());
+        std::vector<zmq::const_buffer> out;
+        for (std::size_t i = 0; i + 1 < f.size(); ++i) out.emplace_back(f[i].data(), f[i].size());
+        out.push_back(zmq::buffer(body));
+        zmq::send_multipart(ctl_, out, zmq::send_flags::dontwait);
+      }
     }
+    if (const std::uint64_t held = drop_log_.roll())
+      log(Priority::Warning, std::to_string(held) + " more messages dropped from upstream in the last second, not logged one by one");
   }
 }
 

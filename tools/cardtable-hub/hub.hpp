@@ -17,6 +17,7 @@
 #include <zmq.hpp>
 
 #include "protocol/alert_book.hpp"
+#include "protocol/log_budget.hpp"
 #include "protocol/zap_authenticator.hpp"
 
 namespace cardtable::hub {
@@ -52,6 +53,8 @@ class Hub {
 
  private:
   void forward_upstream();
+  void drop(const std::string& why);  // counted, and logged within the log budget
+  std::string snapshot() const;
   nlohmann::json dispatch(const std::string& command);
   struct TableState {
     std::deque<std::pair<std::string, std::string>> events;  // topic, body of the board in progress
@@ -70,6 +73,7 @@ class Hub {
   std::unique_ptr<protocol::ZapAuthenticator> zap_;
   zmq::socket_t xsub_, xpub_, ctl_;
   int signal_fd_ = -1;
+  protocol::LogBudget drop_log_{20};
   std::map<std::string, TableState> tables_;  // "tournament/section/table" -> state
   std::map<std::string, std::string> table_control_, table_keys_;  // table -> control endpoint, its public key
   std::string public_key_, secret_key_;  // the hub's own: a CURVE client of the tables' control endpoints

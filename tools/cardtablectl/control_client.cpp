@@ -375,53 +375,69 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     std::cerr << "cardtablectl " << command << ": " << printable(error) << '\n';
     return kExitProblems;
   }
-  bool ok = reply->value("ok", false);
-  if (vm.count("json") || command == "snapshot") {
-    std::cout << reply->dump(2, ' ', true, json::error_handler_t::replace) << '\n';  // ASCII: escapes every control character
-  } else if (!ok) {
-    // The daemon's errors name their request ("ack: no event 9"), as this line does already.
-    std::string why = reply->value("error", "failed");
-    if (why.starts_with(command + ": ")) why.erase(0, command.size() + 2);
-    std::cerr << "cardtablectl " << command << ": " << printable(why) << '\n';
-  } else if (command == "replay" || command == "replay-live") {
-    for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
-    if ((*reply).value("more", false)) std::cout << "(more: ask again with --since " << (*reply)["events"].back().value("seq", 0) + 1 << ")\n";
-  } else if (command == "alerts") {
-    if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
-    for (const auto& e : (*reply)["alerts"]) std::cout << human(e, ::isatty(1)) << '\n';
-    // Through a hub: a table whose own count differs from the hub's (the hub started after some alert).
-    if (reply->contains("incomplete") && (*reply)["incomplete"].is_array())
-      for (const auto& t : (*reply)["incomplete"])
-        if (t.is_string())
-          std::cout << "table " << printable(t.get<std::string>()) << ": the hub has not seen all its open alerts (it reports "
-                    << printable((*reply)["tables"][t.get<std::string>()].value("at_table", "?")) << "); ask its own control endpoint\n";
-  } else if (command == "evidence") {
-    std::cout << printable((*reply).value("card_message", "")) << '\n';
-    if ((*reply)["card_evidence"].is_object())
-      for (const auto& [k, v] : (*reply)["card_evidence"].items())
-        std::cout << "  " << printable(k) << ": " << printable(v.is_string() ? v.get<std::string>() : v.dump()) << '\n';
-  } else if (command == "version") {
-    std::cout << "cardtabled " << printable(reply->value("daemon", "?")) << ", protocol " << reply->value("proto_major", 0) << "."
-              << reply->value("proto_minor", 0) << "; cardtablectl " CARDTABLE_VERSION "\n";
-  } else if (command == "status") {
-    const json& s = (*reply)["status"];
-    std::cout << "table " << printable(table_of(s)) << ": " << printable(s.value("phase", "")) << ", last seq " << s.value("last_seq", 0)
-              << ", " << s.value("master_boards", 0) << " boards in the master record, " << s.value("open_alerts", 0) << " open alerts";
-    if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
-    std::cout << '\n';
-    // One line per device: present or not, the zones it serves (antenna → zone), its error counters.
-    for (const json& d : s.value("devices", json::array())) {
-      std::cout << "  " << printable(d.value("name", "")) << " (" << printable(d.value("driver", "")) << "): " << (d.value("present", false) ? "present" : "absent");
-      for (const json& z : d.value("zones", json::array())) std::cout << ", antenna" << z.value("antenna", 0) << " " << printable(z.value("zone", ""));
-      const json c = d.value("counters", json::object());
-      std::cout << "; frames " << c.value("frames", 0) << ", garbage " << c.value("garbage", 0) << ", short " << c.value("short_frames", 0)
-                << ", crc " << c.value("crc_errors", 0) << ", out of sequence " << c.value("out_of_sequence", 0) << ", timeouts "
-                << c.value("timeouts", 0) << ", resets " << c.value("resets", 0) << '\n';
+  // A reply of another shape (another program's endpoint, another version) is said, never a crash:
+  // nlohmann's value() throws on a field that is null.
+  bool ok = false;
+  try {
+    if (!reply->is_object()) throw std::runtime_error("not a JSON object");
+    ok = reply->value("ok", false);
+    if (vm.count("json") || command == "snapshot") {
+      std::cout << reply->dump(2, ' ', true, json::error_handler_t::replace) << '\n';  // ASCII: escapes every control character
+    } else if (!ok) {
+      // The daemon's errors name their request ("ack: no event 9"), as this line does already.
+      std::string why = reply->value("error", "failed");
+      if (why.starts_with(command + ": ")) why.erase(0, command.size() + 2);
+      std::cerr << "cardtablectl " << command << ": " << printable(why) << '\n';
+    } else if (command == "replay" || command == "replay-live") {
+      for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
+      if ((*reply).value("more", false)) std::cout << "(more: ask again with --since " << (*reply)["events"].back().value("seq", 0) + 1 << ")\n";
+    } else if (command == "alerts") {
+      if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
+      for (const auto& e : (*reply)["alerts"]) std::cout << human(e, ::isatty(1)) << '\n';
+      // Through a hub: a table whose own count differs from the hub's (the hub started after some alert).
+      if (reply->contains("incomplete") && (*reply)["incomplete"].is_array())
+        for (const auto& t : (*reply)["incomplete"])
+          if (t.is_string())
+            std::cout << "table " << printable(t.get<std::string>()) << ": the hub has not seen all its open alerts (it reports "
+                      << printable((*reply)["tables"][t.get<std::string>()].value("at_table", "?")) << "); ask its own control endpoint\n";
+    } else if (command == "evidence") {
+      std::cout << printable((*reply).value("card_message", "")) << '\n';
+      if ((*reply)["card_evidence"].is_object())
+        for (const auto& [k, v] : (*reply)["card_evidence"].items())
+          std::cout << "  " << printable(k) << ": " << printable(v.is_string() ? v.get<std::string>() : v.dump()) << '\n';
+    } else if (command == "version" && reply->contains("hub")) {
+      std::cout << "cardtable-hub " << printable(reply->value("hub", "?")) << "; cardtablectl " CARDTABLE_VERSION "\n";
+    } else if (command == "version") {
+      std::cout << "cardtabled " << printable(reply->value("daemon", "?")) << ", protocol " << reply->value("proto_major", 0) << "."
+                << reply->value("proto_minor", 0) << "; cardtablectl " CARDTABLE_VERSION "\n";
+    } else if (command == "status" && !reply->contains("status") && reply->contains("forwarded")) {
+      // A hub's control endpoint (operations.md points cardtablectl at it): the hub's own counts.
+      std::cout << "hub: " << reply->value("tables", 0) << " tables heard, " << reply->value("forwarded", 0) << " events forwarded, "
+                << reply->value("dropped", 0) << " messages dropped\n";
+    } else if (command == "status") {
+      const json& s = (*reply)["status"];
+      std::cout << "table " << printable(table_of(s)) << ": " << printable(s.value("phase", "")) << ", last seq " << s.value("last_seq", 0)
+                << ", " << s.value("master_boards", 0) << " boards in the master record, " << s.value("open_alerts", 0) << " open alerts";
+      if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
+      std::cout << '\n';
+      // One line per device: present or not, the zones it serves (antenna → zone), its error counters.
+      for (const json& d : s.value("devices", json::array())) {
+        std::cout << "  " << printable(d.value("name", "")) << " (" << printable(d.value("driver", "")) << "): " << (d.value("present", false) ? "present" : "absent");
+        for (const json& z : d.value("zones", json::array())) std::cout << ", antenna" << z.value("antenna", 0) << " " << printable(z.value("zone", ""));
+        const json c = d.value("counters", json::object());
+        std::cout << "; frames " << c.value("frames", 0) << ", garbage " << c.value("garbage", 0) << ", short " << c.value("short_frames", 0)
+                  << ", crc " << c.value("crc_errors", 0) << ", out of sequence " << c.value("out_of_sequence", 0) << ", timeouts "
+                  << c.value("timeouts", 0) << ", resets " << c.value("resets", 0) << '\n';
+      }
+    } else if (command == "load-record") {
+      std::cout << "master record loaded: " << reply->value("boards", 0) << " boards\n";
+    } else {
+      std::cout << "ok" << (reply->contains("seq") ? " (event " + std::to_string(reply->value("seq", 0)) + ")" : std::string()) << "\n";
     }
-  } else if (command == "load-record") {
-    std::cout << "master record loaded: " << reply->value("boards", 0) << " boards\n";
-  } else {
-    std::cout << "ok" << (reply->contains("seq") ? " (event " + std::to_string(reply->value("seq", 0)) + ")" : std::string()) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "cardtablectl " << command << ": " << endpoint << " answered in a form cardtablectl does not know (" << printable(e.what())
+              << "); --json prints the reply as it came\n";
+    return kExitProblems;
   }
   return ok ? kExitOk : kExitProblems;
 }
