@@ -80,12 +80,23 @@ Logins Logins::load(const std::filesystem::path& file) {
     } catch (const std::exception&) {
       throw std::runtime_error(where() + "the hash is not pbkdf2-sha256$ITERATIONS(>=1000)$SALT$KEY (cardtable-console hash-password)");
     }
+    if (u.iterations > kMostIterations)
+      throw std::runtime_error(where() + std::to_string(u.iterations) + " iterations: at most " + std::to_string(kMostIterations) +
+                               " (each login would hold every page of the console that long)");
     auto salt = unhex(parts[2]), key = unhex(parts[3]);
     if (!salt || !key || key->size() != 32) throw std::runtime_error(where() + "salt or key is not hex of the right length");
     u.salt = *salt;
     u.key = *key;
     if (!l.users_.emplace(name, u).second) throw std::runtime_error(where() + "'" + name + "' is there twice");
   }
+  std::map<int, int> counts;
+  for (const auto& [name, u] : l.users_) ++counts[u.iterations];
+  int most = 0;
+  for (const auto& [iterations, n] : counts)
+    if (n > most) {
+      most = n;
+      l.decoy_iterations_ = iterations;
+    }
   return l;
 }
 
@@ -107,7 +118,9 @@ Logins::Result Logins::login(const std::string& name, const std::string& passwor
     std::string key = pbkdf2(password, it->second.salt, it->second.iterations);
     ok = CRYPTO_memcmp(key.data(), it->second.key.data(), key.size()) == 0;
   } else {
-    pbkdf2(password, "no such user", 100000);  // the same time whether or not the name exists
+    // The same time whether or not the name exists: a fixed 100000 against the staff's 200000 made a
+    // refused real name take twice as long as a made-up one.
+    pbkdf2(password, "no such user", decoy_iterations_);
   }
   if (!ok) {
     failures_["addr:" + client].push_back(now);

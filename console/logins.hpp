@@ -23,7 +23,7 @@ class Logins {
   using Clock = std::chrono::steady_clock;
   // Reads the file; throws std::runtime_error naming the file and line of a bad entry.
   static Logins load(const std::filesystem::path& file);
-  static std::string hash_password(const std::string& password, int iterations = 200000);
+  static std::string hash_password(const std::string& password, int iterations = kDefaultIterations);
 
   enum class Outcome { ok, refused, rate_limited };
   struct Result {
@@ -36,6 +36,13 @@ class Logins {
   std::optional<Session> session(const std::string& token, Clock::time_point now);
   void logout(const std::string& token) { sessions_.erase(token); }
   std::size_t users() const { return users_.size(); }
+  // The PBKDF2 iterations run for a name that is not in the file: the staff's own count (the most
+  // common one), so that a refusal takes as long whether or not the name exists.
+  int decoy_iterations() const { return decoy_iterations_; }
+
+  static constexpr int kDefaultIterations = 200000;  // hash-password's default
+  // A login hashes on the console's one I/O thread: more than this stalls every page for seconds.
+  static constexpr int kMostIterations = 5000000;
 
   static constexpr int kFailuresAllowed = 5;                          // per address and per name ...
   static constexpr std::chrono::seconds kFailureWindow{60};           // ... in this window
@@ -48,6 +55,7 @@ class Logins {
   };
   bool limited(const std::string& who, Clock::time_point now, int& retry_after);
   std::map<std::string, User> users_;
+  int decoy_iterations_ = kDefaultIterations;
   std::map<std::string, Session> sessions_;
   std::map<std::string, std::deque<Clock::time_point>> failures_;  // "addr:..." or "name:..."
 };

@@ -9,9 +9,12 @@
 #include <csignal>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "devices/data_files.hpp"
+#include "protocol/endpoint.hpp"
 #include "gateway.hpp"
 #include "http_listener.hpp"
 #include "logins.hpp"
@@ -38,10 +41,17 @@ int usage_error(const std::string& what) {
   return 2;
 }
 
-std::string address_of(std::string e) {
-  for (const char* p : {"connect:", "bind:"})
-    if (e.starts_with(p)) e.erase(0, std::string(p).size());
-  return e;
+// An endpoint the console connects to, checked when it starts: "bogus://x" was only logged by the
+// thread that dials it, and the console served pages with no event source at all.
+std::optional<std::string> address_of(const std::string& text, const std::string& option, std::string& error) {
+  auto e = protocol::parse_endpoint(text, error);
+  if (e && e->bind) {
+    if (!text.starts_with("bind:")) return e->address;  // no prefix: the console connects
+    error = "'" + text + "': the console connects (no bind:)";
+  }
+  if (e && !e->bind) return e->address;
+  error = option + " " + error;
+  return std::nullopt;
 }
 
 struct TableSpec {
@@ -60,9 +70,11 @@ std::optional<TableSpec> parse_table(const std::string& text, std::string& error
   for (std::string w; in >> w;) {
     auto eq = w.find('=');
     std::string k = w.substr(0, eq), v = eq == std::string::npos ? "" : w.substr(eq + 1);
-    if (k == "control") t.control.endpoint = address_of(v);
-    else if (k == "live") t.live.endpoint = address_of(v);
-    else if (k == "server-key") {
+    if (k == "control" || k == "live") {
+      auto a = address_of(v, k + "=", error);
+      if (!a) return std::nullopt;
+      (k == "control" ? t.control : t.live).endpoint = *a;
+    } else if (k == "server-key") {
       auto key = protocol::read_key_file(v, error);
       if (!key) return std::nullopt;
       t.control.server_public = t.live.server_public = key->public_key;
@@ -89,7 +101,7 @@ int hash_password_command(int argc, char** argv) {
   po::options_description o("cardtable-console hash-password: reads a password line from standard input, prints "
                             "the HASH for the logins file (PBKDF2-SHA256)");
   o.add_options()("help,h", "this help")("iterations", po::value(&iterations)->default_value(iterations),
-                                          "PBKDF2 iterations (at least 1000; more is slower to try and to guess)");
+                                          "PBKDF2 iterations (1000 to 5000000; more is slower to try and to guess)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
@@ -101,7 +113,9 @@ int hash_password_command(int argc, char** argv) {
     std::cout << o << '\n';
     return 0;
   }
-  if (iterations < 1000) return usage_error("hash-password --iterations " + std::to_string(iterations) + ": at least 1000");
+  if (iterations < 1000 || iterations > Logins::kMostIterations)
+    return usage_error("hash-password --iterations " + std::to_string(iterations) + ": at least 1000 and at most " +
+                       std::to_string(Logins::kMostIterations));
   std::string password;
   std::getline(std::cin, password);
   if (password.empty()) return usage_error("hash-password reads the password from standard input, and it was empty");
@@ -116,7 +130,7 @@ int make_cert_command(int argc, char** argv) {
   po::options_description o("cardtable-console make-cert: a self-signed certificate for HTTPS (console.key, console.crt)");
   o.add_options()("help,h", "this help")("dir", po::value(&dir)->default_value(dir), "where to write console.key and console.crt")(
       "name", po::value(&names)->composing(), "a host name or address the browsers use (repeat)")(
-      "days", po::value(&days)->default_value(days), "validity");
+      "days", po::value(&days)->default_value(days), "validity in days (1 to 3650)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
@@ -125,6 +139,8 @@ int make_cert_command(int argc, char** argv) {
       std::cout << o << '\n';
       return 0;
     }
+    // 0 or less wrote a certificate that had expired before it was made, and said "wrote".
+    if (days < 1 || days > 3650) return usage_error("make-cert --days " + std::to_string(days) + ": 1 to 3650");
     make_self_signed_certificate(dir, names, days);
   } catch (const std::exception& e) {
     return usage_error(std::string("make-cert: ") + e.what());
@@ -145,6 +161,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> events_direct, tables;
   double allowance = 450, lost_after = 15;
   GatewayLimits limits;
+  // Read as signed and checked: Boost's unsigned parser took --max-streams -1 as no limit at all.
+  long max_connections = static_cast<long>(limits.max_connections), max_streams = static_cast<long>(limits.max_streams);
   po::options_description opts(
       "cardtable-console: every table of the venue on one web page, for directors and broadcasters\n"
       "  cardtable-console [options]            run the gateway\n"
@@ -167,8 +185,8 @@ int main(int argc, char** argv) {
       "tls-cert", po::value(&tls_cert), "HTTPS certificate chain (PEM)")("tls-key", po::value(&tls_key), "HTTPS private key (PEM)")(
       "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(
       "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost")(
-      "max-connections", po::value(&limits.max_connections)->default_value(limits.max_connections), "browser connections at most")(
-      "max-streams", po::value(&limits.max_streams)->default_value(limits.max_streams), "open pages at most");
+      "max-connections", po::value(&max_connections)->default_value(max_connections), "browser connections at most")(
+      "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);
@@ -188,14 +206,24 @@ int main(int argc, char** argv) {
   if (logins_file.empty()) return usage_error("give --logins FILE: without logins nobody sees anything");
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) return usage_error("--listen " + listen + ": expected ADDRESS:PORT");
+  // The port as digits up to 65535: stoul and a cast served --listen ...:99999 on port 34463, and :-1 on 65535.
+  const std::string port = listen.substr(colon + 1);
+  if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos || std::stoul(port) > 65535)
+    return usage_error("--listen " + listen + ": the port is 0 to 65535 (0: any free one)");
   net::ip::tcp::endpoint at;
   try {
     std::string host = listen.substr(0, colon);
     if (host.starts_with('[')) host = host.substr(1, host.size() - 2);
-    at = {net::ip::make_address(host), static_cast<unsigned short>(std::stoul(listen.substr(colon + 1)))};
+    at = {net::ip::make_address(host), static_cast<unsigned short>(std::stoul(port))};
   } catch (const std::exception&) {
     return usage_error("--listen " + listen + ": expected ADDRESS:PORT with a numeric address");
   }
+  if (!(allowance > 0)) return usage_error("--allowance must be above 0 seconds");
+  if (!(lost_after > 0)) return usage_error("--lost-after must be above 0 seconds");
+  if (max_connections < 1 || max_connections > 100000) return usage_error("--max-connections must be 1 to 100000");
+  if (max_streams < 1 || max_streams > max_connections) return usage_error("--max-streams must be 1 to --max-connections");
+  limits.max_connections = static_cast<std::size_t>(max_connections);
+  limits.max_streams = static_cast<std::size_t>(max_streams);
   bool tls = !tls_cert.empty() || !tls_key.empty();
   if (tls && (tls_cert.empty() || tls_key.empty())) return usage_error("--tls-cert and --tls-key go together");
   // Passwords and session cookies cross the venue's network only encrypted.
@@ -217,11 +245,24 @@ int main(int argc, char** argv) {
   std::vector<Peer> event_sources, live_sources;
   std::map<std::string, Peer> control;
   VenueState venue(allowance, lost_after);
-  if (!hub.empty()) event_sources.push_back({address_of(hub), hub_public, director ? &*director : nullptr});
-  for (const auto& e : events_direct) event_sources.push_back({address_of(e), "", nullptr});
+  std::string hub_address, hub_control_address;
+  for (auto [option, text, into] : {std::tuple{"--hub", &hub, &hub_address}, {"--hub-control", &hub_control, &hub_control_address}}) {
+    if (text->empty()) continue;
+    auto a = address_of(*text, option, error);
+    if (!a) return usage_error(error);
+    *into = *a;
+  }
+  if (!hub.empty()) event_sources.push_back({hub_address, hub_public, director ? &*director : nullptr});
+  for (const auto& e : events_direct) {
+    auto a = address_of(e, "--events", error);
+    if (!a) return usage_error(error);
+    event_sources.push_back({*a, "", nullptr});
+  }
+  std::set<std::string> declared;
   for (const auto& text : tables) {
     auto t = parse_table(text, error);
     if (!t) return usage_error("--table " + error);
+    if (!declared.insert(t->id).second) return usage_error("--table " + t->id + " is given twice: one line a table");
     venue.declare_table(t->id);
     if (!t->control.endpoint.empty()) {
       t->control.key = director ? &*director : nullptr;
@@ -266,7 +307,7 @@ int main(int argc, char** argv) {
       std::vector<std::pair<json, bool>> events;
       try {
         if (!hub_control.empty()) {
-          json snap = requests.hub_snapshot({address_of(hub_control), hub_public, director ? &*director : nullptr});
+          json snap = requests.hub_snapshot({hub_control_address, hub_public, director ? &*director : nullptr});
           const json boards = snap.contains("tables") && snap["tables"].is_object() ? snap["tables"] : json::object();
           if (!snap.value("ok", false)) std::cerr << "cardtable-console: hub snapshot: " << snap.value("error", "?") << std::endl;
           for (const auto& [name, t] : boards.items())

@@ -69,6 +69,24 @@ def main():
         r = subprocess.run([console, "--hub", venue.ipc("down"), "--logins", f"{venue.dir}/bad-logins", "--listen", "127.0.0.1:0"],
                            capture_output=True, text=True, timeout=10)
         assert r.returncode == 2 and "bad-logins:2" in r.stderr, r.stderr
+        # Options that were taken and served something else: a port over 65535 (99999 served on 34463, -1 on
+        # 65535), --max-streams -1 (no limit at all), an endpoint no program can dial (only logged, and the
+        # console served pages with no event source), a table given twice; make-cert --days -5 wrote a
+        # certificate expired before it was made.
+        base = [console, "--hub", venue.ipc("down"), "--logins", venue.logins]
+        for extra, says in [(["--listen", "127.0.0.1:99999"], "--listen 127.0.0.1:99999: the port is 0 to 65535"),
+                            (["--listen", "127.0.0.1:-1"], "--listen 127.0.0.1:-1: the port is 0 to 65535"),
+                            (["--max-streams", "-1"], "--max-streams must be 1 to --max-connections"),
+                            (["--allowance", "-5"], "--allowance must be above 0 seconds"),
+                            (["--events", "bogus://x"], "--events 'bogus://x': expected"),
+                            (["--table", "default/A/1 control=bogus://x"], "--table control= 'bogus://x': expected"),
+                            (["--table", "default/A/1", "--table", "default/A/1"], "--table default/A/1 is given twice")]:
+            listen = [] if "--listen" in extra else ["--listen", "127.0.0.1:0"]
+            r = subprocess.run(base + listen + extra, capture_output=True, text=True, timeout=10)
+            assert r.returncode == 2 and says in r.stderr, (extra, r.returncode, r.stderr)
+        r = subprocess.run([console, "make-cert", "--dir", f"{venue.dir}/expired", "--days", "-5"], capture_output=True, text=True)
+        assert r.returncode == 2 and "make-cert --days -5: 1 to 3650" in r.stderr, r.stderr
+        assert not os.path.exists(f"{venue.dir}/expired/console.crt")
         # A page folder that is not there is named (it was a raw "directory iterator cannot open directory").
         r = subprocess.run([console, "--hub", venue.ipc("down"), "--logins", venue.logins, "--listen", "127.0.0.1:0",
                             "--www", f"{venue.dir}/no-www"], capture_output=True, text=True, timeout=10)

@@ -50,3 +50,24 @@ TEST(Logins, AFileWithAPlainPasswordIsRefusedWithItsLine) {
   }
   std::filesystem::remove(file);
 }
+
+// A refused login for a name not in the file ran a fixed 100000 iterations against the staff's 200000:
+// the refusal of a real name took twice as long, so names could be found by timing. The decoy now runs
+// the staff's own count (the most common one). A count that would stall the console is refused.
+TEST(Logins, ANameNotInTheFileCostsTheStaffsOwnIterations) {
+  auto file = std::filesystem::temp_directory_path() / ("logins-" + std::to_string(::getpid()));
+  std::ofstream(file) << "td director " << Logins::hash_password("a", 1500) << "\nvu broadcaster " << Logins::hash_password("b", 1500)
+                      << "\nold director " << Logins::hash_password("c", 1200) << "\n";
+  EXPECT_EQ(Logins::load(file).decoy_iterations(), 1500);
+  std::ofstream(file) << "# nobody yet\n";
+  EXPECT_EQ(Logins::load(file).decoy_iterations(), Logins::kDefaultIterations);
+  std::ofstream(file) << "td director pbkdf2-sha256$2147483647$00112233445566778899aabbccddeeff$"
+                      << std::string(64, '0') << "\n";
+  try {
+    Logins::load(file);
+    ADD_FAILURE() << "2147483647 iterations accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":1: 2147483647 iterations: at most 5000000"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
+}
