@@ -64,6 +64,10 @@ class CameraSource final : public FrameSource {
 class VideoFileSource final : public FrameSource {
  public:
   explicit VideoFileSource(const fs::path& file) : file_(file) {
+    // Checked before OpenCV: for a path that is not there it tries GStreamer and an image sequence and
+    // prints three lines of its own warnings before "cannot open".
+    std::error_code ec;
+    if (!fs::exists(file, ec)) throw std::runtime_error(file.string() + ": no such file");
     if (!cap_.open(file.string())) throw std::runtime_error(file.string() + ": OpenCV cannot open this video");
   }
   std::optional<Frame> next() override {
@@ -96,6 +100,7 @@ class ImageFolderSource final : public FrameSource {
       if (e.is_regular_file() && (ext == ".png" || ext == ".jpg" || ext == ".jpeg" || ext == ".bmp")) files_.push_back(e.path());
     }
     std::sort(files_.begin(), files_.end());
+    if (files_.empty()) throw std::runtime_error(dir.string() + ": no frame in the folder (.png, .jpg, .jpeg or .bmp files)");
   }
   std::optional<Frame> next() override {
     while (i_ < files_.size()) {

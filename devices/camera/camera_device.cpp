@@ -93,7 +93,7 @@ void CameraDevice::run(DeviceSink& sink) {
     source = open_source();
   } catch (const std::exception& e) {
     // A recording that is not there: said once, and the device stays absent (its zones unknown).
-    event(sink, DeviceEvent::Kind::Error, settings_.source + ": " + e.what());
+    event(sink, DeviceEvent::Kind::Error, e.what());  // each source's error names its path
     return;
   }
   const bool live = settings_.source.rfind("v4l2:", 0) == 0 || settings_.source.rfind("/dev/video", 0) == 0;
@@ -116,13 +116,14 @@ void CameraDevice::run(DeviceSink& sink) {
     std::optional<vision::Frame> frame = ended_ ? std::nullopt : source->next();
     if (!frame) {
       if (!live && source->finished()) {
+        if (!present_ || !counters_.frames) {  // none of its frames could be read: there is no last frame
+          ended_ = true;
+          event(sink, DeviceEvent::Kind::Error, source->describe() + ": no frame could be read");
+          return;
+        }
         if (!ended_) {
           ended_ = true;
           log(LogLevel::Info, name(), source->describe() + ": recording ended; its last frame goes on being read (a still table)");
-        }
-        if (!present_ || !counters_.frames) {  // an empty recording, or none of its frames could be read
-          event(sink, DeviceEvent::Kind::Error, source->describe() + ": no frame could be read");
-          return;
         }
         // A still table: the camera would go on seeing the last frame, so it goes on being fed (it settles
         // like any other reading) and reported, and no zone falls silent.

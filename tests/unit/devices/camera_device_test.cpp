@@ -239,6 +239,27 @@ TEST_F(CameraDeviceTest, AMissingRecordingIsADeviceErrorAndTheDeviceStaysAbsent)
   EXPECT_FALSE(d->present());
 }
 
+// Each said once, naming the path once: a video file that is not there was "P: P: OpenCV cannot open
+// this video" after three lines of OpenCV's own warnings, and an empty folder was first logged as a
+// recording whose last frame goes on being read.
+TEST_F(CameraDeviceTest, AVideoThatIsNotThereOrAFolderWithoutFramesIsSaidPlainly) {
+  const std::string clip = (dir_ / "clip.avi").string();
+  for (const auto& [source, says] : {std::pair{clip, clip + ": no such file"},
+                                     {"folder:" + (dir_ / "frames").string(),
+                                      (dir_ / "frames").string() + ": no frame in the folder (.png, .jpg, .jpeg or .bmp files)"}}) {
+    auto d = make(config({{"source", source}}));
+    ASSERT_TRUE(d);
+    test::RecordingSink sink;
+    std::string error;
+    ASSERT_TRUE(d->start(sink, error));
+    ASSERT_TRUE(sink.wait_event(DeviceEvent::Kind::Error));
+    d->stop();
+    ASSERT_EQ(sink.events().size(), 1u);
+    EXPECT_EQ(sink.events().front().reason, says);
+    EXPECT_FALSE(d->present());
+  }
+}
+
 TEST_F(CameraDeviceTest, AFrameOfAnotherSizeThanTheCalibrationIsAnErrorNotAReading) {
   for (int i = 0; i < 3; ++i) frame(i, cv::Mat(240, 320, CV_8UC3, cv::Scalar(40, 90, 30)));
   auto d = make(config());
