@@ -71,9 +71,10 @@ std::string path_of(std::string_view target) { return std::string(target.substr(
 }  // namespace
 
 Gateway::Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, TableRequests& requests,
-                 std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits)
+                 std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits,
+                 std::map<std::string, Peer> live_replay)
     : io_(io), venue_(venue), logins_(std::move(logins)), requests_(requests), table_control_(std::move(table_control)),
-      limits_(limits) {
+      live_replay_(std::move(live_replay)), limits_(limits) {
   // The page is a handful of small files, read once: a request never touches the disk.
   const std::map<std::string, std::string> types = {
       {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
@@ -280,6 +281,9 @@ void Gateway::on_event(const json& event, bool live) {
 void Gateway::apply(const json& event, bool live) {
   double now = wall_now();
   if (live) {
+    // A gap in a table's live seq (boards released while the live subscription reconnected, a table
+    // restarted past its embargo): the missing hands come from the table's live journal.
+    if (std::uint64_t since = venue_.live_gap_before(event)) replay_live_from(VenueState::table_id(event), since);
     if (!venue_.apply_live(event)) return;
     json board = venue_.live_board(VenueState::table_id(event), VenueState::live_key(event));
     if (!board.is_null()) broadcast("broadcaster", "board", board);
@@ -367,8 +371,45 @@ void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uin
   });
 }
 
+void Gateway::replay_live_from(const std::string& table, std::uint64_t since) {
+  auto peer = live_replay_.find(table);
+  if (peer == live_replay_.end() || live_replaying_.count(table)) return;
+  live_replaying_.insert(table);
+  boost::asio::post(control_pool_, [this, table, since, peer = peer->second] {
+    json r = requests_.replay_live(peer, since);
+    boost::asio::post(io_, [this, table, r] {
+      live_replaying_.erase(table);
+      if (!ok_of(r)) {
+        if (live_replay_errors_++ % 100 == 0) std::cerr << "cardtable-console: table " << table << ": replay-live: " << error_of(r) << std::endl;
+        return;
+      }
+      const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
+      std::uint64_t last = 0;
+      for (const auto& e : events) {
+        if (!e.is_object() || VenueState::table_id(e) != table) continue;  // a table answers for itself only
+        if (e.contains("seq") && e["seq"].is_number_unsigned()) last = std::max(last, e["seq"].get<std::uint64_t>());
+        if (!venue_.apply_live(e)) continue;
+        json board = venue_.live_board(table, VenueState::live_key(e));
+        if (!board.is_null()) broadcast("broadcaster", "board", board);
+      }
+      // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
+      auto more = r.find("more");
+      if (more != r.end() && more->is_boolean() && more->get<bool>() && last) replay_live_from(table, last + 1);
+    });
+  });
+}
+
+void Gateway::catch_up_live() {
+  for (const auto& [table, peer] : live_replay_) replay_live_from(table, 1);
+}
+
 void Gateway::tick() {
   double now = wall_now();
+  // A board released while the live stream was down, with no later live event to show the gap (the
+  // session's last boards): asked for at the tables heard lately, so a dead table costs no waiting.
+  if (ticks_ % kLivePollTicks == kLivePollTicks - 1)
+    for (const auto& [table, peer] : live_replay_)
+      if (venue_.heard_within(table, now, kLivePollTicks)) replay_live_from(table, venue_.live_last_seq(table) + 1);
   for (const auto& id : venue_.newly_silent(now)) broadcast("director", "update", {{"tile", venue_.tile(id, now)}});
   if (++ticks_ % 15 == 0) {
     auto keepalive = std::make_shared<const std::string>(": keep-alive\n\n");

@@ -50,15 +50,20 @@ struct GatewayLimits {
 class Gateway {
  public:
   Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, TableRequests& requests,
-          std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits = {});
+          std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits = {},
+          std::map<std::string, Peer> live_replay = {});
 
   const GatewayLimits& limits() const { return limits_; }
   // Routes one request; answers now or later through the responder (kept alive by the shared_ptr).
   void route(Request request, const std::shared_ptr<Responder>& responder);
   // An event from the wire, on the I/O thread.
   void on_event(const nlohmann::json& event, bool live);
-  // Once a second: tables gone silent, keep-alives.
+  // Once a second: tables gone silent, keep-alives; every kLivePollTicks, the released hands of each table
+  // heard lately that the live stream did not bring (boards released while it was reconnecting).
   void tick();
+  // The hands already released at every table (a console that starts late), from its control endpoint.
+  void catch_up_live();
+  static constexpr unsigned kLivePollTicks = 60;
 
   void stream_opened(const std::shared_ptr<Responder>& r, const std::string& role);
   void stream_closed(Responder* r);
@@ -76,6 +81,7 @@ class Gateway {
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
   void apply(const nlohmann::json& event, bool live);
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
+  void replay_live_from(const std::string& table, std::uint64_t since);
   void fetch_trick_count(const std::string& table, std::uint64_t seq);
   void fetch_open_alerts(const std::string& table);
 
@@ -84,15 +90,17 @@ class Gateway {
   Logins logins_;
   TableRequests& requests_;
   std::map<std::string, Peer> table_control_;
+  std::map<std::string, Peer> live_replay_;  // a table's control endpoint, with the broadcaster key: replay-live
   std::map<std::string, std::pair<std::string, std::string>> files_;  // path -> content type, body
   GatewayLimits limits_;
   boost::asio::thread_pool control_pool_{2};  // control requests wait on tables, never on the I/O thread
   std::map<Responder*, std::pair<std::weak_ptr<Responder>, std::string>> streams_;  // -> role
   std::set<std::string> replaying_;  // tables with a replay request in flight
+  std::set<std::string> live_replaying_;  // tables with a replay-live request in flight
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
   std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
   unsigned ticks_ = 0;
-  std::uint64_t rejected_ = 0, trick_errors_ = 0;
+  std::uint64_t rejected_ = 0, trick_errors_ = 0, live_replay_errors_ = 0;
 };
 
 }  // namespace cardtable::console

@@ -243,7 +243,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<Peer> event_sources, live_sources;
-  std::map<std::string, Peer> control;
+  std::map<std::string, Peer> control, live_replay;
   VenueState venue(allowance, lost_after);
   std::string hub_address, hub_control_address;
   for (auto [option, text, into] : {std::tuple{"--hub", &hub, &hub_address}, {"--hub-control", &hub_control, &hub_control_address}}) {
@@ -268,6 +268,9 @@ int main(int argc, char** argv) {
       t->control.key = director ? &*director : nullptr;
       if (!t->control.server_public.empty() && !director) return usage_error("--table " + t->id + ": acknowledging with CURVE needs --director-key");
       control[t->id] = t->control;
+      // The released hands a live subscription missed come from the same control endpoint, asked with
+      // the broadcaster's key (the live endpoint is a PUB: it answers nothing).
+      live_replay[t->id] = {t->control.endpoint, t->control.server_public, broadcaster ? &*broadcaster : t->control.key};
     }
     if (!t->live.endpoint.empty()) {
       t->live.key = broadcaster ? &*broadcaster : nullptr;
@@ -290,7 +293,7 @@ int main(int argc, char** argv) {
     }
     zmq::context_t zmq_ctx;
     TableRequests requests(zmq_ctx);
-    Gateway gateway(io, venue, std::move(logins), requests, control, www, limits);
+    Gateway gateway(io, venue, std::move(logins), requests, control, www, limits, live_replay);
     auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr);
     listener->start();
     auto bound = listener->local_endpoint();
@@ -301,8 +304,10 @@ int main(int argc, char** argv) {
     WireClient wire(zmq_ctx, event_sources, live_sources, [&io, &gateway](json event, bool live) {
       net::post(io, [&gateway, event = std::move(event), live] { gateway.on_event(event, live); });
     });
-    // A console that starts late catches up: the hub's boards in progress, each table's open alerts
-    // (protocol 1.1) and the hands already released to broadcasters.
+    // A console that starts late catches up: the hands already released to broadcasters (each table's
+    // live journal, from its control endpoint), the hub's boards in progress, each table's open alerts
+    // (protocol 1.1).
+    net::post(io, [&gateway] { gateway.catch_up_live(); });
     std::thread catch_up([&] {
       std::vector<std::pair<json, bool>> events;
       try {
@@ -317,11 +322,6 @@ int main(int argc, char** argv) {
       for (const auto& [id, peer] : control)
         if (auto alerts = requests.open_alerts(peer))
           for (const auto& e : *alerts) events.emplace_back(e, false);
-      for (const auto& peer : live_sources) {
-        json r = requests.replay_live(peer, 1);
-        if (r.value("ok", false) && r.contains("events") && r["events"].is_array())
-          for (const auto& e : r["events"]) events.emplace_back(e, true);
-      }
       } catch (const std::exception& e) {
         std::cerr << "cardtable-console: catching up: " << e.what() << std::endl;  // a hostile reply costs the catch-up only
       }

@@ -206,22 +206,78 @@ bool VenueState::apply_trick_count(const std::string& id, std::uint64_t seq, con
   return true;
 }
 
+namespace {
+std::uint64_t seq_of(const json& e) {
+  auto it = e.find("seq");
+  return it != e.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
+}
+// A replay that fills a gap brings cards after later ones came: each goes where its seq puts it.
+void insert_in_play_order(json& list, json x) {
+  const std::uint64_t seq = seq_of(x);
+  auto at = list.end();
+  while (seq && at != list.begin() && seq_of(*std::prev(at)) > seq) --at;
+  list.insert(at, std::move(x));
+}
+}  // namespace
+
+std::uint64_t VenueState::live_last_seq(const std::string& table) const {
+  auto it = tables_.find(table);
+  return it == tables_.end() ? 0 : it->second.live_last_seq;
+}
+
+bool VenueState::heard_within(const std::string& table, double now, double seconds) const {
+  auto it = tables_.find(table);
+  return it != tables_.end() && it->second.last_heard > 0 && now - it->second.last_heard <= seconds;
+}
+
+std::uint64_t VenueState::live_gap_before(const json& e) const {
+  if (!e.is_object() || !e.contains("table")) return 0;
+  const std::uint64_t seq = seq_of(e), last = live_last_seq(table_id(e));
+  return last && seq > last + 1 ? last + 1 : 0;
+}
+
 bool VenueState::apply_live(const json& e) {
   if (!e.is_object() || !e.contains("table")) return false;
   std::string type = str(e, "type");
+  if (type != "live.deal" && type != "live.card" && type != "live.trick" && type != "live.double_dummy") return false;
   TableView& t = table(table_id(e));
+  // Once each: the stream, the start's catch-up and a gap's replay overlap (a board's cards were
+  // counted twice, 104 to a board).
+  const std::uint64_t seq = seq_of(e);
+  if (seq) {
+    if (!t.live_seen.insert(seq).second) return false;
+    if (t.live_seen.size() > kLiveSeqsKept) t.live_seen.erase(t.live_seen.begin());
+    t.live_last_seq = std::max(t.live_last_seq, seq);
+  }
   std::string key = live_key(e);
+  std::uint64_t& deal_seq = t.live_deal_seq[key];
+  if (seq && seq < deal_seq) return false;  // an older play of a board played again: the newest is shown
   json& b = t.live_boards[key];
   if (b.is_null()) b = {{"table", t.id}, {"session", str(e, "session")}, {"board", static_cast<int>(number(e, "board"))},
                         {"event", str(e, "event")}, {"tricks", json::array()}, {"cards", json::array()}};
   json ev = e.contains("evidence") && e["evidence"].is_object() ? e["evidence"] : json::object();
   if (type == "live.deal") {
+    if (seq && deal_seq) {
+      // The board played again (a newer play): the older play's cards and tricks go; any of the newer
+      // play already applied (a replay fills the gap before them after they came) stay.
+      for (const char* list : {"cards", "tricks"}) {
+        json kept = json::array();
+        for (const auto& x : b[list])
+          if (x.is_object() && x.contains("seq") && x["seq"].is_number_unsigned() && x["seq"].get<std::uint64_t>() > seq) kept.push_back(x);
+        b[list] = std::move(kept);
+      }
+      b.erase("double_dummy");
+    }
+    if (seq) deal_seq = seq;
     for (const auto& [k, val] : ev.items()) b[k] = val;  // deal, dealer, vulnerable, and a double-dummy table when given
   } else if (type == "live.card") {
-    b["cards"].push_back({{"seat", e.contains("seats") && e["seats"].is_array() && !e["seats"].empty() ? e["seats"][0] : json("")},
-                          {"card", str(ev, "card")}, {"trick", str(ev, "trick")}});
+    json card = {{"seat", e.contains("seats") && e["seats"].is_array() && !e["seats"].empty() ? e["seats"][0] : json("")},
+                 {"card", str(ev, "card")}, {"trick", str(ev, "trick")}};
+    if (seq) card["seq"] = seq;
+    insert_in_play_order(b["cards"], std::move(card));
   } else if (type == "live.trick") {
-    b["tricks"].push_back(ev);
+    if (seq) ev["seq"] = seq;
+    insert_in_play_order(b["tricks"], std::move(ev));
   } else if (type == "live.double_dummy") {
     b["double_dummy"] = ev;  // N/S/E/W rows of tricks by strain (NT S H D C), optimum_score, par
   } else {

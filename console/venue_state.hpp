@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct TableView {
   std::deque<nlohmann::json> history;           // finished boards: board, seconds, slow
   // Broadcaster side: boards whose live.* events were released (after the embargo).
   std::map<std::string, nlohmann::json> live_boards;  // "session/board" -> {deal, dealer, tricks[], dd}
+  // The live seqs applied (the newest kLiveSeqsKept): the stream and a replay of the live journal carry
+  // the same events, and each is applied once. live_deal_seq: a board's newest play (its live.deal's
+  // seq); the events of an older play of the same board (a board replayed) are not merged into it.
+  std::set<std::uint64_t> live_seen;
+  std::uint64_t live_last_seq = 0;
+  std::map<std::string, std::uint64_t> live_deal_seq;
 };
 
 class VenueState {
@@ -53,6 +60,13 @@ class VenueState {
   std::uint64_t gap_before(const nlohmann::json& event) const;
   // A live.* event (broadcaster endpoint): the released hand and play of a finished board.
   bool apply_live(const nlohmann::json& event);
+  // The first live seq missing at a table when this live event shows a gap (the live subscription
+  // reconnecting while boards were released); 0 if none, or if no live event was heard from it yet.
+  std::uint64_t live_gap_before(const nlohmann::json& event) const;
+  std::uint64_t live_last_seq(const std::string& table) const;
+  // Whether the table was heard (any event, heartbeats included) within `seconds` of `now`.
+  bool heard_within(const std::string& table, double now, double seconds) const;
+  static constexpr std::size_t kLiveSeqsKept = 100000;
   // The tricks won by each side, from the director-only detail of the board.trick event `seq`. False
   // when it is older than what the tile shows (or the table unknown).
   bool apply_trick_count(const std::string& id, std::uint64_t seq, const nlohmann::json& card_evidence);

@@ -145,3 +145,40 @@ TEST(Gap, ATableFirstHeardWithAHistoryMayHoldAlertsNoGapCheckSees) {
   v.apply_event(event("board.arrived", 9), 1000);
   EXPECT_FALSE(v.shows_unseen_history(event("auction.period_started", 11))) << "heard before: the gap check covers it";
 }
+
+// The live stream, the start's catch-up and a gap's replay carry the same events: each applied once.
+// A table restarted on its state folder plays a board again: the broadcaster sees its newest play, not
+// both merged (104 cards to a board once).
+TEST(LiveBoard, EachLiveEventCountsOnceAndABoardPlayedAgainShowsItsNewestPlay) {
+  VenueState v;
+  auto card = [](std::uint64_t seq, const char* c) { return event("live.card", seq, "info", {{"card", c}, {"trick", "1"}}); };
+  EXPECT_TRUE(v.apply_live(event("live.deal", 1, "info", {{"deal", "N:AKQJ.T98.765.432 - - -"}})));
+  EXPECT_TRUE(v.apply_live(card(2, "SA")));
+  EXPECT_FALSE(v.apply_live(card(2, "SA"))) << "the same seq again (a replay overlapping the stream)";
+  EXPECT_EQ(v.live_board("t/A/7", VenueState::live_key(card(1, "")))["cards"].size(), 1u);
+  // The newest play: its deal resets the board; a card of the older play that comes late is not merged.
+  EXPECT_TRUE(v.apply_live(event("live.deal", 10, "info", {{"deal", "N:AKQJ.T98.765.432 - - -"}})));
+  EXPECT_TRUE(v.apply_live(card(11, "HA")));
+  EXPECT_FALSE(v.apply_live(card(3, "SK"))) << "a card of the play before";
+  json b = v.live_board("t/A/7", VenueState::live_key(card(1, "")));
+  ASSERT_EQ(b["cards"].size(), 1u);
+  EXPECT_EQ(b["cards"][0]["card"], "HA");
+}
+
+// A gap in the live seq is seen, and the replay that fills it puts its cards where their seqs go.
+TEST(LiveBoard, AGapInTheLiveSeqIsSeenAndItsReplayFallsIntoPlayOrder) {
+  VenueState v;
+  auto card = [](std::uint64_t seq, const char* c) { return event("live.card", seq, "info", {{"card", c}, {"trick", "1"}}); };
+  EXPECT_EQ(v.live_gap_before(card(5, "S2")), 0u) << "a table first heard: the start's catch-up covers it";
+  v.apply_live(event("live.deal", 1, "info", {{"deal", "N:AKQJ.T98.765.432 - - -"}}));
+  v.apply_live(card(2, "SA"));
+  EXPECT_EQ(v.live_gap_before(card(3, "SK")), 0u);
+  EXPECT_EQ(v.live_gap_before(card(5, "S2")), 3u);
+  v.apply_live(card(5, "S2"));
+  v.apply_live(card(3, "SK"));
+  v.apply_live(card(4, "S3"));
+  std::vector<std::string> order;
+  const json board = v.live_board("t/A/7", VenueState::live_key(card(1, "")));
+  for (const auto& c : board["cards"]) order.push_back(c["card"]);
+  EXPECT_EQ(order, (std::vector<std::string>{"SA", "SK", "S3", "S2"}));
+}
