@@ -116,7 +116,17 @@ Response Gateway::reply(const Request& req, http::status status, json body) cons
   r.body() = body.dump(-1, ' ', false, json::error_handler_t::replace);
   r.keep_alive(req.keep_alive());
   r.prepare_payload();
+  head_only(req, r);
   return r;
+}
+
+// A HEAD is answered with the headers a GET would get and no body: a body there is read by a keep-alive
+// client or proxy as the start of the next response.
+void Gateway::head_only(const Request& req, Response& r) {
+  if (req.method() != http::verb::head) return;
+  const auto length = r.body().size();
+  r.body().clear();
+  r.content_length(length);
 }
 
 Response Gateway::static_file(const Request& req) const {
@@ -125,9 +135,10 @@ Response Gateway::static_file(const Request& req) const {
   Response r{http::status::ok, req.version()};
   r.set(http::field::content_type, it->second.first);
   r.set(http::field::cache_control, "no-cache");
-  r.body() = req.method() == http::verb::head ? "" : it->second.second;
+  r.body() = it->second.second;
   r.keep_alive(req.keep_alive());
   r.prepare_payload();
+  head_only(req, r);  // it said Content-Length: 0 for a page of 2 kB
   return r;
 }
 
@@ -146,6 +157,12 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
   if (!path.starts_with("/api/")) {
     if (!get) return answer(http::status::method_not_allowed, {{"error", "GET only"}});
     return r->respond(static_file(req));
+  }
+  // The API is GET and POST: a HEAD of /api/live-stream opened a whole event stream.
+  if (req.method() == http::verb::head) {
+    Response refused = reply(req, http::status::method_not_allowed, {{"error", "GET or POST"}});
+    refused.set(http::field::allow, "GET, POST");
+    return r->respond(std::move(refused));
   }
   // Every state-changing request is a POST of JSON with our header: a form on another site can send
   // neither (and the cookie is SameSite=Strict besides).
@@ -176,6 +193,7 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
 
   if (path == "/api/logout" && post) {
     logins_.logout(cookie(req, "ct_session"));
+    end_streams_without_session();  // a page still open with it (another tab, a copied cookie) stops receiving
     Response res = reply(req, http::status::ok, {{"ok", true}});
     res.set(http::field::set_cookie, "ct_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0");
     return r->respond(std::move(res));
@@ -185,16 +203,15 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
   double now = wall_now();
   if (path == "/api/stream" && get) {
     if (!director) return answer(http::status::forbidden, {{"error", "the venue stream is for directors"}});
-    if (open_streams() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
-    r->start_stream("director", sse("snapshot", venue_.director_snapshot(now)));
-    return;
+    if (open_streams("director") >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
+    return start_stream(r, "director", cookie(req, "ct_session"), sse("snapshot", venue_.director_snapshot(now)));
   }
   if (path == "/api/live-stream" && get) {
     // Hands go only to broadcasters, and only what the tables released after their embargo.
     if (!broadcaster) return answer(http::status::forbidden, {{"error", "the live stream is for broadcasters"}});
-    if (open_streams() >= limits_.max_streams) return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
-    r->start_stream("broadcaster", sse("snapshot", venue_.broadcast_snapshot()));
-    return;
+    if (open_streams("broadcaster") >= limits_.max_streams)
+      return answer(http::status::service_unavailable, {{"error", "too many open pages"}});
+    return start_stream(r, "broadcaster", cookie(req, "ct_session"), sse("snapshot", venue_.broadcast_snapshot()));
   }
   if (!director) return answer(http::status::forbidden, {{"error", "for directors"}});
 
@@ -245,12 +262,26 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
   return answer(http::status::not_found, {{"error", "no such request"}});
 }
 
-std::size_t Gateway::open_streams() {
-  std::erase_if(streams_, [](const auto& s) { return s.second.first.expired(); });
-  return streams_.size();
+std::size_t Gateway::open_streams(const std::string& role) {
+  std::erase_if(streams_, [](const auto& s) { return s.second.responder.expired(); });
+  return static_cast<std::size_t>(std::count_if(streams_.begin(), streams_.end(), [&](const auto& s) { return s.second.role == role; }));
 }
 
-void Gateway::stream_opened(const std::shared_ptr<Responder>& r, const std::string& role) { streams_[r.get()] = {r, role}; }
+void Gateway::start_stream(const std::shared_ptr<Responder>& r, const std::string& role, const std::string& token, std::string first) {
+  r->start_stream(role, std::move(first));  // calls stream_opened
+  if (auto it = streams_.find(r.get()); it != streams_.end()) it->second.token = token;
+}
+
+void Gateway::stream_opened(const std::shared_ptr<Responder>& r, const std::string& role) { streams_[r.get()] = {r, role, {}}; }
+
+void Gateway::end_streams_without_session() {
+  const auto now = Logins::Clock::now();
+  // Collected first: ending a stream takes it out of streams_.
+  std::vector<std::shared_ptr<Responder>> ended;
+  for (const auto& [p, s] : streams_)
+    if (auto sp = s.responder.lock(); sp && !logins_.session(s.token, now)) ended.push_back(std::move(sp));
+  for (const auto& s : ended) s->end_stream();
+}
 void Gateway::stream_closed(Responder* r) { streams_.erase(r); }
 
 void Gateway::broadcast(const std::string& role, const std::string& event, const json& data) {
@@ -258,12 +289,12 @@ void Gateway::broadcast(const std::string& role, const std::string& event, const
   // Collected first: a push may drop a stalled stream, which leaves streams_ while we would iterate it.
   std::vector<std::shared_ptr<Responder>> targets;
   for (auto it = streams_.begin(); it != streams_.end();) {
-    auto s = it->second.first.lock();
+    auto s = it->second.responder.lock();
     if (!s) {
       it = streams_.erase(it);
       continue;
     }
-    if (it->second.second == role) targets.push_back(std::move(s));
+    if (it->second.role == role) targets.push_back(std::move(s));
     ++it;
   }
   for (const auto& s : targets) s->push(message);
@@ -412,10 +443,11 @@ void Gateway::tick() {
       if (venue_.heard_within(table, now, kLivePollTicks)) replay_live_from(table, venue_.live_last_seq(table) + 1);
   for (const auto& id : venue_.newly_silent(now)) broadcast("director", "update", {{"tile", venue_.tile(id, now)}});
   if (++ticks_ % 15 == 0) {
+    end_streams_without_session();  // sessions expire (12 h): their pages stop receiving
     auto keepalive = std::make_shared<const std::string>(": keep-alive\n\n");
     std::vector<std::shared_ptr<Responder>> targets;
     for (auto& [p, s] : streams_)
-      if (auto sp = s.first.lock()) targets.push_back(std::move(sp));
+      if (auto sp = s.responder.lock()) targets.push_back(std::move(sp));
     for (const auto& s : targets) s->push(keepalive);
   }
 }

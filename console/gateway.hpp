@@ -33,6 +33,7 @@ class Responder {
   virtual void respond(Response response) = 0;
   virtual void start_stream(const std::string& role, std::string first_message) = 0;
   virtual void push(const std::shared_ptr<const std::string>& message) = 0;  // once a stream
+  virtual void end_stream() = 0;  // the login behind the stream ended (logout, expiry): closes it
   virtual const std::string& client_address() const = 0;
   virtual bool secure() const = 0;
 };
@@ -67,7 +68,9 @@ class Gateway {
 
   void stream_opened(const std::shared_ptr<Responder>& r, const std::string& role);
   void stream_closed(Responder* r);
-  std::size_t open_streams();
+  // Open streams of a role: each role has --max-streams of its own, so that one broadcaster login
+  // opening pages cannot shut every director out.
+  std::size_t open_streams(const std::string& role);
   // Shared with every session: a session may outlive the gateway when the process stops (its pending
   // handler goes with the io_context, after the gateway), so its destructor touches only this.
   const std::shared_ptr<std::size_t>& connections() { return connections_; }
@@ -77,6 +80,7 @@ class Gateway {
  private:
   Response reply(const Request& req, http::status status, nlohmann::json body) const;
   Response static_file(const Request& req) const;
+  static void head_only(const Request& req, Response& r);
   std::optional<Session> session_of(const Request& req);
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
   void apply(const nlohmann::json& event, bool live);
@@ -94,7 +98,14 @@ class Gateway {
   std::map<std::string, std::pair<std::string, std::string>> files_;  // path -> content type, body
   GatewayLimits limits_;
   boost::asio::thread_pool control_pool_{2};  // control requests wait on tables, never on the I/O thread
-  std::map<Responder*, std::pair<std::weak_ptr<Responder>, std::string>> streams_;  // -> role
+  struct OpenStream {
+    std::weak_ptr<Responder> responder;
+    std::string role;
+    std::string token;  // the session it was opened with: its logout or expiry ends the stream
+  };
+  std::map<Responder*, OpenStream> streams_;
+  void end_streams_without_session();
+  void start_stream(const std::shared_ptr<Responder>& r, const std::string& role, const std::string& token, std::string first);
   std::set<std::string> replaying_;  // tables with a replay request in flight
   std::set<std::string> live_replaying_;  // tables with a replay-live request in flight
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for

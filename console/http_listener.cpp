@@ -80,6 +80,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
     if (!writing_) write_next();
   }
 
+  void end_stream() override { close(); }
   const std::string& client_address() const override { return client_; }
   bool secure() const override { return kTls; }
 

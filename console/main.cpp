@@ -186,7 +186,7 @@ int main(int argc, char** argv) {
       "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(
       "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost")(
       "max-connections", po::value(&max_connections)->default_value(max_connections), "browser connections at most")(
-      "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most");
+      "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)");
   po::variables_map vm;
   try {
     po::store(po::parse_command_line(argc, argv, opts), vm);

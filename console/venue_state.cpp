@@ -287,10 +287,12 @@ bool VenueState::apply_live(const json& e) {
 }
 
 std::string VenueState::state_of(const TableView& t, double now) const {
+  // A silent table first: it hid behind an unacknowledged alert, and a dead table is what a director
+  // must see at once (the tile still counts its alerts, and the alert list still holds them).
+  if (t.last_heard > 0 && now - t.last_heard > lost_after_s_) return "lost";
   if (!t.open_alerts.empty()) return "alert";
   for (const auto& [d, h] : t.devices)
     if (h == "lost") return "lost";
-  if (t.last_heard > 0 && now - t.last_heard > lost_after_s_) return "lost";
   return t.phase;
 }
 

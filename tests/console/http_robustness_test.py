@@ -81,6 +81,16 @@ def main():
         assert "script-src 'self'" in csp and "unsafe-inline" not in csp and "frame-ancestors 'none'" in csp, csp
         assert h["X-Content-Type-Options"] == "nosniff" and h["Referrer-Policy"] == "no-referrer"
         assert b"<script>" not in body and b"onclick" not in body, "no inline script in the page"
+        # HEAD: the headers a GET gets, and no body (it said Content-Length: 0 for the page; on /api/ it sent
+        # a body a keep-alive client reads as the next response, and a HEAD of the live stream opened one).
+        both = raw(port, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\nGET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        head, rest = both.split(b"\r\n\r\n", 1)
+        assert status_of(head) == 200 and f"Content-Length: {len(body)}".encode() in head, head
+        assert status_of(rest) == 401, f"the GET after a HEAD is read as a response of its own: {rest[:80]!r}"
+        both = raw(port, b"HEAD /api/live-stream HTTP/1.1\r\nHost: x\r\n\r\nGET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        head, rest = both.split(b"\r\n\r\n", 1)
+        assert status_of(head) == 405 and b"Allow: GET, POST" in head, head
+        assert status_of(rest) == 401, f"a HEAD on the API carried a body: {rest[:80]!r}"
         # Nobody without a login sees anything.
         for path in ["/api/stream", "/api/live-stream", "/api/table?table=default/A/1", "/api/me", "/api/evidence?table=x&seq=1"]:
             assert get(port, path)[0] == 401, path

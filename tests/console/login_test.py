@@ -23,10 +23,16 @@ def get(port, path, cookie="", tls=False):
     return r.status, dict(r.getheaders())
 
 
+def open_stream(port, path, cookie):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    c.request("GET", path, headers={"Cookie": cookie, "Accept": "text/event-stream"})
+    return c, c.getresponse()
+
+
 def main():
     build, source = sys.argv[1], sys.argv[2]
     console = f"{build}/console/cardtable-console"
-    venue = Venue(build, source)
+    venue = Venue(build, source, console_args=["--max-streams", "2"])
     try:
         venue.start_console()
         # The broadcaster logs in; the cookie carries the session, never the URL.
@@ -40,6 +46,24 @@ def main():
         st, body, td = venue.login("td", "td-secret")
         assert st == 200 and body["role"] == "director"
         assert get(venue.port, "/api/live-stream", td)[0] == 403, "hands never go to a director's session"
+        # Each role has its own --max-streams (2 here): a broadcaster's pages filled the one pool and every
+        # director got 503 "too many open pages".
+        pages = [open_stream(venue.port, "/api/live-stream", cookie) for _ in range(2)]
+        assert all(p[1].status == 200 for p in pages), [p[1].status for p in pages]
+        third = open_stream(venue.port, "/api/live-stream", cookie)
+        assert third[1].status == 503, third[1].status
+        director_page = open_stream(venue.port, "/api/stream", td)
+        assert director_page[1].status == 200, "a director's page opens beside the broadcaster's full share"
+        # Logging out closes the pages still open with that login (another tab, a copied cookie): they went
+        # on receiving the venue after /api/me said 401.
+        c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
+        c.request("POST", "/api/logout", "{}", {"Cookie": cookie, "Content-Type": "application/json", "X-Cardtable": "1"})
+        assert c.getresponse().status == 200
+        for conn, resp in pages:
+            while resp.read1(65536):
+                pass  # until the console closes it; a socket timeout fails the test
+        for conn, resp in pages + [third, director_page]:
+            conn.close()
         # Wrong passwords: refused, then limited; the right password is limited too until the window passes.
         for i in range(5):
             st, body, c = venue.login("td", f"guess-{i}")

@@ -182,3 +182,15 @@ TEST(LiveBoard, AGapInTheLiveSeqIsSeenAndItsReplayFallsIntoPlayOrder) {
   for (const auto& c : board["cards"]) order.push_back(c["card"]);
   EXPECT_EQ(order, (std::vector<std::string>{"SA", "SK", "S3", "S2"}));
 }
+
+// A table that fell silent with an alert open showed "alert" for ever, its last_heard frozen: a dead
+// table hid behind an unacknowledged alert. Silence comes first; the alert stays counted and listed.
+TEST(Tile, ASilentTableIsLostEvenWithAnAlertOpen) {
+  VenueState v(450, /*lost_after_s=*/15);
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_event(event("irregularity.wrong_count", 2, "alert", {{"observed", "N=14 W=12"}}), 1000);
+  EXPECT_EQ(v.tile("t/A/7", 1010)["state"], "alert");
+  EXPECT_EQ(v.tile("t/A/7", 1016)["state"], "lost");
+  EXPECT_EQ(v.tile("t/A/7", 1016)["alerts"], 1);
+  EXPECT_EQ(v.director_snapshot(1016)["alerts"].size(), 1u);
+}
