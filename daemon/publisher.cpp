@@ -28,6 +28,15 @@ Publisher::Publisher(zmq::context_t& context, Config config)
     s->set(zmq::sockopt::sndhwm, 100000);
     s->set(zmq::sockopt::linger, 1000);
   }
+  // What opening the journals found, said once: a torn line cut off (a crash or power cut mid-write;
+  // its seq is given again, so subscribers see no gap) and files beside them that are not the journal's.
+  for (const protocol::Journal* j : {journal_.get(), live_journal_.get()}) {
+    const std::string dir = (config_.state_dir / (j == journal_.get() ? "journal" : "live")).string();
+    if (j->torn_bytes())
+      log(Priority::Warning, dir + ": cut " + std::to_string(j->torn_bytes()) + " bytes of a last line torn by a crash or power cut (its seq is given again)");
+    for (const auto& f : j->ignored_files())
+      log(Priority::Warning, f + ": not a journal file name (journal-<20 digits>.jsonl): ignored, left where it is");
+  }
   std::error_code ec;
   fs::create_directories(embargo_dir(), ec);
   if (ec) throw std::runtime_error(embargo_dir().string() + ": " + ec.message());

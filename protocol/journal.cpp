@@ -1,6 +1,7 @@
 #include "protocol/journal.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,12 +24,20 @@ std::string file_name(std::uint64_t first) {
   return "journal-" + std::string(20 - n.size(), '0') + n + ".jsonl";
 }
 
-std::vector<fs::path> journal_files(const fs::path& dir) {
+// Exactly the names file_name() gives: a copy beside them ("journal-backup.jsonl") once sorted last,
+// gave the sequence its last seq and had events appended, so seqs were given twice.
+bool is_journal_name(const std::string& name) {
+  return name.size() == 34 && name.starts_with("journal-") && name.ends_with(".jsonl") &&
+         name.find_first_not_of("0123456789", 8) == 28;
+}
+
+std::vector<fs::path> journal_files(const fs::path& dir, std::vector<std::string>* ignored = nullptr) {
   std::vector<fs::path> out;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     auto name = e.path().filename().string();
-    if (name.starts_with("journal-") && name.ends_with(".jsonl")) out.push_back(e.path());
+    if (is_journal_name(name)) out.push_back(e.path());
+    else if (ignored && name.ends_with(".jsonl")) ignored->push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -62,11 +71,21 @@ void Journal::cut_torn_line(const fs::path& file) {
   torn_bytes_ = static_cast<std::uintmax_t>(size - keep);
 }
 
+Journal::Descriptor::~Descriptor() {
+  if (fd >= 0) ::close(fd);
+}
+
 Journal::Journal(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(limits) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (ec) throw std::runtime_error(dir_.string() + ": cannot create the journal folder: " + ec.message());
-  auto files = journal_files(dir_);
+  lock_.fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (lock_.fd < 0) throw std::runtime_error(dir_.string() + ": cannot open the journal folder: " + std::strerror(errno));
+  if (::flock(lock_.fd, LOCK_EX | LOCK_NB) != 0)
+    throw std::runtime_error(dir_.string() + (errno == EWOULDBLOCK ? std::string(": in use by another process (another cardtabled on this "
+                                                                                   "--state-dir? each daemon needs its own)")
+                                                                     : ": cannot lock the journal folder: " + std::string(std::strerror(errno))));
+  auto files = journal_files(dir_, &ignored_);
   if (!files.empty()) {
     cut_torn_line(files.back());
     std::ifstream in(files.back());
@@ -76,6 +95,10 @@ Journal::Journal(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(li
       std::string n = files.back().filename().string().substr(8, 20);
       last_seq_ = std::strtoull(n.c_str(), nullptr, 10);
       if (last_seq_ > 0) --last_seq_;
+    }
+    if (const auto size = fs::file_size(files.back(), ec); !ec && size < limits_.file_bytes) {
+      open_file(files.back());  // the newest file goes on: a restart costs no file of the history
+      return;
     }
   }
   open_new_file();
@@ -88,12 +111,7 @@ Journal::~Journal() {
   }
 }
 
-void Journal::open_new_file() {
-  if (fd_ >= 0) {
-    ::fdatasync(fd_);
-    ::close(fd_);
-  }
-  fs::path p = dir_ / file_name(last_seq_ + 1);
+void Journal::open_file(const fs::path& p) {
   std::error_code ec;
   bool created = !fs::exists(p, ec);
   fd_ = ::open(p.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
@@ -102,7 +120,17 @@ void Journal::open_new_file() {
   // take the whole newest file with every event fdatasync'd into it.
   if (created) sync_directory(dir_);
   size_ = fs::file_size(p, ec);
+  file_ = p;
+}
+
+void Journal::open_new_file() {
+  if (fd_ >= 0) {
+    ::fdatasync(fd_);
+    ::close(fd_);
+  }
+  open_file(dir_ / file_name(last_seq_ + 1));
   // Keep at most `files` files: the oldest go.
+  std::error_code ec;
   auto files = journal_files(dir_);
   for (std::size_t i = 0; files.size() > static_cast<std::size_t>(limits_.files) && i < files.size() - static_cast<std::size_t>(limits_.files); ++i)
     fs::remove(files[i], ec);
@@ -124,11 +152,11 @@ std::string Journal::append(WireEvent& e) {
   while (done < out.size()) {
     ssize_t n = ::write(fd_, out.data() + done, out.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error((dir_ / "journal").string() + ": write: " + std::strerror(errno));
+    if (n < 0) throw std::runtime_error(file_.string() + ": write: " + std::strerror(errno));
     done += static_cast<std::size_t>(n);
   }
   if (limits_.sync_each && ::fdatasync(fd_) != 0)
-    throw std::runtime_error((dir_ / "journal").string() + ": fdatasync: " + std::strerror(errno));
+    throw std::runtime_error(file_.string() + ": fdatasync: " + std::strerror(errno));
   size_ += out.size();
   if (size_ >= limits_.file_bytes) open_new_file();
   return line;

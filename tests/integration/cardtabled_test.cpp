@@ -181,6 +181,25 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   EXPECT_NE(s.str().find("--publish: bind:tcp://127.0.0.1:*: plain-text tcp needs --plaintext"), std::string::npos) << s.str();
 }
 
+// A second daemon on the same --state-dir ran beside the first, and both wrote the same seqs into one
+// journal: it is refused (exit 2), naming the folder, and the first goes on.
+TEST_F(Daemon, ASecondDaemonOnTheSameStateFolderIsRefusedAndTheFirstGoesOn) {
+  start("station-clean-board.scn", 1);
+  ASSERT_TRUE(wait_for([&] { return request({{"command", "status"}}).has_value(); }));
+  pid_t second = fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--plaintext", "--state-dir", (dir / "state").string(), "--publish",
+                            "ipc://" + (dir / "p2").string(), "--control", "ipc://" + (dir / "c2").string(), "--live",
+                            "ipc://" + (dir / "l2").string()},
+                           (dir / "second.log").string());
+  int st = 0;
+  ::waitpid(second, &st, 0);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << st;
+  std::ifstream in(dir / "second.log");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find((dir / "state" / "journal").string() + ": in use by another process"), std::string::npos) << text.str();
+  EXPECT_TRUE(request({{"command", "status"}}).has_value()) << "the first daemon answers still";
+}
+
 // Each of these was accepted once and misbehaved (an empty journal while seq grew, six-part topics, a
 // secret key others could read, plain text to another machine): now each is exit 2 with the reason.
 TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {

@@ -108,3 +108,70 @@ TEST(WireEvent, UnsetFieldsAreLeftOutNeverNull) {
   EXPECT_EQ(back->message, "m");
   EXPECT_FALSE(from_json(nlohmann::json::array(), &error));
 }
+
+namespace {
+std::size_t journal_files_in(const fs::path& dir) {
+  std::size_t n = 0;
+  for (const auto& f : fs::directory_iterator(dir)) n += f.path().extension() == ".jsonl" ? 1U : 0U;
+  return n;
+}
+}  // namespace
+
+// Each restart opened a file of its own, and files are kept by count: with --journal-files 3, three
+// restarts took the whole history (the unacknowledged alert in it too). The newest file goes on.
+TEST(Journal, ARestartAppendsToTheNewestFileAndCostsNoFileOfTheHistory) {
+  fs::path dir = fresh_dir("restarts");
+  for (int restart = 0; restart < 10; ++restart) {
+    Journal j(dir, {1u << 20, 3});
+    WireEvent e = event("x");
+    j.append(e);
+  }
+  EXPECT_EQ(journal_files_in(dir), 1u);
+  Journal j(dir, {1u << 20, 3});
+  EXPECT_EQ(j.first_seq(), 1u);
+  EXPECT_EQ(replayed(j, 1).size(), 10u);
+  fs::remove_all(dir);
+}
+
+// An operator's copy beside the files ("journal-backup.jsonl") sorted last: it gave the sequence its
+// last seq, its torn line was cut, and seqs were given twice. Only journal-<20 digits>.jsonl counts.
+TEST(Journal, AFileThatIsNotNamedAsTheJournalsIsIgnoredAndSaid) {
+  fs::path dir = fresh_dir("stray");
+  {
+    Journal j(dir, {});
+    for (int i = 0; i < 3; ++i) {
+      WireEvent e = event("x");
+      j.append(e);
+    }
+  }
+  const fs::path copy = dir / "journal-backup.jsonl";
+  fs::copy_file(dir / "journal-00000000000000000001.jsonl", copy);
+  std::ofstream(copy, std::ios::app) << "{\"seq\":1";  // torn, as a copy taken mid-write would be
+  const auto copy_size = fs::file_size(copy);
+  Journal j(dir, {});
+  ASSERT_EQ(j.ignored_files().size(), 1u);
+  EXPECT_EQ(j.ignored_files()[0], copy.string());
+  EXPECT_EQ(j.last_seq(), 3u);
+  WireEvent e = event("y");
+  j.append(e);
+  EXPECT_EQ(e.seq, 4u);
+  EXPECT_EQ(replayed(j, 1), (std::vector<std::uint64_t>{1, 2, 3, 4}));
+  EXPECT_EQ(fs::file_size(copy), copy_size) << "the copy is left as it was";
+  fs::remove_all(dir);
+}
+
+// Two daemons on one --state-dir both ran and wrote the same seqs into one journal.
+TEST(Journal, ASecondJournalOnTheSameFolderIsRefusedWhileTheFirstIsOpen) {
+  fs::path dir = fresh_dir("twice");
+  {
+    Journal first(dir, {});
+    try {
+      Journal second(dir, {});
+      ADD_FAILURE() << "a second journal on the same folder opened";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(dir.string() + ": in use by another process"), std::string::npos) << e.what();
+    }
+  }
+  Journal again(dir, {});  // the first gone, the folder is free
+  fs::remove_all(dir);
+}
