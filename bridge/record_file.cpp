@@ -49,7 +49,10 @@ std::vector<fs::path> record_files(const fs::path& path, Diagnostics& diagnostic
     if (out.empty())
       diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "no .pbn, .lin, .dup or .dlm file in this folder"});
   } else if (fs::exists(path, ec)) {
-    if (!format_of(path))
+    // Read whole, so only a regular file: a FIFO held the daemon's loop until something wrote to it.
+    if (!fs::is_regular_file(path, ec))
+      diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "not a regular file (a pipe, a device...): not read"});
+    else if (!format_of(path))
       diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0},
                              "unknown record format (expected a .pbn, .lin, .dup or .dlm file)"});
     else

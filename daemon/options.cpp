@@ -3,9 +3,12 @@
 #include <boost/program_options.hpp>
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <tuple>
+
+#include "protocol/wire_event.hpp"
 
 namespace cardtable::daemon {
 namespace po = boost::program_options;
@@ -63,13 +66,20 @@ ParseResult parse_options(int argc, const char* const* argv) {
   try {
     po::store(po::parse_command_line(argc, argv, all), vm);
     if (vm.count("config")) {
-      std::ifstream in(vm["config"].as<std::string>());
-      if (!in) {
+      const std::string file = vm["config"].as<std::string>();
+      std::ifstream in(file);
+      std::error_code ec;
+      // A folder opens as a stream that reads nothing: --config /etc/cardtable ran on the defaults.
+      if (!in || !std::filesystem::is_regular_file(file, ec)) {
         r.exit_code = 2;
-        r.message = "cardtabled: " + vm["config"].as<std::string>() + ": cannot read the config file";
+        r.message = "cardtabled: " + file + (std::filesystem::is_directory(file, ec) ? ": a folder, not a config file" : ": cannot read the config file");
         return r;
       }
-      po::store(po::parse_config_file(in, all), vm);
+      try {
+        po::store(po::parse_config_file(in, all), vm);
+      } catch (const po::error& e) {
+        throw po::error(file + ": " + e.what());  // which file said it: the command line has no 'tabel = 3'
+      }
     }
     po::notify(vm);
   } catch (const po::error& e) {
@@ -84,7 +94,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
     return r;
   }
   if (vm.count("version")) {
-    r.message = "cardtabled " CARDTABLE_VERSION " (protocol 1.0)";
+    r.message = "cardtabled " CARDTABLE_VERSION " (protocol " + std::to_string(protocol::kProtoMajor) + "." +
+                std::to_string(protocol::kProtoMinor) + ")";  // it said 1.0 while daemon.version said 1.2
     return r;
   }
   auto fail = [&](const std::string& why) {
@@ -141,8 +152,9 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (o.journal_files < 1) return fail("--journal-files must be 1 or more (the journal is where replays come from)");
   if (o.journal_file_mb < 1) return fail("--journal-file-mb must be 1 or more");
   if (o.journal_file_mb > 4096) return fail("--journal-file-mb: at most 4096");
-  if (!(o.heartbeat > 0)) return fail("--heartbeat must be above 0 seconds (subscribers see gaps through it)");
-  if (o.embargo < 0) return fail("--embargo must be 0 or more seconds");
+  // Written as !(inside) so that nan is refused too: --embargo nan held every board for ever.
+  if (!(o.heartbeat > 0 && o.heartbeat <= 3600)) return fail("--heartbeat must be above 0 and at most 3600 seconds (subscribers see gaps through it)");
+  if (!(o.embargo >= 0 && o.embargo <= 7 * 86400)) return fail("--embargo must be 0 to 604800 seconds (a week)");
   for (auto [name, text, into] : {std::tuple{"--publish", &publish, &o.publish}, {"--control", &control, &o.control}, {"--live", &live, &o.live}}) {
     std::string error;
     auto e = protocol::parse_endpoint(*text, error);

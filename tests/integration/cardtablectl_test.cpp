@@ -1,5 +1,6 @@
 // The real cardtablectl binary: exit codes, output people read, output machines read, files it writes.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <sys/wait.h>
 
@@ -105,6 +106,16 @@ TEST_F(Cardtablectl, GenerateGivesTheSameDealsForTheSameSeedAndRefusesASeedThatI
     EXPECT_EQ(r.status, 2) << bad;
     EXPECT_NE(r.out.find("--seed must be a whole number, 0 or more"), std::string::npos) << r.out;
   }
+}
+
+// A FIFO given as a record file was read as one: the reader waited for a writer, and the daemon's loop
+// with it (load-record). Only regular files are read.
+TEST_F(Cardtablectl, APipeGivenAsARecordFileIsAProblemNotAWait) {
+  const fs::path fifo = dir / "master.pbn";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  CtlRun r = ctl("records validate '" + fifo.string() + "'");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find(fifo.string() + ": error: not a regular file (a pipe, a device...): not read"), std::string::npos) << r.out;
 }
 
 TEST_F(Cardtablectl, MissingFileIsAProblemNotACrash) {

@@ -214,6 +214,7 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
     std::vector<std::string> args;
     std::string says;
   };
+  std::ofstream(dir / "typo.conf") << "# the table\ntabel = 3\n";
   std::vector<Case> cases = {
       {{"--plaintext", "--journal-files", "0"}, "--journal-files must be 1 or more"},
       {{"--plaintext", "--journal-file-mb", "0"}, "--journal-file-mb must be 1 or more"},
@@ -222,6 +223,13 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       {{"--plaintext", "--silence", "0"}, "--silence must be above 0"},
       {{"--plaintext", "--board-allowance", "1e9"}, "--board-allowance must be above 0 and at most 86400"},
       {{"--plaintext", "--table", ""}, "--table must not be empty"},
+      // nan passed "embargo < 0" and held every board for ever; inf too; a heartbeat of inf was none.
+      {{"--plaintext", "--embargo", "nan"}, "--embargo must be 0 to 604800 seconds"},
+      {{"--plaintext", "--embargo", "inf"}, "--embargo must be 0 to 604800 seconds"},
+      {{"--plaintext", "--heartbeat", "inf"}, "--heartbeat must be above 0 and at most 3600"},
+      // A folder given as the config file opened as an empty stream: the daemon ran on the defaults.
+      {{"--plaintext", "--config", dir.string()}, dir.string() + ": a folder, not a config file"},
+      {{"--plaintext", "--config", (dir / "typo.conf").string()}, (dir / "typo.conf").string() + ": unrecognised option 'tabel'"},
       // Refused while the options are read: these connect endpoints are never bound nor dialled.
       {{"--plaintext", "--publish", "connect:tcp://127.example.org:5560"}, "needs CURVE"},
       {{"--plaintext", "--publish", "connect:tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
