@@ -75,8 +75,25 @@ void Publisher::send(zmq::socket_t& s, const std::string& topic, const std::stri
   s.send(zmq::buffer(body), zmq::send_flags::dontwait);
 }
 
+// A journal that cannot write (a full disk, its file deleted) does not stop the table: the event is
+// published all the same, and the log says when the journal failed and when it writes again, with the
+// seqs a replay will not find. The daemon once exited on the first failed write, and systemd started it
+// into the same full disk.
+void Publisher::journalled(const protocol::Journal& j, const char* name, bool& was_failing) {
+  const bool failing = !j.failing().empty();
+  if (failing && !was_failing)
+    log(Priority::Error, std::string(name) + ": " + j.failing() + "; events are published but not journalled until it can write again");
+  if (!failing && was_failing)
+    log(Priority::Notice, std::string(name) + " writes again; seqs " + std::to_string(j.first_unjournalled()) + " to " +
+                              std::to_string(j.last_unjournalled()) + " were published but are not in it (replay cannot give them)");
+  was_failing = failing;
+}
+
 void Publisher::publish(protocol::WireEvent& e, bool journal) {
-  if (journal) journal_->append(e);  // journalled first (with the card detail): nothing published is ever lost
+  if (journal) {
+    journal_->append(e);  // journalled first (with the card detail): nothing published is ever lost
+    journalled(*journal_, "the journal", journal_failing_);
+  }
   send(pub_, e.topic(), protocol::to_json(e).dump());  // the events endpoint never carries the card detail
   ++published_;
   log_event(e);
@@ -104,11 +121,15 @@ std::vector<Publisher::Released> Publisher::release_due() {
   while (!embargoed_.empty() && embargoed_.front().release_wall <= now) {
     Embargoed board = std::move(embargoed_.front());
     embargoed_.pop_front();
-    for (protocol::WireEvent& e : board.events) send(live_, e.topic(), live_journal_->append(e));  // journalled first
+    for (protocol::WireEvent& e : board.events) {
+      send(live_, e.topic(), live_journal_->append(e));  // journalled first
+      journalled(*live_journal_, "the live journal", live_failing_);
+    }
     live_journal_->flush();
-    // Removed only once in the live journal: a crash in between publishes the board twice, never not at all.
+    // Removed only once in the live journal: a crash in between publishes the board twice, never not at
+    // all; a live journal that could not write keeps the file, so a restart journals the board then.
     std::error_code ec;
-    fs::remove(embargo_dir() / (board.id + ".events"), ec);
+    if (live_journal_->failing().empty()) fs::remove(embargo_dir() / (board.id + ".events"), ec);
     released.push_back({board.id, std::move(board.events)});
   }
   return released;
@@ -116,6 +137,7 @@ std::vector<Publisher::Released> Publisher::release_due() {
 
 void Publisher::publish_live(protocol::WireEvent& e) {
   send(live_, e.topic(), live_journal_->append(e));
+  journalled(*live_journal_, "the live journal", live_failing_);
   live_journal_->flush();
 }
 

@@ -55,6 +55,8 @@ class Publisher {
   void flush() { journal_->flush(); live_journal_->flush(); }
 
  private:
+  void journalled(const protocol::Journal& j, const char* name, bool& was_failing);
+  bool journal_failing_ = false, live_failing_ = false;
   void send(zmq::socket_t& s, const std::string& topic, const std::string& body);
   Config config_;
   std::unique_ptr<protocol::Journal> journal_;

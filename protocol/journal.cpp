@@ -36,7 +36,8 @@ std::vector<fs::path> journal_files(const fs::path& dir, std::vector<std::string
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
     auto name = e.path().filename().string();
-    if (is_journal_name(name)) out.push_back(e.path());
+    // Regular files only: one read at start that is a pipe or a device would never end.
+    if (is_journal_name(name) && e.is_regular_file(ec)) out.push_back(e.path());
     else if (ignored && name.ends_with(".jsonl")) ignored->push_back(e.path().string());
   }
   std::sort(out.begin(), out.end());
@@ -112,6 +113,7 @@ Journal::~Journal() {
 }
 
 void Journal::open_file(const fs::path& p) {
+  file_ = p;  // also when the open fails: the next write tries this file again
   std::error_code ec;
   bool created = !fs::exists(p, ec);
   fd_ = ::open(p.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
@@ -120,13 +122,14 @@ void Journal::open_file(const fs::path& p) {
   // take the whole newest file with every event fdatasync'd into it.
   if (created) sync_directory(dir_);
   size_ = fs::file_size(p, ec);
-  file_ = p;
+  if (ec) size_ = 0;
 }
 
 void Journal::open_new_file() {
   if (fd_ >= 0) {
     ::fdatasync(fd_);
     ::close(fd_);
+    fd_ = -1;
   }
   open_file(dir_ / file_name(last_seq_ + 1));
   // Keep at most `files` files: the oldest go.
@@ -143,23 +146,61 @@ std::string Journal::append(WireEvent& e) {
   std::string rest = to_json(body, true).dump();  // the journal is private: the card detail is kept
   e.seq = ++last_seq_;
   std::string line = "{\"seq\":" + std::to_string(e.seq) + "," + rest.substr(1);
-  std::string out = line + "\n";
+  if (write_out(line + "\n")) {
+    if (!reopen_) failing_.clear();  // written and synced: the journal is whole again from here
+  } else {
+    if (!unjournalled_ || last_unjournalled_ + 1 != e.seq) first_unjournalled_ = e.seq;  // a spell of its own
+    last_unjournalled_ = e.seq;
+    ++unjournalled_;
+  }
+  return line;
+}
+
+bool Journal::write_out(const std::string& line) {
   // write() puts the line in the kernel before the event is published: a daemon killed at any moment
   // loses nothing it has published; fdatasync (sync_each) puts it on the disk, so a power cut does not
   // either. One fdatasync per event: a table publishes tens a second, the disk syncs hundreds
   // (docs/benchmarks.md, journal_bench).
+  try {
+    if (reopen_) {
+      if (fd_ >= 0) ::close(fd_);
+      fd_ = -1;
+      open_file(file_);  // the same name: a file deleted meanwhile is made again
+      reopen_ = false;
+    }
+  } catch (const std::runtime_error& e) {
+    failing_ = e.what();
+    return false;
+  }
+  const std::string out = partial_ ? "\n" + line : line;
   std::size_t done = 0;
   while (done < out.size()) {
     ssize_t n = ::write(fd_, out.data() + done, out.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw std::runtime_error(file_.string() + ": write: " + std::strerror(errno));
+    if (n < 0) {
+      failing_ = file_.string() + ": write: " + std::strerror(errno);
+      if (done > 0) partial_ = out[done - 1] != '\n';
+      reopen_ = true;
+      return false;
+    }
     done += static_cast<std::size_t>(n);
   }
-  if (limits_.sync_each && ::fdatasync(fd_) != 0)
-    throw std::runtime_error(file_.string() + ": fdatasync: " + std::strerror(errno));
+  partial_ = false;
   size_ += out.size();
-  if (size_ >= limits_.file_bytes) open_new_file();
-  return line;
+  if (limits_.sync_each && ::fdatasync(fd_) != 0) {
+    failing_ = file_.string() + ": fdatasync: " + std::strerror(errno);  // written, not known to be on the disk
+    reopen_ = true;
+    return true;
+  }
+  if (size_ >= limits_.file_bytes) {
+    try {
+      open_new_file();
+    } catch (const std::runtime_error& e) {
+      failing_ = e.what();
+      reopen_ = true;  // file_ names the new file: the next write tries to make it
+    }
+  }
+  return true;
 }
 
 void Journal::flush() {

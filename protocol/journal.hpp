@@ -33,8 +33,17 @@ class Journal {
   Journal(const Journal&) = delete;
   Journal& operator=(const Journal&) = delete;
 
-  // Gives the event the next sequence number, writes it, and returns the JSON written (one line).
+  // Gives the event the next sequence number, writes it, and returns the JSON line. A write that fails
+  // (a full disk, the file deleted, an I/O error) does not throw: the daemon must go on publishing, so
+  // the line is returned unjournalled, failing() says why, and the next append reopens the file and
+  // tries again (a full disk once stopped the daemon, and systemd restarted it into the same wall).
   std::string append(WireEvent& e);
+  // Why the last write failed; empty while writes succeed.
+  const std::string& failing() const { return failing_; }
+  // Events given a seq but not written, in all, and the seqs of the first and last of them.
+  std::uint64_t unjournalled() const { return unjournalled_; }
+  std::uint64_t first_unjournalled() const { return first_unjournalled_; }
+  std::uint64_t last_unjournalled() const { return last_unjournalled_; }
   // Every journalled event with since <= seq <= upto, oldest first, until `visit` returns false.
   // replay() and first_seq() only read the files: another thread may call them while append() goes on
   // (the daemon's replay worker), given an `upto` the appending thread had already written (last_seq()
@@ -59,6 +68,7 @@ class Journal {
   Descriptor lock_;  // the folder, flock'ed
   void open_new_file();
   void open_file(const std::filesystem::path& file);
+  bool write_out(const std::string& line);  // false when not written (failing_ says why)
   void cut_torn_line(const std::filesystem::path& file);
   std::filesystem::path dir_;
   std::filesystem::path file_;  // the file appended to, for errors
@@ -68,6 +78,10 @@ class Journal {
   std::uintmax_t size_ = 0;
   std::uintmax_t torn_bytes_ = 0;
   std::vector<std::string> ignored_;
+  std::string failing_;
+  bool reopen_ = false;   // a write failed: the file is opened again before the next one
+  bool partial_ = false;  // the file ends inside a line (a write cut short): the next line starts on its own
+  std::uint64_t unjournalled_ = 0, first_unjournalled_ = 0, last_unjournalled_ = 0;
 };
 
 }  // namespace cardtable::protocol

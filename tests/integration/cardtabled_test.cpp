@@ -181,6 +181,21 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   EXPECT_NE(s.str().find("--publish: bind:tcp://127.0.0.1:*: plain-text tcp needs --plaintext"), std::string::npos) << s.str();
 }
 
+// A full disk under the journal: the daemon exited on the first event it could not write, and systemd
+// started it into the same wall. It now goes on publishing, says so once in the log, and status names
+// the failure. /dev/full answers every write with ENOSPC.
+TEST_F(Daemon, AJournalThatCannotWriteStopsNothingAndStatusSaysWhy) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "needs /dev/full";
+  fs::create_directories(dir / "state" / "journal");
+  fs::create_symlink("/dev/full", dir / "state" / "journal" / "journal-00000000000000000001.jsonl");
+  start("station-clean-board.scn", 20);
+  std::optional<json> s;
+  ASSERT_TRUE(wait_for([&] { return (s = request({{"command", "status"}})) && (*s)["status"]["published"].get<int>() > 3; })) << log();
+  EXPECT_NE((*s)["status"]["journal_error"].get<std::string>().find("No space left on device"), std::string::npos) << s->dump();
+  EXPECT_GT((*s)["status"]["unjournalled"].get<int>(), 3);
+  EXPECT_NE(log().find("events are published but not journalled until it can write again"), std::string::npos) << log();
+}
+
 // A second daemon on the same --state-dir ran beside the first, and both wrote the same seqs into one
 // journal: it is refused (exit 2), naming the folder, and the first goes on.
 TEST_F(Daemon, ASecondDaemonOnTheSameStateFolderIsRefusedAndTheFirstGoesOn) {

@@ -175,3 +175,32 @@ TEST(Journal, ASecondJournalOnTheSameFolderIsRefusedWhileTheFirstIsOpen) {
   Journal again(dir, {});  // the first gone, the folder is free
   fs::remove_all(dir);
 }
+
+// A full disk threw out of append() and the daemon exited (systemd started it into the same wall). The
+// journal now gives the line back unjournalled, says why, and writes again once it can: the seqs go on
+// without a gap on the wire, and the ones not written are named. /dev/full answers every write ENOSPC.
+TEST(Journal, AWriteThatFailsIsSaidAndTheJournalWritesAgainWhenItCan) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "needs /dev/full";
+  fs::path dir = fresh_dir("full");
+  fs::create_directories(dir);
+  const fs::path file = dir / "journal-00000000000000000001.jsonl";
+  fs::create_symlink("/dev/full", file);
+  Journal j(dir, {});
+  for (std::uint64_t seq = 1; seq <= 3; ++seq) {
+    WireEvent e = event("on a full disk");
+    const std::string line = j.append(e);
+    EXPECT_EQ(e.seq, seq);
+    EXPECT_TRUE(line.starts_with("{\"seq\":" + std::to_string(seq) + ","));
+  }
+  EXPECT_NE(j.failing().find(file.string() + ": write: No space left on device"), std::string::npos) << j.failing();
+  EXPECT_EQ(j.unjournalled(), 3u);
+  fs::remove(file);  // room again: the next write opens the file afresh
+  WireEvent e = event("room again");
+  j.append(e);
+  EXPECT_EQ(e.seq, 4u);
+  EXPECT_TRUE(j.failing().empty()) << j.failing();
+  EXPECT_EQ(j.first_unjournalled(), 1u);
+  EXPECT_EQ(j.last_unjournalled(), 3u);
+  EXPECT_EQ(replayed(j, 1), (std::vector<std::uint64_t>{4}));
+  fs::remove_all(dir);
+}
