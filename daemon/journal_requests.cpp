@@ -13,6 +13,7 @@ using protocol::ok_reply;
 json replay_reply(const protocol::Journal& journal, std::uint64_t since, std::uint64_t upto) {
   constexpr std::size_t kLimit = 5000;
   json events = json::array();
+  json unreadable = json::array();  // seqs whose line is in the journal but damaged (a bad disk block)
   bool more = false;
   std::uint64_t previous = 0;
   journal.replay(
@@ -25,15 +26,19 @@ json replay_reply(const protocol::Journal& journal, std::uint64_t since, std::ui
           return false;
         }
         previous = seq;
-        if (auto j = json::parse(line, nullptr, false); !j.is_discarded()) {
+        if (auto j = json::parse(line, nullptr, false); j.is_object()) {
           protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
           events.push_back(std::move(j));
+        } else {
+          unreadable.push_back(seq);  // it was left out without a word: a gap no reply explained
         }
         return true;
       },
       upto);
   // Read after the events: a file rotated away meanwhile shows as a first_available above `since`.
-  return {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", upto}};
+  json reply = {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", upto}};
+  if (!unreadable.empty()) reply["unreadable"] = unreadable;
+  return reply;
 }
 
 json evidence_reply(const protocol::Journal& journal, std::uint64_t seq, std::uint64_t upto) {
@@ -45,7 +50,9 @@ json evidence_reply(const protocol::Journal& journal, std::uint64_t seq, std::ui
         return false;
       },
       upto);
-  if (!found || found->is_discarded())
+  if (found && !found->is_object())
+    return error_reply("evidence: event " + std::to_string(seq) + " is in the journal but its line is damaged (not JSON): it cannot be read");
+  if (!found)
     return error_reply("evidence: no event " + std::to_string(seq) + " in the journal (it holds " + std::to_string(journal.first_seq()) +
                        " to " + std::to_string(upto) + ")");
   json event = *found;

@@ -391,6 +391,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     } else if (command == "replay" || command == "replay-live") {
       for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
       if ((*reply).value("more", false)) std::cout << "(more: ask again with --since " << (*reply)["events"].back().value("seq", 0) + 1 << ")\n";
+      if (reply->contains("unreadable") && (*reply)["unreadable"].is_array())
+        std::cout << "(damaged in the table's journal, not readable: seqs " << printable((*reply)["unreadable"].dump()) << ")\n";
     } else if (command == "alerts") {
       if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
       for (const auto& e : (*reply)["alerts"]) std::cout << human(e, ::isatty(1)) << '\n';

@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <fstream>
+
 #include "daemon/journal_requests.hpp"
 
 using namespace cardtable;
@@ -83,4 +85,26 @@ TEST(JournalRequests, EvidenceForAnEventNotInTheJournalIsAnErrorThatSaysWhatItHo
 TEST(JournalRequests, ARequestThatActsOnTheTableIsNoJournalRead) {
   Fixture f;
   EXPECT_FALSE(daemon::journal_read(protocol::VersionRequest{}, {*f.journal, *f.journal, 1, [] { return nlohmann::json::object(); }}));
+}
+
+// A line damaged on the disk (its seq readable, the rest not JSON) was left out of a replay without a
+// word, and evidence said "no event 2 in the journal (it holds 1 to 3)". Both now say it is damaged.
+TEST(JournalRequests, ADamagedLineIsNamedUnreadableNotLeftOutWithoutAWord) {
+  Fixture f;
+  f.append(3);
+  for (const auto& file : fs::directory_iterator(f.dir)) {
+    if (file.path().extension() != ".jsonl") continue;
+    std::ifstream in(file.path());
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    const auto second = text.find("{\"seq\":2,");
+    ASSERT_NE(second, std::string::npos);
+    text.replace(second + 9, 12, std::string(12, '\0'));  // a bad block inside the line: still {"seq":2,...}
+    std::ofstream(file.path(), std::ios::binary | std::ios::trunc) << text;
+  }
+  auto replay = daemon::replay_reply(*f.journal, 1, f.journal->last_seq());
+  EXPECT_EQ(replay["events"].size(), 2u);
+  EXPECT_EQ(replay["unreadable"], nlohmann::json::array({2}));
+  auto evidence = daemon::evidence_reply(*f.journal, 2, f.journal->last_seq());
+  EXPECT_FALSE(evidence["ok"]);
+  EXPECT_NE(evidence["error"].get<std::string>().find("event 2 is in the journal but its line is damaged"), std::string::npos) << evidence.dump();
 }
