@@ -297,6 +297,11 @@ json EventLoop::status() const {
 // table re-identifies it against the new record, or says once that its deal is gone (issue 7, item 5).
 void EventLoop::reload(const std::vector<std::string>& paths) {
   LoadedRecord loaded_record = load_master(paths);  // throws StartupError: the old record stays
+  // A record that loads with errors does not replace one in use: a file truncated mid-copy (the director
+  // copying the next session's deals) replaced 16 good boards with 7, at info level.
+  if (loaded_record.errors)
+    throw StartupError("the new master record has " + std::to_string(loaded_record.errors) + " errors (logged above; " +
+                       loaded_record.summary + "): not loaded; fix the files and reload again");
   const std::string summary = loaded_record.summary;
   auto fresh = std::move(loaded_record.record);
   table_->reload_master(*fresh);             // the old record lives until the table has let go of it

@@ -20,6 +20,7 @@ LoadedRecord load_master(const std::vector<std::string>& paths) {
     errors += x.is_error() ? 1U : 0U;
   }
   if (loaded.record->size() == 0) throw StartupError("the master record holds no complete deal (" + std::to_string(errors) + " errors)");
+  loaded.errors = errors;
   loaded.summary = std::to_string(loaded.record->size()) + " boards in " + std::to_string(loaded.record->session_count()) + " sessions" +
                    (errors ? ", " + std::to_string(errors) + " problems reported" : "");
   return loaded;
