@@ -104,7 +104,7 @@ int hash_password_command(int argc, char** argv) {
                                           "PBKDF2 iterations (1000 to 5000000; more is slower to try and to guess)");
   po::variables_map vm;
   try {
-    po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
+    po::store(po::command_line_parser(argc - 1, argv + 1).options(o).positional({}).run(), vm);
     po::notify(vm);
   } catch (const std::exception& e) {
     return usage_error(std::string("hash-password: ") + e.what());
@@ -133,7 +133,7 @@ int make_cert_command(int argc, char** argv) {
       "days", po::value(&days)->default_value(days), "validity in days (1 to 3650)");
   po::variables_map vm;
   try {
-    po::store(po::parse_command_line(argc - 1, argv + 1, o), vm);
+    po::store(po::command_line_parser(argc - 1, argv + 1).options(o).positional({}).run(), vm);
     po::notify(vm);
     if (vm.count("help")) {
       std::cout << o << '\n';
@@ -189,7 +189,8 @@ int main(int argc, char** argv) {
       "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)");
   po::variables_map vm;
   try {
-    po::store(po::parse_command_line(argc, argv, opts), vm);
+    // No positional arguments: a stray word was dropped without a word.
+    po::store(po::command_line_parser(argc, argv).options(opts).positional({}).run(), vm);
     if (vm.count("config")) {
       std::ifstream in(vm["config"].as<std::string>());
       if (!in) return usage_error(vm["config"].as<std::string>() + ": cannot read");

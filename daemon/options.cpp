@@ -64,7 +64,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   ParseResult r;
   po::variables_map vm;
   try {
-    po::store(po::parse_command_line(argc, argv, all), vm);
+    // No positional arguments: a stray word ("cardtabled north") was dropped without a word.
+    po::store(po::command_line_parser(argc, argv).options(all).positional({}).run(), vm);
     if (vm.count("config")) {
       const std::string file = vm["config"].as<std::string>();
       std::ifstream in(file);

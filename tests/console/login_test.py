@@ -104,7 +104,8 @@ def main():
                             (["--allowance", "-5"], "--allowance must be above 0 seconds"),
                             (["--events", "bogus://x"], "--events 'bogus://x': expected"),
                             (["--table", "default/A/1 control=bogus://x"], "--table control= 'bogus://x': expected"),
-                            (["--table", "default/A/1", "--table", "default/A/1"], "--table default/A/1 is given twice")]:
+                            (["--table", "default/A/1", "--table", "default/A/1"], "--table default/A/1 is given twice"),
+                            (["stray"], "too many positional options")]:
             listen = [] if "--listen" in extra else ["--listen", "127.0.0.1:0"]
             r = subprocess.run(base + listen + extra, capture_output=True, text=True, timeout=10)
             assert r.returncode == 2 and says in r.stderr, (extra, r.returncode, r.stderr)

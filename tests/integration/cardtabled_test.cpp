@@ -161,6 +161,7 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   };
   std::string scn = std::string(SCENARIO_DIR) + "/station-clean-board.scn";
   EXPECT_EQ(run({"--no-such-option"}), 2);
+  EXPECT_EQ(run({"north", "--version"}), 2);  // a stray word was dropped without a word
   EXPECT_EQ(run({"--master", "/no/such/file.pbn", "--simulate", scn, "--plaintext", "--state-dir", dir.string()}), 2);
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--plaintext", "--state-dir", dir.string(), "--zone", "play:N=camera0"}), 2);
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://10.1.2.3:*"}), 2);
@@ -692,4 +693,21 @@ TEST_F(Daemon, AHubWithAnUnreadableConfigFileSaysWhichAndExits2) {
   std::stringstream hub_log;
   hub_log << in.rdbuf();
   EXPECT_NE(hub_log.str().find("<3>cardtable-hub: " + missing + ": cannot read the config file"), std::string::npos) << hub_log.str();
+  // A folder opened as an empty stream (the hub ran on its defaults), an unknown name did not say which
+  // file held it, a stray word was dropped: each is exit 2 now.
+  std::ofstream(dir / "typo.conf") << "upstrem = ipc://x\n";
+  for (const auto& [args, says] : {std::pair{std::vector<std::string>{"--config", dir.string()}, dir.string() + ": a folder, not a config file"},
+                                   {{"--config", (dir / "typo.conf").string()}, (dir / "typo.conf").string() + ": unrecognised option 'upstrem'"},
+                                   {{"stray"}, "too many positional options"}}) {
+    std::vector<std::string> argv = {HUB};
+    argv.insert(argv.end(), args.begin(), args.end());
+    fs::remove(dir / "hub.log");
+    hub = fork_exec(argv, (dir / "hub.log").string());
+    ::waitpid(hub, &exit_status, 0);
+    EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2) << says;
+    std::ifstream again(dir / "hub.log");
+    std::stringstream text;
+    text << again.rdbuf();
+    EXPECT_NE(text.str().find(says), std::string::npos) << text.str();
+  }
 }

@@ -2,6 +2,7 @@
 // passes them on to subscribers (XSUB/XPUB), keeping each table's latest board for late joiners.
 #include <boost/program_options.hpp>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -46,11 +47,19 @@ int main(int argc, char** argv) {
   po::variables_map vm;
   try {
     // The command line first: what it gives wins over the config file (as cardtabled).
-    po::store(po::parse_command_line(argc, argv, opts), vm);
+    // No positional arguments: a stray word was dropped without a word.
+    po::store(po::command_line_parser(argc, argv).options(opts).positional({}).run(), vm);
     if (vm.count("config")) {
-      std::ifstream in(vm["config"].as<std::string>());
-      if (!in) return fail(Priority::Error, vm["config"].as<std::string>() + ": cannot read the config file", 2);
-      po::store(po::parse_config_file(in, opts), vm);
+      const std::string file = vm["config"].as<std::string>();
+      std::ifstream in(file);
+      std::error_code ec;
+      if (!in || !std::filesystem::is_regular_file(file, ec))  // a folder opens as an empty stream
+        return fail(Priority::Error, file + (std::filesystem::is_directory(file, ec) ? ": a folder, not a config file" : ": cannot read the config file"), 2);
+      try {
+        po::store(po::parse_config_file(in, opts), vm);
+      } catch (const po::error& e) {
+        throw po::error(file + ": " + e.what());  // which file said it
+      }
     }
     po::notify(vm);
   } catch (const po::error& e) {
