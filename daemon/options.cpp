@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "daemon/config_file.hpp"
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::daemon {
@@ -67,19 +68,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
     // No positional arguments: a stray word ("cardtabled north") was dropped without a word.
     po::store(po::command_line_parser(argc, argv).options(all).positional({}).run(), vm);
     if (vm.count("config")) {
-      const std::string file = vm["config"].as<std::string>();
-      std::ifstream in(file);
-      std::error_code ec;
-      // A folder opens as a stream that reads nothing: --config /etc/cardtable ran on the defaults.
-      if (!in || !std::filesystem::is_regular_file(file, ec)) {
+      if (auto why = read_config_file(vm["config"].as<std::string>(), all, vm)) {
         r.exit_code = 2;
-        r.message = "cardtabled: " + file + (std::filesystem::is_directory(file, ec) ? ": a folder, not a config file" : ": cannot read the config file");
+        r.message = "cardtabled: " + *why;
         return r;
-      }
-      try {
-        po::store(po::parse_config_file(in, all), vm);
-      } catch (const po::error& e) {
-        throw po::error(file + ": " + e.what());  // which file said it: the command line has no 'tabel = 3'
       }
     }
     po::notify(vm);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/config_file.hpp"
 #include "daemon/system_log.hpp"
 #include "hub.hpp"
 
@@ -50,16 +51,7 @@ int main(int argc, char** argv) {
     // No positional arguments: a stray word was dropped without a word.
     po::store(po::command_line_parser(argc, argv).options(opts).positional({}).run(), vm);
     if (vm.count("config")) {
-      const std::string file = vm["config"].as<std::string>();
-      std::ifstream in(file);
-      std::error_code ec;
-      if (!in || !std::filesystem::is_regular_file(file, ec))  // a folder opens as an empty stream
-        return fail(Priority::Error, file + (std::filesystem::is_directory(file, ec) ? ": a folder, not a config file" : ": cannot read the config file"), 2);
-      try {
-        po::store(po::parse_config_file(in, opts), vm);
-      } catch (const po::error& e) {
-        throw po::error(file + ": " + e.what());  // which file said it
-      }
+      if (auto why = cardtable::daemon::read_config_file(vm["config"].as<std::string>(), opts, vm)) return fail(Priority::Error, *why, 2);
     }
     po::notify(vm);
   } catch (const po::error& e) {
