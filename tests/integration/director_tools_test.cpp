@@ -378,3 +378,21 @@ TEST_F(Daemon, AHubThatCannotBindNamesTheOptionAndTheAddress) {
   hub_log << in.rdbuf();
   EXPECT_NE(hub_log.str().find("--control: " + nowhere + ": No such file or directory"), std::string::npos) << hub_log.str();
 }
+
+// tcp://...:* binds an ephemeral port: the hub logged "tcp://127.0.0.1:*" and its status had no
+// endpoints, so no table could be pointed at it. Both now give the port bound.
+TEST_F(Daemon, AHubOnAnEphemeralPortSaysWhichPort) {
+  const std::string hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid = fork_exec({HUB, "--plaintext", "--upstream", "tcp://127.0.0.1:*", "--downstream", "ipc://" + (dir / "hub-down").string(), "--control", hubctl},
+                  (dir / "hub.log").string());
+  CtlRun r;
+  ASSERT_TRUE(wait_for([&] { return (r = run_ctl({"status", "-c", hubctl, "--json"})).status == 0; })) << r.out;
+  json s = json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(s.is_object()) << r.out;
+  const std::string upstream = s["endpoints"].value("upstream", "");
+  EXPECT_TRUE(upstream.starts_with("tcp://127.0.0.1:") && upstream.find('*') == std::string::npos && upstream.size() > 16) << r.out;
+  std::ifstream in(dir / "hub.log");
+  std::stringstream log_text;
+  log_text << in.rdbuf();
+  EXPECT_NE(log_text.str().find("upstream " + upstream + ","), std::string::npos) << log_text.str();
+}

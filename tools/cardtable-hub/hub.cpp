@@ -160,7 +160,12 @@ Hub::Hub(const HubOptions& o)
   for (const auto& [table, address] : table_control_)
     if (curve_ && !table_keys_.count(table))
       throw HubStartupError("--table-control " + table + ": no key for that table in " + o.clients + "/table/" + table + ".pub (the hub needs it to ask the table)");
-  log(Priority::Notice, "upstream " + o.upstream + ", downstream " + o.downstream + ", control " + o.control + (curve_ ? " (CURVE)" : " (plain text)"));
+  // The addresses bound, read back: tcp://...:* binds an ephemeral port, which the log and status give
+  // (as cardtabled's ready line does); it said "tcp://127.0.0.1:*".
+  for (auto [name, socket] : {std::pair{"upstream", &xsub_}, {"downstream", &xpub_}, {"control", &ctl_}})
+    bound_[name] = socket->get(zmq::sockopt::last_endpoint);
+  log(Priority::Notice, "upstream " + bound_["upstream"] + ", downstream " + bound_["downstream"] + ", control " + bound_["control"] +
+                            (curve_ ? " (CURVE)" : " (plain text)"));
 }
 
 void Hub::drop(const std::string& why) {
@@ -338,7 +343,8 @@ json Hub::alerts() const {
 
 json Hub::dispatch(const std::string& command) {
   if (command == "alerts") return alerts();
-  if (command == "status") return protocol::ok_reply({{"tables", tables_.size()}, {"forwarded", forwarded_}, {"dropped", dropped_}});
+  if (command == "status")
+    return protocol::ok_reply({{"tables", tables_.size()}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"endpoints", bound_}});
   if (command == "version") return protocol::ok_reply({{"hub", CARDTABLE_VERSION}});
   return protocol::error_reply("the hub answers snapshot, alerts, status and version; '" + command.substr(0, 40) +
                                "' is a request for a table's own control endpoint");

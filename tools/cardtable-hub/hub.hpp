@@ -76,6 +76,7 @@ class Hub {
   protocol::LogBudget drop_log_{20};
   std::map<std::string, TableState> tables_;  // "tournament/section/table" -> state
   std::map<std::string, std::string> table_control_, table_keys_;  // table -> control endpoint, its public key
+  std::map<std::string, std::string> bound_;  // "upstream" -> the address bound (an ephemeral port read back)
   std::string public_key_, secret_key_;  // the hub's own: a CURVE client of the tables' control endpoints
   std::uint64_t forwarded_ = 0, dropped_ = 0;
   bool curve_ = false;
