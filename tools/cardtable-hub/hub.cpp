@@ -223,9 +223,16 @@ void Hub::forward_upstream() {
     } else {
       t.alerts.on_published(body);
       if (t.asking) t.since_asked.push_back(std::move(body));
+      // The board in progress, as the table's own snapshot has it: from its arrival, or from the event
+      // after the last board's return (a session's next board is identified on the table without
+      // arriving again: the hub kept a whole session's events, 500 of them cut mid-board).
       if (topic.ends_with("/board.arrived")) t.events.clear();
-      t.events.emplace_back(topic, f[1].to_string());
-      if (t.events.size() > kKeptPerTable) t.events.pop_front();
+      if (topic.ends_with("/board.returned") || topic.ends_with("/board.verified")) {
+        t.events.clear();
+      } else {
+        t.events.emplace_back(topic, f[1].to_string());
+        if (t.events.size() > kKeptPerTable) t.events.pop_front();
+      }
     }
     zmq::send_multipart(xpub_, f, zmq::send_flags::dontwait);
     ++forwarded_;
