@@ -225,18 +225,18 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     std::uint64_t seq = 0;
     if (post) {
       json body = json::parse(req.body(), nullptr, false);
-      if (!body.is_object() || !body.value("table", json()).is_string() || !body.value("seq", json()).is_number_unsigned())
-        return answer(http::status::bad_request, {{"error", "expected {\"table\":\"tournament/section/table\",\"seq\":N}"}});
+      if (!body.is_object() || !body.value("table", json()).is_string() || !body.value("seq", json()).is_number_unsigned() ||
+          body["seq"].get<std::uint64_t>() == 0)
+        return answer(http::status::bad_request, {{"error", "expected {\"table\":\"tournament/section/table\",\"seq\":N} (N from 1)"}});
       table = body["table"];
       seq = body["seq"];
     } else {
       auto q = query(target_of(req));
       table = q["table"];
-      try {
-        seq = std::stoull(q["seq"]);
-      } catch (...) {
-        return answer(http::status::bad_request, {{"error", "give table= and seq="}});
-      }
+      // Digits only: stoull read seq=-1 as 2^64-1 and seq=1x as 1.
+      const std::string& text = q["seq"];
+      if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos || (seq = std::stoull(text)) == 0)
+        return answer(http::status::bad_request, {{"error", "give table= and seq= (a number from 1)"}});
     }
     auto peer = table_control_.find(table);
     if (peer == table_control_.end())
@@ -246,7 +246,9 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
                                       keep = req.keep_alive()] {
       json result = post ? requests_.ack(peer, seq, by) : requests_.evidence(peer, seq);
       boost::asio::post(io_, [r, result, version, keep] {
-        Response res{ok_of(result) ? http::status::ok : http::status::bad_gateway, version};
+        // 502 only when the table did not answer; a refusal it gave (already acknowledged, no such event)
+        // is the request's, not the gateway's: 409 with the table's reason.
+        Response res{ok_of(result) ? http::status::ok : result.value("unreachable", false) ? http::status::bad_gateway : http::status::conflict, version};
         res.set(http::field::content_type, "application/json");
         res.set(http::field::cache_control, "no-store");
         json shown = result;

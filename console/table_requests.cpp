@@ -23,15 +23,15 @@ json TableRequests::request(const Peer& peer, const json& req) const {
     s.connect(peer.endpoint);
     std::string body = req.dump();
     if (!s.send(zmq::buffer(body), zmq::send_flags::none))
-      return {{"ok", false}, {"error", peer.endpoint + ": could not send the request"}};
+      return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": could not send the request"}};
     zmq::message_t reply;
     if (!s.recv(reply))
-      return {{"ok", false}, {"error", peer.endpoint + ": no reply within " + std::to_string(timeout_.count()) + " ms"}};
+      return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": no reply within " + std::to_string(timeout_.count()) + " ms"}};
     json j = json::parse(reply.to_string_view(), nullptr, false);
-    if (!j.is_object()) return {{"ok", false}, {"error", peer.endpoint + ": the reply is not a JSON object"}};
+    if (!j.is_object()) return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": the reply is not a JSON object"}};
     return j;
   } catch (const zmq::error_t& e) {
-    return {{"ok", false}, {"error", peer.endpoint + ": " + e.what()}};
+    return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": " + e.what()}};
   }
 }
 

@@ -100,6 +100,17 @@ def main():
         assert "live." not in json.dumps(detail) and '"deal"' not in json.dumps(detail)
         log = open(f"{venue.dir}/console.log").read()
         assert "replay:" not in log, "the replay succeeded: " + log[-2000:]
+        # A director's request with a seq that is no event: refused as the request's (400), never read as
+        # 2^64-1 (seq=-1) or 1 (seq=1x); a refusal the table gives (no such event) is 409 with its reason,
+        # not 502, which says the table did not answer.
+        for bad in ["-1", "1x", "0", ""]:
+            assert get(venue, cookie, f"/api/evidence?table=default/A/1&seq={bad}")[0] == 400, bad
+        c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
+        c.request("POST", "/api/ack", json.dumps({"table": "default/A/1", "seq": 0}),
+                  {"Cookie": cookie, "Content-Type": "application/json", "X-Cardtable": "1"})
+        assert c.getresponse().status == 400
+        st, body = get(venue, cookie, "/api/evidence?table=default/A/1&seq=999999")
+        assert st == 409 and "999999" in body.get("error", ""), (st, body)
         assert venue.console.poll() is None
         return 0
     finally:
