@@ -160,6 +160,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   // is otherwise a riddle.
   for (auto [name, e] : {std::pair{"--publish", &o.publish}, {"--control", &o.control}, {"--live", &o.live}})
     if (auto why = protocol::check_endpoint_security(*e, o.plaintext, !o.curve_secret.empty())) return fail(std::string(name) + ": " + *why);
+  for (auto [name, e] : {std::pair{"--publish", &o.publish}, {"--control", &o.control}, {"--live", &o.live}})
+    if (auto why = protocol::check_ipc_free(*e)) return fail(std::string(name) + ": " + *why);
   if (auto why = protocol::check_distinct_endpoints({{"--publish", o.publish}, {"--control", o.control}, {"--live", o.live}})) return fail(*why);
   r.options = o;
   return r;

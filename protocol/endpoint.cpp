@@ -3,6 +3,9 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
@@ -160,6 +163,22 @@ std::optional<std::string> check_distinct_endpoints(const std::vector<std::pair<
       return named[j].first + ": " + a + " is " + named[i].first + "'s endpoint too; each endpoint needs its own address";
     }
   return std::nullopt;
+}
+
+std::optional<std::string> check_ipc_free(const Endpoint& e) {
+  if (!e.bind || !e.address.starts_with("ipc://")) return std::nullopt;
+  const std::string path = e.address.substr(6);
+  sockaddr_un a{};
+  if (path.empty() || path.front() == '@' || path.size() >= sizeof a.sun_path) return std::nullopt;  // abstract, or too long for ZeroMQ too
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path, path.data(), path.size());
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return std::nullopt;
+  // A stale file (its program gone) refuses the connection: ZeroMQ may take it over.
+  const bool listening = ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  if (!listening) return std::nullopt;
+  return e.address + ": a running program listens on it (another cardtabled or cardtable-hub?); binding would cut it off";
 }
 
 }  // namespace cardtable::protocol

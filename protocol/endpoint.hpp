@@ -44,5 +44,9 @@ std::optional<std::string> check_endpoint_security(const Endpoint& e, bool plain
 // from the first, so one of them would be dead with no error at all. A tcp port "*" (any free one) is
 // a different port each time, so it never clashes.
 std::optional<std::string> check_distinct_endpoints(const std::vector<std::pair<std::string, Endpoint>>& named);
+// Why an ipc endpoint to bind may not be used (nullopt: it may): a program is listening on its socket
+// file. ZeroMQ's bind unlinks the file and takes the path, so a second daemon or hub started with the
+// same path cut the first off from every new connection, without a word on either side.
+std::optional<std::string> check_ipc_free(const Endpoint& e);
 
 }  // namespace cardtable::protocol

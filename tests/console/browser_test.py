@@ -21,7 +21,7 @@ import time
 import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue
+from venue import Venue, wait_for
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
@@ -38,14 +38,6 @@ def browser(profile):
     return webdriver.Chrome(service=Service(DRIVER), options=o)
 
 
-def wait_for(what, check, timeout):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = check()
-        if v:
-            return v
-        time.sleep(0.05)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 class StreamRecorder(threading.Thread):

@@ -16,17 +16,8 @@ import time
 import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue
+from venue import Venue, wait_for
 
-
-def wait_for(what, check, timeout):
-    end = time.time() + timeout
-    while time.time() < end:
-        v = check()
-        if v:
-            return v
-        time.sleep(0.1)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def get(venue, cookie, path):

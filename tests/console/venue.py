@@ -161,3 +161,14 @@ def event(table, seq, type_="daemon.heartbeat", severity="info", message="alive"
     if evidence:
         e["evidence"] = evidence
     return (f"{e['class']}/default/A/{table}/{type_}", json.dumps(e))
+
+
+def wait_for(what, check, timeout, every=0.1):
+    """check() until it gives something true (returned), or AssertionError naming what was awaited."""
+    end = time.time() + timeout
+    while time.time() < end:
+        v = check()
+        if v:
+            return v
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")

@@ -388,6 +388,21 @@ TEST_F(Daemon, AHubThatCannotBindNamesTheOptionAndTheAddress) {
   std::stringstream hub_log;
   hub_log << in.rdbuf();
   EXPECT_NE(hub_log.str().find("--control: " + nowhere + ": No such file or directory"), std::string::npos) << hub_log.str();
+  // A second hub on a running hub's ipc path took the path over without a word, and the first was cut
+  // off from every table that connected after.
+  const std::string up = "ipc://" + (dir / "up").string();
+  pid = fork_exec({HUB, "--upstream", up, "--downstream", "ipc://" + (dir / "d1").string(), "--control", "ipc://" + (dir / "c1").string()},
+                  (dir / "first.log").string());
+  ASSERT_TRUE(wait_for([&] { return fs::exists(dir / "up"); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  hub = fork_exec({HUB, "--upstream", up, "--downstream", "ipc://" + (dir / "d2").string(), "--control", "ipc://" + (dir / "c2").string()},
+                  (dir / "second.log").string());
+  ::waitpid(hub, &st, 0);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+  std::ifstream second(dir / "second.log");
+  std::stringstream second_log;
+  second_log << second.rdbuf();
+  EXPECT_NE(second_log.str().find("--upstream: " + up + ": a running program listens on it"), std::string::npos) << second_log.str();
 }
 
 // tcp://...:* binds an ephemeral port: the hub logged "tcp://127.0.0.1:*" and its status had no

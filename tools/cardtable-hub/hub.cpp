@@ -85,6 +85,7 @@ Hub::Hub(const HubOptions& o)
     if (!e) throw HubStartupError(std::string(name) + ": " + error);
     if (!e->bind) throw HubStartupError(std::string(name) + ": the hub binds its endpoints (no connect:)");
     if (auto why = protocol::check_endpoint_security(*e, o.plaintext, curve_)) throw HubStartupError(std::string(name) + ": " + *why);
+    if (auto why = protocol::check_ipc_free(*e)) throw HubStartupError(std::string(name) + ": " + *why);
     own.emplace_back(name, *e);
   }
   if (auto why = protocol::check_distinct_endpoints(own)) throw HubStartupError(*why);

@@ -1,6 +1,12 @@
 // Endpoints: parsed whole, and plain text only where nothing leaves the machine (one rule for the
 // daemon and the hub).
 #include <gtest/gtest.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
 
 #include "protocol/endpoint.hpp"
 
@@ -89,4 +95,32 @@ TEST(Endpoint, PlainTextMustBeAskedFor) {
   Endpoint e{true, "tcp://127.0.0.1:*"};
   EXPECT_NE(check_endpoint_security(e, false, false), std::nullopt);
   EXPECT_EQ(check_endpoint_security(Endpoint{true, "tcp://10.1.2.3:*"}, false, true), std::nullopt) << "CURVE: anywhere";
+}
+
+// A second daemon or hub started on an ipc path a running one listens on: ZeroMQ's bind unlinked the
+// socket file and took the path, and the first was cut off from every new connection without a word. A
+// file left by a program that is gone (kill -9) is free to take.
+TEST(Endpoint, AnIpcPathARunningProgramListensOnIsNotFree) {
+  namespace fs = std::filesystem;
+  const fs::path path = fs::temp_directory_path() / ("endpoint-test-" + std::to_string(::getpid()) + ".sock");
+  fs::remove(path);
+  cardtable::protocol::Endpoint e;
+  e.address = "ipc://" + path.string();
+  EXPECT_FALSE(cardtable::protocol::check_ipc_free(e)) << "no file: free";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un a{};
+  a.sun_family = AF_UNIX;
+  std::memcpy(a.sun_path, path.c_str(), path.string().size());
+  ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a), 0);
+  ASSERT_EQ(::listen(fd, 4), 0);
+  auto why = cardtable::protocol::check_ipc_free(e);
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("a running program listens on it"), std::string::npos) << *why;
+  e.bind = false;
+  EXPECT_FALSE(cardtable::protocol::check_ipc_free(e)) << "connecting to it is what it is for";
+  e.bind = true;
+  ::close(fd);  // the program is gone, its file stays
+  EXPECT_TRUE(fs::exists(path));
+  EXPECT_FALSE(cardtable::protocol::check_ipc_free(e)) << "a stale file is free to take";
+  fs::remove(path);
 }
