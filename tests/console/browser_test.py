@@ -38,8 +38,6 @@ def browser(profile):
     return webdriver.Chrome(service=Service(DRIVER), options=o)
 
 
-
-
 class StreamRecorder(threading.Thread):
     """Reads a session's event stream as a browser would, keeping every byte for inspection."""
 
