@@ -82,10 +82,12 @@ Journal::Journal(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(li
   if (ec) throw std::runtime_error(dir_.string() + ": cannot create the journal folder: " + ec.message());
   lock_.fd = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (lock_.fd < 0) throw std::runtime_error(dir_.string() + ": cannot open the journal folder: " + std::strerror(errno));
-  if (::flock(lock_.fd, LOCK_EX | LOCK_NB) != 0)
-    throw std::runtime_error(dir_.string() + (errno == EWOULDBLOCK ? std::string(": in use by another process (another cardtabled on this "
+  if (::flock(lock_.fd, LOCK_EX | LOCK_NB) != 0) {
+    const int error = errno;  // before any string is made
+    throw std::runtime_error(dir_.string() + (error == EWOULDBLOCK ? std::string(": in use by another process (another cardtabled on this "
                                                                                    "--state-dir? each daemon needs its own)")
-                                                                     : ": cannot lock the journal folder: " + std::string(std::strerror(errno))));
+                                                                     : ": cannot lock the journal folder: " + std::string(std::strerror(error))));
+  }
   auto files = journal_files(dir_, &ignored_);
   if (!files.empty()) {
     cut_torn_line(files.back());

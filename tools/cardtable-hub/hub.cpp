@@ -187,7 +187,8 @@ void Hub::forward_upstream() {
       continue;
     }
     std::string topic = f[0].to_string();
-    const std::string shown = json(topic.substr(0, 200)).dump(-1, ' ', true, json::error_handler_t::replace);
+    // The topic as a log line may show it (escaped, cut): made only for a message that is dropped.
+    auto shown = [&topic] { return json(topic.substr(0, 200)).dump(-1, ' ', true, json::error_handler_t::replace); };
     std::string user;
     if (curve_) {
       try {
@@ -196,25 +197,25 @@ void Hub::forward_upstream() {
       }
     }
     if (!may_publish(user, topic, curve_)) {
-      drop("dropped " + shown + " from " + (user.empty() ? std::string("an unknown key") : user) + ": a table key speaks only for its own table");
+      drop("dropped " + shown() + " from " + (user.empty() ? std::string("an unknown key") : user) + ": a table key speaks only for its own table");
       continue;
     }
     std::string table = table_of(topic);
     if (table.empty()) {
-      drop("dropped " + shown + ": not an event's topic (CLASS/TOURNAMENT/SECTION/TABLE/TYPE)");
+      drop("dropped " + shown() + ": not an event's topic (CLASS/TOURNAMENT/SECTION/TABLE/TYPE)");
       continue;
     }
     // Hand contents are for the broadcast path alone (protocol.md): a table whose --live was pointed
     // at the hub by mistake must not hand the deal to every director.
     if (topic.starts_with("live/")) {
-      drop("dropped " + shown + ": hand contents (live.*) never pass through the hub; point the table's --live elsewhere");
+      drop("dropped " + shown() + ": hand contents (live.*) never pass through the hub; point the table's --live elsewhere");
       continue;
     }
     // Kept for late joiners and given to them as JSON: a body that is not a JSON object once made every
     // snapshot reply unreadable (a heartbeat kept as a parse failure).
     json body = json::parse(f[1].to_string_view(), nullptr, false);
     if (!body.is_object()) {
-      drop("dropped " + shown + ": its body is not a JSON object");
+      drop("dropped " + shown() + ": its body is not a JSON object");
       continue;
     }
     TableState& t = tables_[table];
