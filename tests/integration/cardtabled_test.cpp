@@ -176,8 +176,8 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   s << in.rdbuf();
   EXPECT_NE(s.str().find("/no/such/file.pbn: no such file or folder"), std::string::npos) << s.str();
   EXPECT_NE(s.str().find("no device 'camera0'"), std::string::npos) << s.str();
-  // Each endpoint's refusal names its option: with --publish and --control set, the default --live
-  // (tcp port 5553) was refused as "bind:tcp://127.0.0.1:5553: ...", which left the user to guess.
+  // Each endpoint's refusal names its option: with --publish and --control set, the default --live (a
+  // loopback tcp address the user never typed) was refused by its address alone, which left them to guess.
   EXPECT_NE(s.str().find("--publish: bind:tcp://10.1.2.3:*: an address off this machine needs CURVE"), std::string::npos) << s.str();
   EXPECT_NE(s.str().find("--publish: bind:tcp://127.0.0.1:*: plain-text tcp needs --plaintext"), std::string::npos) << s.str();
 }
