@@ -206,13 +206,9 @@ TEST_F(Daemon, ASecondDaemonOnTheSameStateFolderIsRefusedAndTheFirstGoesOn) {
                             "ipc://" + (dir / "p2").string(), "--control", "ipc://" + (dir / "c2").string(), "--live",
                             "ipc://" + (dir / "l2").string()},
                            (dir / "second.log").string());
-  int st = 0;
-  ::waitpid(second, &st, 0);
-  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << st;
-  std::ifstream in(dir / "second.log");
-  std::stringstream text;
-  text << in.rdbuf();
-  EXPECT_NE(text.str().find((dir / "state" / "journal").string() + ": in use by another process"), std::string::npos) << text.str();
+  EXPECT_EQ(exit_status_of(second), 2);
+  const std::string text = text_of(dir / "second.log");
+  EXPECT_NE(text.find((dir / "state" / "journal").string() + ": in use by another process"), std::string::npos) << text;
   EXPECT_TRUE(request({{"command", "status"}}).has_value()) << "the first daemon answers still";
 }
 
@@ -702,12 +698,8 @@ TEST_F(Daemon, AHubWithAnUnreadableConfigFileSaysWhichAndExits2) {
     std::vector<std::string> argv = {HUB};
     argv.insert(argv.end(), args.begin(), args.end());
     fs::remove(dir / "hub.log");
-    hub = fork_exec(argv, (dir / "hub.log").string());
-    ::waitpid(hub, &exit_status, 0);
-    EXPECT_TRUE(WIFEXITED(exit_status) && WEXITSTATUS(exit_status) == 2) << says;
-    std::ifstream again(dir / "hub.log");
-    std::stringstream text;
-    text << again.rdbuf();
-    EXPECT_NE(text.str().find(says), std::string::npos) << text.str();
+    EXPECT_EQ(exit_status_of(fork_exec(argv, (dir / "hub.log").string())), 2) << says;
+    const std::string text = text_of(dir / "hub.log");
+    EXPECT_NE(text.find(says), std::string::npos) << text;
   }
 }

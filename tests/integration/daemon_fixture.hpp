@@ -96,11 +96,19 @@ class Daemon : public ::testing::Test {
       since = out.back()["seq"].get<std::uint64_t>() + 1;
     }
   }
-  std::string log() const {
-    std::ifstream in(dir / "daemon.log");
+  std::string log() const { return text_of(dir / "daemon.log"); }
+  // A file's whole text (a program's log): empty when there is none.
+  static std::string text_of(const fs::path& file) {
+    std::ifstream in(file);
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+  }
+  // Waits for a child to end; its exit status, or -1 when a signal ended it.
+  static int exit_status_of(pid_t child) {
+    int st = 0;
+    ::waitpid(child, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   }
 
   // The endpoints the daemon bound, from its "ready:" log line (ephemeral ports read back), e.g.

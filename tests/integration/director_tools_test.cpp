@@ -368,12 +368,10 @@ TEST_F(Daemon, TheHubDropsWhatIsNotAnEventAndItsRepliesStayReadable) {
   ::kill(pid, SIGTERM);
   ::waitpid(pid, nullptr, 0);
   pid = -1;
-  std::ifstream in(dir / "hub.log");
-  std::stringstream hub_log;
-  hub_log << in.rdbuf();
-  EXPECT_NE(hub_log.str().find("\"daemon/evil/X/9/daemon.heartbeat\": its body is not a JSON object"), std::string::npos) << hub_log.str();
-  EXPECT_NE(hub_log.str().find("hand contents (live.*) never pass through the hub"), std::string::npos) << hub_log.str();
-  EXPECT_NE(hub_log.str().find("\"\": not an event's topic"), std::string::npos) << hub_log.str();
+  const std::string hub_log = text_of(dir / "hub.log");
+  EXPECT_NE(hub_log.find("\"daemon/evil/X/9/daemon.heartbeat\": its body is not a JSON object"), std::string::npos) << hub_log;
+  EXPECT_NE(hub_log.find("hand contents (live.*) never pass through the hub"), std::string::npos) << hub_log;
+  EXPECT_NE(hub_log.find("\"\": not an event's topic"), std::string::npos) << hub_log;
 }
 
 // A bind that fails names the option and the address; it said only "No such file or directory".
@@ -381,13 +379,9 @@ TEST_F(Daemon, AHubThatCannotBindNamesTheOptionAndTheAddress) {
   const std::string nowhere = "ipc://" + (dir / "no-such-folder" / "c").string();
   pid_t hub = fork_exec({HUB, "--upstream", "ipc://" + (dir / "u").string(), "--downstream", "ipc://" + (dir / "d").string(), "--control", nowhere},
                         (dir / "hub.log").string());
-  int st = 0;
-  ::waitpid(hub, &st, 0);
-  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2);
-  std::ifstream in(dir / "hub.log");
-  std::stringstream hub_log;
-  hub_log << in.rdbuf();
-  EXPECT_NE(hub_log.str().find("--control: " + nowhere + ": No such file or directory"), std::string::npos) << hub_log.str();
+  EXPECT_EQ(exit_status_of(hub), 2);
+  const std::string hub_log = text_of(dir / "hub.log");
+  EXPECT_NE(hub_log.find("--control: " + nowhere + ": No such file or directory"), std::string::npos) << hub_log;
   // A second hub on a running hub's ipc path took the path over without a word, and the first was cut
   // off from every table that connected after.
   const std::string up = "ipc://" + (dir / "up").string();
@@ -397,12 +391,9 @@ TEST_F(Daemon, AHubThatCannotBindNamesTheOptionAndTheAddress) {
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   hub = fork_exec({HUB, "--upstream", up, "--downstream", "ipc://" + (dir / "d2").string(), "--control", "ipc://" + (dir / "c2").string()},
                   (dir / "second.log").string());
-  ::waitpid(hub, &st, 0);
-  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2);
-  std::ifstream second(dir / "second.log");
-  std::stringstream second_log;
-  second_log << second.rdbuf();
-  EXPECT_NE(second_log.str().find("--upstream: " + up + ": a running program listens on it"), std::string::npos) << second_log.str();
+  EXPECT_EQ(exit_status_of(hub), 2);
+  const std::string second_log = text_of(dir / "second.log");
+  EXPECT_NE(second_log.find("--upstream: " + up + ": a running program listens on it"), std::string::npos) << second_log;
 }
 
 // tcp://...:* binds an ephemeral port: the hub logged "tcp://127.0.0.1:*" and its status had no
@@ -417,8 +408,6 @@ TEST_F(Daemon, AHubOnAnEphemeralPortSaysWhichPort) {
   ASSERT_TRUE(s.is_object()) << r.out;
   const std::string upstream = s["endpoints"].value("upstream", "");
   EXPECT_TRUE(upstream.starts_with("tcp://127.0.0.1:") && upstream.find('*') == std::string::npos && upstream.size() > 16) << r.out;
-  std::ifstream in(dir / "hub.log");
-  std::stringstream log_text;
-  log_text << in.rdbuf();
-  EXPECT_NE(log_text.str().find("upstream " + upstream + ","), std::string::npos) << log_text.str();
+  const std::string hub_log = text_of(dir / "hub.log");
+  EXPECT_NE(hub_log.find("upstream " + upstream + ","), std::string::npos) << hub_log;
 }
