@@ -2,6 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
+#include <cctype>
+
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -19,19 +21,34 @@ std::string sse(const std::string& event, const json& data) {
   return "event: " + event + "\ndata: " + data.dump(-1, ' ', false, json::error_handler_t::replace) + "\n\n";
 }
 
+// A client may send its cookies in more than one Cookie header (RFC 6265 says one, HTTP/2 gateways split
+// them): each is read, the first with the name wins.
 std::string cookie(const Request& req, const std::string& name) {
-  auto it = req.find(http::field::cookie);
-  if (it == req.end()) return {};
-  std::string c(it->value());
-  std::size_t at = 0;
-  while (at < c.size()) {
-    while (at < c.size() && (c[at] == ' ' || c[at] == ';')) ++at;
-    auto end = c.find(';', at);
-    std::string part = c.substr(at, end == std::string::npos ? std::string::npos : end - at);
-    if (part.starts_with(name + "=")) return part.substr(name.size() + 1);
-    at = end == std::string::npos ? c.size() : end + 1;
+  for (auto [it, end_of_headers] = req.equal_range(http::field::cookie); it != end_of_headers; ++it) {
+    std::string c(it->value());
+    std::size_t at = 0;
+    while (at < c.size()) {
+      while (at < c.size() && (c[at] == ' ' || c[at] == ';')) ++at;
+      auto end = c.find(';', at);
+      std::string part = c.substr(at, end == std::string::npos ? std::string::npos : end - at);
+      if (part.starts_with(name + "=")) return part.substr(name.size() + 1);
+      at = end == std::string::npos ? c.size() : end + 1;
+    }
   }
   return {};
+}
+
+// "application/json; charset=utf-8" is JSON; "text/plain; x=application/json" is not (the media type is
+// what comes before the first ';', compared without case, RFC 9110 8.3.1).
+bool is_json_media_type(std::string_view value) {
+  value = value.substr(0, value.find(';'));
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.remove_suffix(1);
+  constexpr std::string_view json_type = "application/json";
+  if (value.size() != json_type.size()) return false;
+  for (std::size_t i = 0; i < value.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(value[i])) != json_type[i]) return false;
+  return true;
 }
 
 // "?table=default/A/1&seq=4" -> its values (percent-decoding the few characters a table name may hold).
@@ -166,7 +183,7 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
   }
   // Every state-changing request is a POST of JSON with our header: a form on another site can send
   // neither (and the cookie is SameSite=Strict besides).
-  if (post && (req[http::field::content_type].find("application/json") == std::string::npos || req["X-Cardtable"] != "1"))
+  if (post && (!is_json_media_type(std::string(req[http::field::content_type])) || req["X-Cardtable"] != "1"))
     return answer(http::status::forbidden, {{"error", "a console request carries JSON and the X-Cardtable header"}});
 
   if (path == "/api/login" && post) {

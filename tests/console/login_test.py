@@ -4,6 +4,7 @@ even a right one (429 with Retry-After); a session is an HttpOnly SameSite cooki
 stream refuses a director and the venue stream refuses a broadcaster; off loopback the console needs
 HTTPS, and a certificate from `cardtable-console make-cert` serves it.
   usage: login_test.py BUILD_DIR SOURCE_DIR"""
+import json
 import os
 import re
 import ssl
@@ -46,6 +47,21 @@ def main():
         st, body, td = venue.login("td", "td-secret")
         assert st == 200 and body["role"] == "director"
         assert get(venue.port, "/api/live-stream", td)[0] == 403, "hands never go to a director's session"
+        # The session is found in any Cookie header a client sends, not only the first.
+        c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
+        c.putrequest("GET", "/api/me")
+        c.putheader("Cookie", "theme=dark")
+        c.putheader("Cookie", td)
+        c.endheaders()
+        r = c.getresponse()
+        assert r.status == 200 and json.loads(r.read())["role"] == "director", f"second Cookie header: {r.status}"
+        # Only a JSON media type passes the request check: a text/plain body with "application/json" in a
+        # parameter passed a substring test; the type itself is read without case, before its parameters.
+        for content_type, wanted in [("text/plain; x=application/json", 403), ("Application/JSON; charset=utf-8", 200)]:
+            c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
+            c.request("POST", "/api/login", json.dumps({"name": "td", "password": "td-secret"}),
+                      {"Content-Type": content_type, "X-Cardtable": "1"})
+            assert c.getresponse().status == wanted, content_type
         # Each role has its own --max-streams (2 here): a broadcaster's pages filled the one pool and every
         # director got 503 "too many open pages".
         pages = [open_stream(venue.port, "/api/live-stream", cookie) for _ in range(2)]
