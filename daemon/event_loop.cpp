@@ -300,7 +300,7 @@ void EventLoop::reload(const std::vector<std::string>& paths) {
   // A record that loads with errors does not replace one in use: a file truncated mid-copy (the director
   // copying the next session's deals) replaced 16 good boards with 7, at info level.
   if (loaded_record.errors)
-    throw StartupError("the new master record has " + std::to_string(loaded_record.errors) + " errors (logged above; " +
+    throw StartupError("the new master record has " + std::to_string(loaded_record.errors) + " errors (named in the daemon's log; " +
                        loaded_record.summary + "): not loaded; fix the files and reload again");
   const std::string summary = loaded_record.summary;
   auto fresh = std::move(loaded_record.record);
@@ -312,6 +312,17 @@ void EventLoop::reload(const std::vector<std::string>& paths) {
   publish(loaded);
   drain_table();
   log("master record reloaded: " + summary);
+}
+
+// A refused reload reaches directors, not only the log: the director who copied the next session's deal
+// files learns that the tables still read the old ones before the first board says deal_mismatch.
+void EventLoop::refuse_reload(const std::string& why) {
+  auto refused = daemon_event("record.refused", "warning",
+                              "Master record not reloaded: " + why + "; the previous record (" +
+                                  std::to_string(master_->size()) + " boards) stays",
+                              options_, wall(), mono());
+  refused.evidence = {{"reason", why}, {"boards", std::to_string(master_->size())}};
+  publish(refused);
 }
 
 std::optional<json> EventLoop::route(const protocol::TypedRequest& r, const ControlServer::Caller& caller) {
@@ -408,6 +419,7 @@ json EventLoop::on(const protocol::LoadRecordRequest& r, const std::string&) {
   try {
     reload(r.paths.value_or(options_.masters));
   } catch (const std::exception& e) {
+    refuse_reload(e.what());
     return error_reply(std::string("load-record: ") + e.what() + "; the previous record stays");
   }
   return ok_reply({{"boards", master_->size()}});
@@ -471,6 +483,7 @@ int EventLoop::run() {
             reload(options_.masters);
           } catch (const std::exception& e) {
             log(Priority::Error, std::string("SIGHUP: ") + e.what() + "; the previous record stays");
+            refuse_reload(e.what());
           }
           continue;
         }

@@ -57,6 +57,7 @@ class EventLoop {
   std::vector<Published> drain_table();  // publishes the table's events; returns what it published
   void publish(protocol::WireEvent& e);    // journalled and published
   void reload(const std::vector<std::string>& paths);
+  void refuse_reload(const std::string& why);  // publishes record.refused: the record in use stays
   void heartbeat();
   void on_device_event(const devices::DeviceEvent& e);
   void load_decks();

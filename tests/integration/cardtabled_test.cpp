@@ -583,9 +583,35 @@ TEST_F(Daemon, SighupReloadsTheMasterRecordAndSaysSo) {
   r = request({{"command", "load-record"}, {"paths", {(dir / "truncated.pbn").string()}}});
   ASSERT_TRUE(r);
   EXPECT_FALSE((*r)["ok"].get<bool>());
-  EXPECT_NE((*r)["error"].get<std::string>().find("errors (logged above; "), std::string::npos) << r->dump();
+  EXPECT_NE((*r)["error"].get<std::string>().find("errors (named in the daemon's log; "), std::string::npos) << r->dump();
   EXPECT_NE((*r)["error"].get<std::string>().find("not loaded; fix the files and reload again; the previous record stays"), std::string::npos) << r->dump();
   EXPECT_EQ((*request({{"command", "status"}}))["status"]["master_boards"].get<int>(), boards);
+  // Directors hear of each refusal, not only the log: the two load-records above, and a SIGHUP after the
+  // record in use was overwritten by a copy cut half-way, each give a record.refused warning naming why.
+  fs::copy_file(SCENARIO_DIR "/master/spring-pairs.pbn", dir / "in-use.pbn");
+  r = request({{"command", "load-record"}, {"paths", {(dir / "in-use.pbn").string()}}});
+  ASSERT_TRUE(r && (*r)["ok"].get<bool>()) << (r ? r->dump() : "no reply");
+  const int in_use = (*request({{"command", "status"}}))["status"]["master_boards"].get<int>();
+  fs::copy_file(dir / "truncated.pbn", dir / "in-use.pbn", fs::copy_options::overwrite_existing);
+  ::kill(pid, SIGHUP);
+  std::vector<json> refused;
+  ASSERT_TRUE(wait_for([&] {
+    refused.clear();
+    for (const auto& e : replay_all())
+      if (e["type"] == "record.refused") refused.push_back(e);
+    return refused.size() == 3;
+  })) << log();
+  for (std::size_t i = 0; i < refused.size(); ++i) {
+    const int kept = i < 2 ? boards : in_use;
+    EXPECT_EQ(refused[i]["severity"], "warning") << refused[i].dump();
+    EXPECT_EQ(refused[i]["evidence"]["boards"], std::to_string(kept)) << refused[i].dump();
+    EXPECT_NE(refused[i]["message"].get<std::string>().find("the previous record (" + std::to_string(kept) + " boards) stays"),
+              std::string::npos) << refused[i].dump();
+  }
+  EXPECT_NE(refused[0]["evidence"]["reason"].get<std::string>().find("/no/such/record.pbn"), std::string::npos) << refused[0].dump();
+  for (std::size_t i : {1U, 2U})
+    EXPECT_NE(refused[i]["evidence"]["reason"].get<std::string>().find("errors (named in the daemon's log; "), std::string::npos) << refused[i].dump();
+  EXPECT_EQ((*request({{"command", "status"}}))["status"]["master_boards"].get<int>(), in_use) << "the SIGHUP kept the record in use";
 }
 
 // Embargoed hands were in memory only: a kill -9 during the embargo lost them. Now they are journalled
