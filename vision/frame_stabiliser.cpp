@@ -27,7 +27,7 @@ std::map<int, table::Observation> observations_by_zone(const FrameReading& r, co
   for (const auto& i : r.indices) {
     if (!i.refused) continue;
     const auto z = zones.zone_at({i.box.x + i.box.width / 2, i.box.y + i.box.height / 2});
-    if (z) ++obs(*z).unknown;  // seen but not read: the table counts it, never guesses it
+    if (z) ++obs(*z).unknown;  // seen but not read: never guessed (for_table makes it noise to the table)
   }
   return out;
 }
@@ -57,7 +57,7 @@ std::vector<table::Observation> FrameStabiliser::feed(const std::map<int, table:
       table::Observation send = *s.candidate;
       send.time = time;
       s.sent = send;
-      out.push_back(send);
+      out.push_back(for_table(std::move(send)));
     }
   }
   return out;
@@ -78,9 +78,17 @@ std::vector<table::Observation> FrameStabiliser::report(const ZoneMap& zones, ta
       o.confidence = 0;  // unsettled: noise to the table, and a run of it is reading.uncertain
     }
     o.time = time;
-    out.push_back(std::move(o));
+    out.push_back(for_table(std::move(o)));
   }
   return out;
+}
+
+table::Observation FrameStabiliser::for_table(table::Observation o) {
+  if (o.unknown > 0) {
+    o.unknown = 0;
+    o.confidence = 0;
+  }
+  return o;
 }
 
 }  // namespace cardtable::vision

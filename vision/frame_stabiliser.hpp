@@ -14,7 +14,9 @@
 
 namespace cardtable::vision {
 
-// One frame's reading split by zone: the cards whose corner lies in each zone of the map.
+// One frame's reading split by zone: the cards whose corner lies in each zone of the map, and in
+// `unknown` the indices seen there but refused (not read). The stabiliser keeps that count as part of the
+// reading and never hands it to the table as unknown cards (see for_table).
 std::map<int, table::Observation> observations_by_zone(const FrameReading& r, const ZoneMap& zones, table::Millis time,
                                                         const std::string& source);
 
@@ -31,6 +33,12 @@ class FrameStabiliser {
   // `frames` frames) is reported as the frame saw it at confidence 0, which the table counts as noise --
   // so a card flickering in and out never settles and the table marks the zone uncertain.
   std::vector<table::Observation> report(const ZoneMap& zones, table::Millis time) const;
+  // A zone whose reading holds a refused index goes to the table at confidence 0 and with no unknown
+  // card: the camera saw a corner it could not read, which is uncertainty (a run of it is
+  // reading.uncertain), not a stray card. The table's `unknown` means a tag of no enrolled card, and in a
+  // play area it is irregularity.unknown_card -- raised for a card the network was merely unsure of, with
+  // an RFID reader's wording ("2 tags ... no card of the enrolled deck") and advice.
+  static table::Observation for_table(table::Observation o);
 
  private:
   struct ZoneState {

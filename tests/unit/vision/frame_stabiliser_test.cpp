@@ -51,15 +51,39 @@ TEST(FrameStabiliser, OneFramesMisreadingNeverReachesTheTable) {
   EXPECT_TRUE(st.feed(good, zones, 6, "cam").empty());
 }
 
-TEST(FrameStabiliser, RefusedIndicesAreUnknownCardsOfTheirZone) {
+// A corner the network could not read is uncertainty, never a card of its own: it went to the table as an
+// unknown card, which in a play area is irregularity.unknown_card ("2 tags ... no card of the enrolled
+// deck"), for a real card the network was unsure of. Its zone reaches the table as noise (confidence 0, no
+// unknown card), so a run of it is reading.uncertain; once the corner reads, the zone is sent as read.
+TEST(FrameStabiliser, ARefusedCornerMakesItsZoneUncertainNeverAnUnknownCard) {
   const auto zones = two_zones();
-  FrameReading r;
+  FrameStabiliser st(3);
+  FrameReading r = reading("SA", 20, 70);
   IndexReading i;
   i.refused = true;
-  i.box = cv::Rect2f(18, 70, 4, 4);
+  i.box = cv::Rect2f(18, 80, 4, 4);
   r.indices.push_back(i);
-  const auto frame = observations_by_zone(r, zones, 0, "cam");
-  EXPECT_EQ(frame.at(zones.regions[1].zone.index()).unknown, 1);
+  const auto unsure = observations_by_zone(r, zones, 0, "cam");
+  EXPECT_EQ(unsure.at(zones.regions[1].zone.index()).unknown, 1) << "the stabiliser keeps the refusal as part of the reading";
+  std::vector<table::Observation> sent;
+  for (int f = 0; f < 5; ++f) {
+    for (auto& o : st.feed(unsure, zones, f, "cam")) sent.push_back(o);
+    const auto south = st.report(zones, f)[1];
+    EXPECT_EQ(south.unknown, 0) << "frame " << f;
+    EXPECT_EQ(south.confidence, 0) << "frame " << f;
+  }
+  ASSERT_EQ(sent.size(), 2U);
+  EXPECT_EQ(sent[1].zone.str(), "play:S");
+  EXPECT_EQ(sent[1].unknown, 0);
+  EXPECT_EQ(sent[1].confidence, 0);
+  // The corner reads: the zone is a new reading, sent at its confidence once it has held.
+  const auto read = observations_by_zone(reading("SA", 20, 70), zones, 10, "cam");
+  sent.clear();
+  for (int f = 10; f < 13; ++f)
+    for (auto& o : st.feed(read, zones, f, "cam")) sent.push_back(o);
+  ASSERT_EQ(sent.size(), 1U);
+  EXPECT_EQ(sent[0].confidence, 0.95);
+  EXPECT_TRUE(sent[0].cards.contains(*bridge::Card::parse("SA")));
 }
 
 // What a camera reports each frame (FrameStabiliser::report): every zone, a settled reading as read, a zone
