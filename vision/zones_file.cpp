@@ -1,6 +1,8 @@
 #include "vision/zones_file.hpp"
 #include "vision/word_lines.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -24,6 +26,67 @@ float to_float(std::string_view s, const std::string& at) {
   return v;
 }
 
+double cross(cv::Point2f o, cv::Point2f a, cv::Point2f b) { return double(a.x - o.x) * (b.y - o.y) - double(a.y - o.y) * (b.x - o.x); }
+
+// Do segments ab and cd cross at a point inside both (touching at an end does not count)?
+bool segments_cross(cv::Point2f a, cv::Point2f b, cv::Point2f c, cv::Point2f d) {
+  const double d1 = cross(c, d, a), d2 = cross(c, d, b), d3 = cross(a, b, c), d4 = cross(a, b, d);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+bool self_crossing(const std::vector<cv::Point2f>& p) {
+  const std::size_t n = p.size();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 2; j < n; ++j) {
+      if (i == 0 && j == n - 1) continue;  // neighbours through the closing edge
+      if (segments_cross(p[i], p[(i + 1) % n], p[j], p[(j + 1) % n])) return true;
+    }
+  return false;
+}
+
+// A zone the camera cannot see, or one no card fits in, was read as an empty zone on every frame: the
+// table saw a seat with no card, and no warning said why. Two zones that share much of their area give
+// a card to whichever is listed first. Each is refused, naming the line.
+void check_regions(const ZoneMap& m, const std::vector<std::string>& at) {
+  constexpr double kMinArea = 64;  // pixels: under 8 x 8 no card index fits
+  const double tolerance = 1;      // a point on the frame's far edge, rounded
+  for (std::size_t i = 0; i < m.regions.size(); ++i) {
+    const ZoneRegion& r = m.regions[i];
+    for (const auto& p : r.polygon)
+      if (p.x < -tolerance || p.y < -tolerance || p.x > m.width + tolerance || p.y > m.height + tolerance)
+        throw std::runtime_error(at[i] + ": zone " + r.zone.str() + ": point " + std::to_string(std::lround(p.x)) + "," +
+                                 std::to_string(std::lround(p.y)) + " is outside the " + std::to_string(m.width) + "x" +
+                                 std::to_string(m.height) + " frame (the camera would never see that part of the zone)");
+    if (self_crossing(r.polygon))
+      throw std::runtime_error(at[i] + ": zone " + r.zone.str() + ": its edges cross (list the points in order around the zone)");
+    if (cv::contourArea(r.polygon) < kMinArea)
+      throw std::runtime_error(at[i] + ": zone " + r.zone.str() + ": its area is under 64 pixels: no card index fits in it");
+  }
+  // Overlap, measured on a mask at most 512 pixels across: corners that touch are fine (the calibrated
+  // play areas share a little), a tenth of the smaller zone is not.
+  const double scale = std::min(1.0, 512.0 / std::max(m.width, m.height));
+  const cv::Size size(std::max(1, static_cast<int>(std::ceil(m.width * scale))), std::max(1, static_cast<int>(std::ceil(m.height * scale))));
+  std::vector<cv::Mat> masks;
+  for (const auto& r : m.regions) {
+    cv::Mat mask = cv::Mat::zeros(size, CV_8U);
+    std::vector<cv::Point> pts;
+    for (const auto& p : r.polygon) pts.emplace_back(static_cast<int>(std::lround(p.x * scale)), static_cast<int>(std::lround(p.y * scale)));
+    cv::fillPoly(mask, std::vector<std::vector<cv::Point>>{pts}, cv::Scalar(255));
+    masks.push_back(mask);
+  }
+  for (std::size_t i = 0; i < masks.size(); ++i)
+    for (std::size_t j = i + 1; j < masks.size(); ++j) {
+      cv::Mat both;
+      cv::bitwise_and(masks[i], masks[j], both);
+      const int shared = cv::countNonZero(both);
+      const int smaller = std::min(cv::countNonZero(masks[i]), cv::countNonZero(masks[j]));
+      if (smaller > 0 && shared * 10 > smaller)
+        throw std::runtime_error(at[j] + ": zone " + m.regions[j].zone.str() + " overlaps zone " + m.regions[i].zone.str() + " (" +
+                                 at[i] + ") over " + std::to_string(shared * 100 / smaller) +
+                                 " % of the smaller one: a card there would count for the first listed only");
+    }
+}
+
 }  // namespace
 
 std::optional<table::Zone> ZoneMap::zone_at(cv::Point2f p) const {
@@ -35,6 +98,7 @@ std::optional<table::Zone> ZoneMap::zone_at(cv::Point2f p) const {
 ZoneMap parse_zones(std::string_view text, const std::string& where) {
   ZoneMap m;
   bool have_frame = false;
+  std::vector<std::string> region_at;  // each zone's line, for the checks once the frame size is known
   for_each_record(text, where, [&](const std::string& at, const Words& w) {
     if (w[0] == "frame") {
       if (w.size() != 3) throw std::runtime_error(at + ": 'frame WIDTH HEIGHT'");
@@ -55,12 +119,14 @@ ZoneMap parse_zones(std::string_view text, const std::string& where) {
       for (const auto& o : m.regions)
         if (o.zone == r.zone) throw std::runtime_error(at + ": zone " + r.zone.str() + " given twice");
       m.regions.push_back(std::move(r));
+      region_at.push_back(at);
     } else {
       throw std::runtime_error(at + ": unknown line '" + std::string(w[0]) + "' (frame, zone, # comment)");
     }
   });
   if (!have_frame) throw std::runtime_error(where + ": no 'frame WIDTH HEIGHT' line");
   if (m.regions.empty()) throw std::runtime_error(where + ": no zones");
+  check_regions(m, region_at);
   return m;
 }
 
@@ -108,6 +174,11 @@ std::vector<std::pair<table::Zone, std::vector<cv::Point2f>>> table_layout(const
 }
 
 ZoneMap calibrate_from_markers(const cv::Mat& bgr, const std::string& layout, bridge::Seat dummy_seat) {
+  // The daemon reads frames of at most 16384 pixels a side (parse_zones): a larger frame's file was
+  // written with exit 0 and refused at start.
+  if (bgr.cols > 16384 || bgr.rows > 16384)
+    throw std::runtime_error("the frame is " + std::to_string(bgr.cols) + "x" + std::to_string(bgr.rows) +
+                             ": a camera's frames are at most 16384 pixels a side");
   const auto dict = cv::aruco::getPredefinedDictionary(cv::aruco::DICT_4X4_50);
   std::vector<int> ids;
   std::vector<std::vector<cv::Point2f>> corners;
@@ -126,6 +197,17 @@ ZoneMap calibrate_from_markers(const cv::Mat& bgr, const std::string& layout, br
   for (std::size_t i = 0; i < 4; ++i)
     if (!seen[i]) missing += std::string(missing.empty() ? "" : ", ") + names[i];
   if (!missing.empty()) throw std::runtime_error("ArUco markers not found in the frame: " + missing + " (DICT_4X4_50, ids 0..3 at the table's corners)");
+  // The markers must go round the table in order (NW, NE, SE, SW): two swapped made crossed zones far
+  // outside the frame, written with exit 0. In image coordinates (y down) going round clockwise keeps
+  // every turn the same way.
+  for (std::size_t i = 0; i < 4; ++i) {
+    const double turn = cross(table[i], table[(i + 1) % 4], table[(i + 2) % 4]);
+    if (turn <= 0)
+      throw std::runtime_error(std::string("ArUco markers out of place: going round the table from ") + names[i] + " through " +
+                               names[(i + 1) % 4] + " to " + names[(i + 2) % 4] +
+                               " does not turn clockwise as seen by the camera; are two markers swapped? Marker 0 goes at "
+                               "the table's NW corner, then 1 NE, 2 SE, 3 SW, clockwise seen from above");
+  }
   const std::vector<cv::Point2f> unit = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
   const cv::Mat H = cv::getPerspectiveTransform(unit, table);
   ZoneMap m;
@@ -136,6 +218,7 @@ ZoneMap calibrate_from_markers(const cv::Mat& bgr, const std::string& layout, br
     cv::perspectiveTransform(poly, r.polygon, H);
     m.regions.push_back(std::move(r));
   }
+  check_regions(m, std::vector<std::string>(m.regions.size(), "calibration"));
   return m;
 }
 
