@@ -958,6 +958,25 @@ void Table::dummy_known(Seat d, Millis t) {
   if (contract_ && !contract_->passed_out) {
     Seat decl = contract_->contract.declarer;
     if (d == partner(decl)) return;
+    if (d == decl && opening_leader_ && *opening_leader_ == right_hand_opponent(decl)) {
+      // Law 54A: after a faced opening lead out of turn (here from declarer's right), declarer may spread
+      // his hand: he becomes dummy and his partner declares -- and the lead was then in turn. The same
+      // table is seen when the contract was entered with the wrong declarer. Either way the hand in the
+      // dummy zone is the dummy's own, played to its own play area: no exchange of hands (43A2a). The
+      // table follows the contract as played; the Law 54 alert already given gets one follow-up.
+      Seat offender = *opening_leader_;
+      contract_->contract.declarer = partner(decl);
+      dummy_ = decl;
+      Event e = make("irregularity.lead_out_of_turn", Severity::Warning, {"54A"},
+                     board_text() + ": " + seat_word(decl) + " spread his hand as dummy after " + seat_word(offender) +
+                         "'s opening lead, so " + seat_word(partner(decl)) + " declares (Law 54A; or the contract was given with the wrong declarer)");
+      e.seats = {offender};
+      e.evidence = {{"expected", std::string(1, seat_letter(left_hand_opponent(decl)))}, {"observed", std::string(1, seat_letter(offender))},
+                    {"lead", "opening"}, {"state", "accepted"}, {"dummy", std::string(1, seat_letter(decl))},
+                    {"declarer", std::string(1, seat_letter(partner(decl)))}};
+      emit(std::move(e));
+      return;
+    }
     // From now on the table follows the hands as they are: the seat opposite declarer is still the
     // dummy whose cards go to its play area, and it holds the hand it faced (43A2a): one cause, one
     // alert, and no card from another hand for the cards the exchange explains.

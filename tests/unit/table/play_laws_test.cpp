@@ -268,3 +268,40 @@ TEST(DummyExchange, Law43A2aThenAWholeBoardNoOtherAlert) {
   EXPECT_EQ(irregularities(ev), Types{"dummy_exchange"}) << test::dump(ev);
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "reading.uncertain"; }), 0);
 }
+
+// Law 54A: after a faced opening lead out of turn, declarer may spread his hand; he becomes dummy and
+// his partner declares. The hand faced in the dummy zone is declarer's by the contract entered, and it
+// goes to its own seat's play area: no exchange of hands (43A2a), one Law 54 alert, and the table
+// follows the play with South as dummy.
+TEST(LeadOutOfTurn, Law54ADeclarerSpreadsHisHandHeBecomesDummyAndHisPartnerDeclares) {
+  auto ev = run(kStart + kContract +
+                "at 22 play E SQ\nat 24 dummy as master S\nat 26 play S S2\nat 27 play W S6\nat 28 play N S4\n"
+                "at 30 clear play:E\nat 30 clear play:S\nat 30 clear play:W\nat 30 clear play:N\n"
+                "at 32 trick E D9 D4 DK DA\nend 40\n");
+  auto alerts = all_of(ev, "irregularity.lead_out_of_turn");
+  ASSERT_FALSE(alerts.empty()) << test::dump(ev);
+  EXPECT_EQ(alerts[0]->laws, std::vector<std::string>{"54"});
+  EXPECT_EQ(test::first(ev, "irregularity.dummy_exchange"), nullptr) << test::dump(ev);
+  for (const Event& e : ev) {
+    EXPECT_NE(e.type, "reading.uncertain") << test::dump(ev);
+    if (e.event_class() == "irregularity" && e.type != "irregularity.lead_out_of_turn") ADD_FAILURE() << e.str();
+    if (e.type == "irregularity.lead_out_of_turn" && e.severity == Severity::Alert && &e != alerts[0]) ADD_FAILURE() << e.str();
+  }
+  auto tricks = all_of(ev, "play.trick");
+  ASSERT_EQ(tricks.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(*tricks[0]->find("winner"), "E");  // East's ♠Q holds trick 1 ...
+  EXPECT_EQ(*tricks[1]->find("cards"), "E:D9 S:D4 W:DK N:DA");  // ... and trick 2 is its own trick
+}
+
+// The same table with the contract entered under the wrong declarer (4H S for 4H N): the whole board
+// is followed as played, with South's hand as dummy; the only alert is the apparent lead out of turn.
+TEST(LeadOutOfTurn, Law54AContractEnteredWithTheWrongDeclarerTheWholeBoardIsFollowed) {
+  auto ev = run(kStart + kContract + "at 22 play all as master contract 4H N\nat 95 pockets full\nend 100\n");
+  EXPECT_EQ(test::first(ev, "irregularity.dummy_exchange"), nullptr) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "reading.uncertain"), nullptr) << test::dump(ev);
+  for (const Event& e : ev)
+    if (e.event_class() == "irregularity" && (e.type != "irregularity.lead_out_of_turn" || (e.severity == Severity::Alert && e.laws != std::vector<std::string>{"54"})))
+      ADD_FAILURE() << e.str();
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.trick"; }), 13);
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.card"; }), 52);
+}
