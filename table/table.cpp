@@ -584,6 +584,21 @@ void Table::close_trick(Millis t) {
 
 void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) {
   auto si = static_cast<std::size_t>(index(s));
+  // A card cannot be played twice from one pack: a card another seat has already played (to an earlier
+  // trick or to this one), read again in this seat's play area, is crosstalk from a neighbouring antenna
+  // or a misread -- uncertain, never a lead out of turn (53-56) nor a card from another hand (87A).
+  for (Seat x : kAllSeats) {
+    const auto& theirs = played_[static_cast<std::size_t>(index(x))];
+    if (x == s || std::find(theirs.begin(), theirs.end(), c) == theirs.end()) continue;
+    Event e = make("reading.uncertain", Severity::Warning, {},
+                   "A card already played by " + seat_word(x) + " is read in " + seat_word(s) + "'s play area; a card is played only once: the reading is not used");
+    e.seats = {s};
+    e.evidence = {{"zone", Zone{ZoneKind::Play, s}.str()}, {"cause", "card already played"}, {"played_by", std::string(1, seat_letter(x))}};
+    e.card_evidence = {{"card", c.str()}};
+    e.card_message = c.display() + ", played by " + seat_word(x) + ", read in " + seat_word(s) + "'s play area";
+    emit(std::move(e));
+    return;
+  }
   if (replaces) {
     Trick& trick = tricks_.back();
     card_withdrawn(s, *replaces, t);
@@ -598,7 +613,7 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
     check_revoke(s, c, t);
     return;
   }
-  // A card already played by this seat in an earlier trick, seen again: a misread, not a play.
+  // A card already played by this seat in an earlier trick, seen again (a quitted card turned up): not a play.
   for (std::size_t i = 0; i + 1 < tricks_.size() || (i < tricks_.size() && tricks_[i].count == 4); ++i)
     if (tricks_[i].cards[si] == c) return;
   // The same card back in the open trick after a moment out of its play area: still the same play.

@@ -305,3 +305,26 @@ TEST(LeadOutOfTurn, Law54AContractEnteredWithTheWrongDeclarerTheWholeBoardIsFoll
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.trick"; }), 13);
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "play.card"; }), 52);
 }
+
+// An evidence value, or "<none>" when the event does not carry it.
+std::string field_of(const Event* e, const std::string& key, bool card = false) {
+  const std::string* v = card ? e->find_card(key) : e->find(key);
+  return v ? *v : std::string("<none>");
+}
+
+// A card cannot be played twice from one pack: West's ♠K, quitted face down in front of him, read by
+// North's antenna (crosstalk) is a misread -- reading.uncertain -- not a lead out of turn (53, 56) nor a
+// card from another hand (87A).
+TEST(Crosstalk, ACardAlreadyPlayedReadInAnotherPlayAreaIsAMisreadNotALead) {
+  auto ev = run(kStart + kContract +
+                "at 22 trick W SK S4 S3 S2\nat 22.5 dummy as master N\nat 27 play N SK\nat 27.6 play N -\n"
+                "at 30 trick W S9 S5 SQ S7\nend 38\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  const Event* u = test::first(ev, "reading.uncertain");
+  ASSERT_NE(u, nullptr) << test::dump(ev);
+  EXPECT_EQ(field_of(u, "cause"), "card already played");
+  EXPECT_EQ(field_of(u, "zone"), "play:N");
+  EXPECT_EQ(u->find("card"), nullptr);  // which card is for directors only
+  EXPECT_EQ(field_of(u, "card", true), "SK");
+  EXPECT_EQ(all_of(ev, "play.trick").size(), 2u) << test::dump(ev);
+}
