@@ -560,8 +560,10 @@ bool Table::lead_withdrawn(Seat s, Millis t) {
     // Known out of turn: one follow-up on the same alert. Not known before (no contract): the
     // withdrawal itself says the lead was out of turn, and this is the alert.
     Event e = make("irregularity.lead_out_of_turn", alerted ? Severity::Warning : Severity::Alert,
+                   // A defender's card led out of turn and withdrawn is a penalty card (Law 50); declarer's
+                   // lead out of turn, from either hand, is retracted under Law 55B with no penalty card.
                    ti == 0 ? (defender ? std::vector<std::string>{"54", "50"} : std::vector<std::string>{"24"})
-                           : std::vector<std::string>{"53", "56", "50"},
+                           : (defender ? std::vector<std::string>{"53", "56", "50"} : std::vector<std::string>{"55"}),
                    board_text() + ": " + seat_word(offender) + "'s " + trick_word + " out of turn was withdrawn" +
                        (defender ? " (a penalty card, Law 50)" : "") + "; " + seat_word(s) + " led instead");
     e.seats = {offender};
@@ -647,12 +649,17 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
         lead_alerted_ = tricks_.size();
         Seat want = *prev.winner;
         std::optional<Seat> decl = declarer();
-        bool declarer_side = decl && (want == *decl || want == partner(*decl)) && s == partner(want);
+        // Law 55 is declarer's lead out of turn, from his hand or from dummy, whoever was on lead (the
+        // other hand of his side, or a defender); Law 56 (with 53) is a defender's.
+        bool declarer_side = decl && (s == *decl || s == partner(*decl));
+        bool wrong_hand = declarer_side && want == partner(s);
         Event e = make("irregularity.lead_out_of_turn", Severity::Alert,
                        declarer_side ? std::vector<std::string>{"55"} : std::vector<std::string>{"53", "56"},
                        board_text() + ": trick " + std::to_string(tricks_.size() + 1) + " was led by " + seat_word(s) + "; " +
                            seat_word(want) + " won the last trick and is on lead" +
-                           (declarer_side ? " \u2014 declarer led from the wrong hand (Law 55)" : " (Laws 53, 56)"));
+                           (wrong_hand      ? " \u2014 declarer led from the wrong hand (Law 55)"
+                            : declarer_side ? " \u2014 declarer led out of turn" + std::string(s == *decl ? "" : " from dummy") + " (Law 55)"
+                                            : " (Laws 53, 56)"));
         e.seats = {s};
         e.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))},
                       {"lead", "trick " + std::to_string(tricks_.size() + 1)}};

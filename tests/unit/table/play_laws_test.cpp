@@ -328,3 +328,46 @@ TEST(Crosstalk, ACardAlreadyPlayedReadInAnotherPlayAreaIsAMisreadNotALead) {
   EXPECT_EQ(field_of(u, "card", true), "SK");
   EXPECT_EQ(all_of(ev, "play.trick").size(), 2u) << test::dump(ev);
 }
+
+// Law 55: declarer's side leading out of turn -- from declarer's hand or from dummy -- while a defender
+// is on lead is declarer's lead out of turn (55A accepted, 55B retracted), not a defender's (56).
+TEST(LeadOutOfTurn, Law55DeclarerLeadsFromHisHandWhenADefenderWonTheTrick) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 22.5 dummy as master N\nat 30 trick S H2 H6 HQ H3\nend 40\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+  const Event* e = test::first(ev, "irregularity.lead_out_of_turn");
+  EXPECT_EQ(e->laws, std::vector<std::string>{"55"});
+  EXPECT_EQ(field_of(e, "expected"), "W");
+  EXPECT_NE(e->message.find("Law 55"), std::string::npos) << e->message;
+}
+
+TEST(LeadOutOfTurn, Law55DummyLeadsWhenADefenderWonTheTrick) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 22.5 dummy as master N\nat 30 trick N H5 H3 H2 H6\nend 40\n");
+  EXPECT_EQ(irregularities(ev), Types{"lead_out_of_turn"}) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "irregularity.lead_out_of_turn")->laws, std::vector<std::string>{"55"});
+}
+
+// Law 55B: declarer's lead out of turn retracted. There are no penalty cards for declarer (Law 50 is
+// the defenders'), so the withdrawn follow-up cites 55 alone -- whoever was on lead.
+TEST(LeadOutOfTurn, Law55BDeclarersLeadWithdrawnCitesNoPenaltyCard) {
+  auto ev = run(kStart + kContract +
+                "at 22 trick W SK S4 S3 S2\nat 22.5 dummy as master N\nat 30 play S H2\nat 31 play S -\n"
+                "at 32 trick W S9 S5 SQ S7\nend 40\n");
+  EXPECT_EQ(irregularities(ev), (Types{"lead_out_of_turn", "lead_out_of_turn"})) << test::dump(ev);
+  auto leads = all_of(ev, "irregularity.lead_out_of_turn");
+  EXPECT_EQ(leads[0]->laws, std::vector<std::string>{"55"});
+  EXPECT_EQ(field_of(leads[1], "state"), "withdrawn");
+  EXPECT_EQ(leads[1]->laws, std::vector<std::string>{"55"});
+  EXPECT_EQ(leads[1]->message.find("penalty"), std::string::npos) << leads[1]->message;
+}
+
+TEST(LeadOutOfTurn, Law55BLeadFromTheWrongHandWithdrawnCitesNoPenaltyCard) {
+  // Dummy (North) won trick 2; declarer leads from his own hand, takes it back, and dummy leads.
+  auto ev = run(kStart + kContract +
+                "at 22 trick W S6 SA S3 S2\nat 22.5 dummy as master N\nat 30 play S H2\nat 31 play S -\n"
+                "at 32 trick N H5 H3 H2 H6\nend 40\n");
+  auto leads = all_of(ev, "irregularity.lead_out_of_turn");
+  ASSERT_EQ(leads.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(leads[0]->laws, std::vector<std::string>{"55"});
+  EXPECT_EQ(field_of(leads[1], "state"), "withdrawn");
+  EXPECT_EQ(leads[1]->laws, std::vector<std::string>{"55"});
+}
