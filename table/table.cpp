@@ -12,6 +12,11 @@ namespace {
 std::string seat_word(Seat s) { return std::string(seat_name(s)); }
 std::string side_word(Side s) { return s == Side::NorthSouth ? "North-South" : "East-West"; }
 bool trump_known(const std::optional<ContractCommand>& c) { return c && !c->passed_out; }
+// Law 62D1: a revoke on trick twelve (index 11) is corrected even once established, as long as the four
+// hands are not back in the board; Law 64B6: no trick adjustment for it.
+constexpr std::size_t kTwelfthTrick = 11;
+const std::string kTwelfthTrickWords =
+    "; a revoke on trick 12 is still to be corrected before all four hands are back in the board, with no trick adjustment";
 std::string seconds(Millis ms) { return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s"; }
 }  // namespace
 
@@ -907,9 +912,13 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
             if (held == Card{}) held = x;
           });
           revokes_.push_back({s, ti, c, false});
-          Event e = make("irregularity.revoke", Severity::Alert, {"61", "62"},
+          // Law 62D1: a revoke on trick twelve is corrected even once established (see check_established).
+          bool twelfth = ti == kTwelfthTrick;
+          Event e = make("irregularity.revoke", Severity::Alert, twelfth ? std::vector<std::string>{"61", "62D1"} : std::vector<std::string>{"61", "62"},
                          board_text() + ": " + seat_word(s) + " revoked in trick " + std::to_string(ti + 1) +
-                             " (failed to follow suit); not yet established (Laws 61, 62)");
+                             " (failed to follow suit); not yet established" +
+                             (twelfth ? "; a revoke on trick 12 is corrected even once established, until the hands are back in the board (Laws 61, 62D1)"
+                                      : " (Laws 61, 62)"));
           e.seats = {s};
           e.evidence = {{"trick", std::to_string(ti + 1)}, {"state", "not established"}, {"how", "from the hands"}};
           e.card_evidence = {{"led", std::string(1, suit_letter(led.suit()))}, {"card", c.str()}, {"holds", held.str()}};
@@ -925,11 +934,15 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
   if (mark > 0 && static_cast<std::size_t>(mark - 1) < ti && !already(s, static_cast<std::size_t>(mark - 1))) {
     std::size_t at = static_cast<std::size_t>(mark - 1);
     revokes_.push_back({s, at, c, true});
-    Event e = make("irregularity.revoke", Severity::Alert, {"61", "63A"},
+    bool twelfth = at == kTwelfthTrick;
+    Event e = make("irregularity.revoke", Severity::Alert,
+                   twelfth ? std::vector<std::string>{"61", "63A", "62D1", "64B6"} : std::vector<std::string>{"61", "63A"},
                    board_text() + ": " + seat_word(s) + " revoked in trick " + std::to_string(at + 1) + " (failed to follow suit, as trick " +
-                       std::to_string(ti + 1) + " shows); the revoke is established (Laws 61, 63A)");
+                       std::to_string(ti + 1) + " shows); the revoke is established" +
+                       (twelfth ? kTwelfthTrickWords + " (Laws 61, 63A, 62D1, 64B6)" : std::string(" (Laws 61, 63A)")));
     e.seats = {s};
     e.evidence = {{"trick", std::to_string(at + 1)}, {"state", "established"}, {"how", "from the play"}};
+    if (twelfth) e.evidence.insert(e.evidence.end(), {{"correction", "before the hands are returned"}, {"adjustment", "none"}});
     e.card_evidence = {{"led", std::string(1, suit_letter(c.suit()))}, {"card", c.str()}};
     e.card_message = board_text() + ": " + seat_word(s) + " showed out of " + std::string(suit_symbol(c.suit())) + " at trick " +
                      std::to_string(at + 1) + " and now plays " + c.display();
@@ -942,13 +955,18 @@ void Table::check_established(Seat s, Millis t) {
   std::size_t ti = tricks_.size() - 1;
   for (Revoke& r : revokes_) {
     if (r.established || ti <= r.trick || (s != r.seat && s != partner(r.seat))) continue;
-    // Law 63A1: established when the offender or his partner plays to a later trick.
+    // Law 63A1: established when the offender or his partner plays to a later trick. On trick twelve it
+    // is still to be corrected before the hands go back in the board (62D1), with no trick adjustment
+    // (64B6): a director must not go to the 64A transfer.
     r.established = true;
-    Event e = make("irregularity.revoke", Severity::Alert, {"63A"},
+    bool twelfth = r.trick == kTwelfthTrick;
+    Event e = make("irregularity.revoke", Severity::Alert, twelfth ? std::vector<std::string>{"63A", "62D1", "64B6"} : std::vector<std::string>{"63A"},
                    board_text() + ": " + seat_word(r.seat) + "'s revoke at trick " + std::to_string(r.trick + 1) +
-                       " is established: " + seat_word(s) + " has played to trick " + std::to_string(ti + 1) + " (Law 63A)");
+                       " is established: " + seat_word(s) + " has played to trick " + std::to_string(ti + 1) +
+                       (twelfth ? kTwelfthTrickWords + " (Laws 63A, 62D1, 64B6)" : std::string(" (Law 63A)")));
     e.seats = {r.seat};
     e.evidence = {{"trick", std::to_string(r.trick + 1)}, {"state", "established"}};
+    if (twelfth) e.evidence.insert(e.evidence.end(), {{"correction", "before the hands are returned"}, {"adjustment", "none"}});
     e.card_evidence = {{"card", r.card.str()}};
     emit(std::move(e));
   }

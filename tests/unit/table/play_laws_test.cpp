@@ -371,3 +371,34 @@ TEST(LeadOutOfTurn, Law55BLeadFromTheWrongHandWithdrawnCitesNoPenaltyCard) {
   EXPECT_EQ(field_of(leads[1], "state"), "withdrawn");
   EXPECT_EQ(leads[1]->laws, std::vector<std::string>{"55"});
 }
+
+// Law 62D1: a revoke on trick twelve, even once established, must be corrected if it is found before all
+// four hands are back in the board; Law 64B6: no trick adjustment for it. West discards ♣9 on ♦Q led at
+// trick 12 while holding ♦6.
+const std::string kTricks1To11 =
+    "at 22 trick W CA C3 C4 C2\nat 27 dummy as master N\nat 30 trick W DK D5 D3 D4\nat 38 trick W CK C6 C5 C7\n"
+    "at 46 trick W SK S4 S3 S2\nat 54 trick W DJ D7 D9 D8\nat 62 trick W CQ H5 C8 CT\nat 70 trick N HQ H3 H2 H6\n"
+    "at 78 trick N SA S8 S7 S6\nat 86 trick N HJ HK H4 HT\nat 94 trick E SQ H7 S9 S5\nat 102 trick S HA D2 H8 ST\n";
+
+TEST(Revoke, Law62D1OnTrickTwelveToBeCorrectedEvenWhenEstablishedNoTrickAdjustment64B6) {
+  auto ev = run(kStart + kContract + kTricks1To11 + "at 110 trick S DQ C9 DA CJ\nat 118 trick N DT SJ H9 D6\nend 126\n");
+  auto revokes = all_of(ev, "irregularity.revoke");
+  ASSERT_EQ(revokes.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(field_of(revokes[0], "trick"), "12");
+  EXPECT_EQ(field_of(revokes[0], "state"), "not established");
+  EXPECT_EQ(revokes[0]->laws, (std::vector<std::string>{"61", "62D1"}));
+  EXPECT_EQ(field_of(revokes[1], "state"), "established");
+  EXPECT_EQ(revokes[1]->laws, (std::vector<std::string>{"63A", "62D1", "64B6"}));
+  EXPECT_EQ(field_of(revokes[1], "correction"), "before the hands are returned");
+  EXPECT_EQ(field_of(revokes[1], "adjustment"), "none");
+  EXPECT_NE(revokes[1]->message.find("corrected"), std::string::npos) << revokes[1]->message;
+}
+
+// Before trick 12 an established revoke is the ordinary one (63A; the trick adjustment of 64A).
+TEST(Revoke, EstablishedBeforeTrickTwelveIsTheOrdinary63A) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 CT\nat 30 trick W S9 S5 SQ S7\nend 40\n");
+  auto revokes = all_of(ev, "irregularity.revoke");
+  ASSERT_EQ(revokes.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(revokes[1]->laws, std::vector<std::string>{"63A"});
+  EXPECT_EQ(field_of(revokes[1], "correction"), "<none>");
+}
