@@ -17,6 +17,13 @@ bool trump_known(const std::optional<ContractCommand>& c) { return c && !c->pass
 constexpr std::size_t kTwelfthTrick = 11;
 const std::string kTwelfthTrickWords =
     "; a revoke on trick 12 is still to be corrected before all four hands are back in the board, with no trick adjustment";
+// A deal of another session or event played at this table is Law 6D2's as well as 87A's (the station
+// reports the same deal as irregularity.foreign_session, 6D2).
+const std::string kForeignSession = "foreign session";
+std::vector<std::string> cause_laws(const std::string& kind) {
+  return kind == kForeignSession ? std::vector<std::string>{"87A", "6D2"} : std::vector<std::string>{"87A"};
+}
+std::string cause_laws_words(const std::string& kind) { return kind == kForeignSession ? " (Laws 87A, 6D2)" : " (Law 87A)"; }
 std::string seconds(Millis ms) { return std::to_string(ms / 1000) + "." + std::to_string((ms % 1000) / 100) + " s"; }
 }  // namespace
 
@@ -797,10 +804,10 @@ void Table::check_ownership(Seat s, Card c, Millis t) {
   // beyond it (the board turned two seats looks like an exchange at first): a follow-up on that alert.
   bool after_exchange = cause_ == "dummy exchanged";
   cause_.clear();
-  Event e = make("irregularity.card_from_other_hand", after_exchange ? Severity::Warning : Severity::Alert, {"87A"},
+  Event e = make("irregularity.card_from_other_hand", after_exchange ? Severity::Warning : Severity::Alert, cause_laws(cause ? cause->kind : ""),
                  board_text() + ": " + (after_exchange ? "besides the dummy exchange reported, " : "") + seat_word(s) +
                      " played a card that the master record gives to " + seat_word(*owner) + "; " +
-                     (cause ? "most likely " + cause->words : "the cause is not known yet") + " (Law 87A)");
+                     (cause ? "most likely " + cause->words : "the cause is not known yet") + cause_laws_words(cause ? cause->kind : ""));
   e.seats = {s, *owner};
   e.evidence = {{"played_by", std::string(1, seat_letter(s))}, {"belongs_to", std::string(1, seat_letter(*owner))},
                 {"cause", cause ? cause->words : "not known yet"}};
@@ -835,7 +842,7 @@ std::optional<Table::Cause> Table::likely_cause() const {
     return !dummy_seat || (dummy_cards - d.hand(*dummy_seat)).size() <= 3;
   };
   std::size_t support = foreign_.size() + (dummy_seat && !(dummy_cards - info_->deal.hand(*dummy_seat)).empty() ? 1 : 0);
-  std::array<std::vector<Cause>, 3> fit;
+  std::array<std::vector<Cause>, 5> fit;
   for (const SeatMap& m : all_seat_maps()) {
     if (m == kIdentitySeats) continue;
     Deal d = info_->deal.permuted(m);
@@ -852,7 +859,24 @@ std::optional<Table::Cause> Table::likely_cause() const {
       }
     }
   }
-  if (fit[0].empty() && fit[1].empty() && fit[2].empty())
+  // Nothing of the session fits: a deal of another session or event of the record (as dealt, then
+  // under a permutation), searched when the record is small enough (infer_limit, as for inferring
+  // the board). Only when nothing of the record fits are cards exchanged
+  // between hands: a fouled board. (A whole foreign deal called a fouled board sends the director to
+  // look for a few swapped cards.)
+  if (fit[0].empty() && fit[1].empty() && fit[2].empty() && board_ && master_->size() <= config_.infer_limit) {
+    for (std::uint32_t i = 0; i < master_->size(); ++i) {
+      if (i == *board_ || (session_ && master_->board(i).session == *session_)) continue;
+      for (const SeatMap& m : all_seat_maps()) {
+        Deal d = master_->board(i).deal.permuted(m);
+        if (!fits(d)) continue;
+        fit[m == kIdentitySeats ? 3 : 4].push_back({"a deal from another session: the cards fit " + master_->describe(i) +
+                                                        (m == kIdentitySeats ? "" : " (" + map_words(m) + ")"),
+                                                    d, kForeignSession});
+      }
+    }
+  }
+  if (std::all_of(fit.begin(), fit.end(), [](const auto& rank) { return rank.empty(); }))
     return Cause{"a fouled board: cards were exchanged between hands", std::nullopt, "fouled board"};
   if (support < 2) return std::nullopt;
   for (const auto& rank : fit) {
@@ -872,8 +896,8 @@ void Table::publish_cause(const std::string& cause, std::optional<Deal> held, co
   held_ = held;
   std::size_t played = 0;
   for (const auto& p : played_) played += p.size();
-  Event e = make("irregularity.card_from_other_hand", Severity::Warning, {"87A"},
-                 board_text() + ": the cards played so far show why cards came from other hands: " + cause + " (Law 87A)");
+  Event e = make("irregularity.card_from_other_hand", Severity::Warning, cause_laws(kind),
+                 board_text() + ": the cards played so far show why cards came from other hands: " + cause + cause_laws_words(kind));
   std::string list;
   for (const auto& [seat, card] : foreign_) {
     list += (list.empty() ? "" : " ") + std::string(1, seat_letter(seat)) + ":" + card.str();
@@ -1030,9 +1054,10 @@ void Table::dummy_known(Seat d, Millis t) {
       ownership_reported_ = true;
       held_.reset();
       std::optional<Cause> cause = likely_cause();
-      Event e = make("irregularity.card_from_other_hand", Severity::Alert, {"87A"},
+      Event e = make("irregularity.card_from_other_hand", Severity::Alert, cause_laws(cause ? cause->kind : ""),
                      board_text() + ": the hand faced as dummy by " + seat_word(partner(decl)) + " is " + seat_word(d) +
-                         "'s in the master record; " + (cause ? "most likely " + cause->words : "the cause is not known yet") + " (Law 87A)");
+                         "'s in the master record; " + (cause ? "most likely " + cause->words : "the cause is not known yet") +
+                         cause_laws_words(cause ? cause->kind : ""));
       e.seats = {partner(decl), d};
       e.evidence = {{"played_by", std::string(1, seat_letter(partner(decl)))}, {"belongs_to", std::string(1, seat_letter(d))},
                     {"cause", cause ? cause->words : "not known yet"}, {"seen", "dummy"}};

@@ -402,3 +402,17 @@ TEST(Revoke, EstablishedBeforeTrickTwelveIsTheOrdinary63A) {
   EXPECT_EQ(revokes[1]->laws, std::vector<std::string>{"63A"});
   EXPECT_EQ(field_of(revokes[1], "correction"), "<none>");
 }
+
+// A whole deal of another event played under this board's label: the cards played fit Autumn Teams
+// board 1, so the cause is a deal from another session (6D2, as the station says it), never a fouled
+// board (cards exchanged between hands).
+TEST(CardFromOtherHand, ADealOfAnotherSessionIsNamedNotCalledAFouledBoard) {
+  auto ev = run(kStart + "at 20 contract 3NT S\nat 22 play all as master board Autumn_Teams/1/1 contract 3NT S\nend 100\n");
+  auto alerts = all_of(ev, "irregularity.card_from_other_hand");
+  ASSERT_FALSE(alerts.empty()) << test::dump(ev);
+  for (const Event* e : alerts) EXPECT_EQ(field_of(e, "kind"), e == alerts.back() ? "foreign session" : "<none>") << e->str();
+  EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.severity == Severity::Alert; }), 1) << test::dump(ev);
+  const Event* last = alerts.back();
+  EXPECT_EQ(field_of(last, "cause"), "a deal from another session: the cards fit Autumn Teams / 1, board 1");
+  EXPECT_EQ(last->laws, (std::vector<std::string>{"87A", "6D2"}));
+}
