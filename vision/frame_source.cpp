@@ -1,7 +1,12 @@
 #include "vision/frame_source.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <stdexcept>
+#include <utility>
 
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/videoio.hpp>
@@ -105,23 +110,43 @@ class ImageFolderSource final : public FrameSource {
   std::optional<Frame> next() override {
     while (i_ < files_.size()) {
       const auto& p = files_[i_];
-      Frame f{cv::imread(p.string(), cv::IMREAD_COLOR), static_cast<std::int64_t>(i_) * period_, p.string()};
+      const std::int64_t time = static_cast<std::int64_t>(i_) * period_;
       ++i_;
-      if (!f.image.empty()) return f;
-      bad_.push_back(p.string());  // a file that does not decode is skipped, and remembered
+      // Read here and decoded from memory: cv::imread said only "[ WARN ] can't open/read file" on
+      // OpenCV's own stderr line, and the device could not tell a file gone from a damaged one.
+      std::ifstream in(p, std::ios::binary);
+      if (!in) {
+        skip(p.filename().string() + ": cannot be opened (" + std::strerror(errno) + ")");
+        continue;
+      }
+      std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), {});
+      cv::Mat image;
+      try {
+        if (!bytes.empty()) image = cv::imdecode(bytes, cv::IMREAD_COLOR);
+      } catch (const cv::Exception&) {
+        image.release();
+      }
+      if (!image.empty()) return Frame{image, time, p.string()};
+      skip(p.filename().string() + ": does not decode as an image");
     }
     return std::nullopt;
   }
   bool finished() const override { return i_ >= files_.size(); }
   bool healthy() const override { return bad_.empty(); }
   std::string describe() const override { return "folder:" + dir_.string(); }
+  std::vector<std::string> take_skipped() override { return std::exchange(skipped_, {}); }
 
  private:
   fs::path dir_;
   std::int64_t period_;
   std::vector<fs::path> files_;
   std::size_t i_ = 0;
-  std::vector<std::string> bad_;
+  std::vector<std::string> bad_;      // every file skipped (healthy() is false once there is one)
+  std::vector<std::string> skipped_;  // those not yet taken by the device
+  void skip(std::string why) {
+    bad_.push_back(why);
+    skipped_.push_back(std::move(why));
+  }
 };
 
 }  // namespace

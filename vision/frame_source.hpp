@@ -29,6 +29,9 @@ class FrameSource {
   virtual bool finished() const = 0;
   virtual bool healthy() const = 0;       // the camera answers
   virtual std::string describe() const = 0;
+  // The frames skipped since the last call, each with why ("0007.png: does not decode as an image"): a
+  // folder's file that is gone or damaged is said and counted, not skipped without a word.
+  virtual std::vector<std::string> take_skipped() { return {}; }
 };
 
 // A V4L2 camera (/dev/videoN) through OpenCV's CAP_V4L2 with a buffer of one frame, so a frame is the

@@ -79,6 +79,11 @@ void CameraDevice::event(DeviceSink& sink, DeviceEvent::Kind kind, std::string r
   sink.device_event(std::move(e));
 }
 
+std::string CameraDevice::last_error() const {
+  std::lock_guard lock(error_mutex_);
+  return last_error_;
+}
+
 std::unique_ptr<vision::FrameSource> CameraDevice::open_source() const {
   const std::string& s = settings_.source;
   if (s.rfind("v4l2:", 0) == 0) return vision::open_camera(s.substr(5), settings_.width, settings_.height);
@@ -114,11 +119,24 @@ void CameraDevice::run(DeviceSink& sink) {
       return;
     }
     std::optional<vision::Frame> frame = ended_ ? std::nullopt : source->next();
+    // A recording's frames that are gone or damaged (its folder deleted mid-replay): each counted, the
+    // first said, until a frame is read again.
+    for (const std::string& why : source->take_skipped()) {
+      ++counters_.garbage;
+      if (!std::exchange(frame_error_said, true)) event(sink, DeviceEvent::Kind::Error, source->describe() + ": " + why);
+    }
     if (!frame) {
       if (!live && source->finished()) {
-        if (!present_ || !counters_.frames) {  // none of its frames could be read: there is no last frame
+        if (!counters_.frames) {  // none of its frames could be read: there is no last frame
           ended_ = true;
-          event(sink, DeviceEvent::Kind::Error, source->describe() + ": no frame could be read");
+          // Said with why: "no frame could be read" came after 25 frames read at the wrong size.
+          const std::string why = last_error();
+          event(sink, DeviceEvent::Kind::Error,
+                source->describe() + ": no usable frame" +
+                    (counters_.garbage ? " (" + std::to_string(counters_.garbage) + " frames refused; the last error: " + why + ")"
+                                       : ": none could be read"));
+          if (present_.exchange(false))
+            event(sink, DeviceEvent::Kind::Lost, source->describe() + ": the recording ended with no usable frame; its zones are unknown");
           return;
         }
         if (!ended_) {
@@ -142,12 +160,6 @@ void CameraDevice::run(DeviceSink& sink) {
       }
       if (!worker_.sleep_for(std::chrono::milliseconds(live ? 200 : 1))) return;
       continue;
-    }
-    if (!present_) {
-      present_ = true;
-      event(sink, DeviceEvent::Kind::Added, source->describe() + ", " + std::to_string(frame->image.cols) + "x" +
-                                                std::to_string(frame->image.rows) + ", " + std::to_string(settings_.zones.regions.size()) +
-                                                " zones");
     }
     if (settings_.zones.width > 0 &&
         (frame->image.cols != settings_.zones.width || frame->image.rows != settings_.zones.height)) {
@@ -177,6 +189,14 @@ void CameraDevice::run(DeviceSink& sink) {
       continue;
     }
     frame_error_said = false;
+    // Added once a frame is usable: a camera whose every frame was the wrong size was announced, then
+    // stayed present for good after it had stopped, its zones never reported.
+    if (!present_) {
+      present_ = true;
+      event(sink, DeviceEvent::Kind::Added, source->describe() + ", " + std::to_string(frame->image.cols) + "x" +
+                                                std::to_string(frame->image.rows) + ", " + std::to_string(settings_.zones.regions.size()) +
+                                                " zones");
+    }
     ++counters_.frames;
     refused_ += static_cast<std::uint64_t>(reading.refused);
     last_by_zone = vision::observations_by_zone(reading, settings_.zones, now, name());

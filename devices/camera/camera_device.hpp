@@ -74,6 +74,7 @@ class CameraDevice : public Device {
   void run(DeviceSink& sink);
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
   std::unique_ptr<vision::FrameSource> open_source() const;
+  std::string last_error() const;
 
   CameraSettings settings_;
   Clock clock_;

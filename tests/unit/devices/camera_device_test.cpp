@@ -268,11 +268,44 @@ TEST_F(CameraDeviceTest, AFrameOfAnotherSizeThanTheCalibrationIsAnErrorNotAReadi
   std::string error;
   ASSERT_TRUE(d->start(sink, error));
   ASSERT_TRUE(sink.wait([&](auto&, auto&) { return d->status()["counters"]["garbage"] == 3; }));
+  ASSERT_TRUE(sink.wait_event(DeviceEvent::Kind::Error, 2)) << "the recording's end is said too";
   d->stop();
   int said = 0;
-  for (const auto& e : sink.events()) said += e.reason.find("320x240 is not the calibration's 640x640") != std::string::npos;
+  for (const auto& e : sink.events())
+    said += e.reason.find("320x240 is not the calibration's 640x640") != std::string::npos && e.reason.find("no usable frame") == std::string::npos;
   EXPECT_EQ(said, 1) << "said once, not once a frame";
   for (const auto& i : sink.inputs()) EXPECT_NE(i.kind, table::TableInput::Kind::Observe);
+  // A camera with no usable frame was announced (device.added) before the size was checked, stayed
+  // present for good after the recording had stopped, and ended with "no frame could be read".
+  EXPECT_FALSE(d->present());
+  for (const auto& e : sink.events()) EXPECT_NE(e.kind, DeviceEvent::Kind::Added) << e.reason;
+  const std::string last = sink.events().back().reason;
+  EXPECT_NE(last.find("no usable frame (3 frames refused; the last error: "), std::string::npos) << last;
+  EXPECT_NE(last.find("is not the calibration's 640x640"), std::string::npos) << last;
+}
+
+// A folder's frame that is gone (the folder deleted mid-replay) or damaged was skipped without a word:
+// no device.error, the counters clean, and OpenCV's own "[ WARN ] imread_" line on stderr. Each is now
+// counted, and said (once until a frame reads again), naming the file.
+TEST_F(CameraDeviceTest, AFolderFrameThatIsGoneOrDamagedIsCountedAndSaid) {
+  for (int i = 0; i < 3; ++i) frame(i, cv::Mat(640, 640, CV_8UC3, cv::Scalar(40, 90, 30)));
+  std::ofstream(dir_ / "frames" / "0001.png", std::ios::trunc) << "not a png";
+  std::ofstream(dir_ / "frames" / "0002.png", std::ios::trunc) << "nor this";
+  auto d = make(config());
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error));
+  ASSERT_TRUE(sink.wait([&](auto&, auto&) { return d->status()["counters"]["garbage"] == 2; }));
+  d->stop();
+  EXPECT_EQ(d->status()["counters"]["frames"], 1);
+  int said = 0;
+  for (const auto& e : sink.events()) {
+    if (e.kind != DeviceEvent::Kind::Error) continue;
+    ++said;
+    EXPECT_NE(e.reason.find("0001.png: does not decode as an image"), std::string::npos) << e.reason;
+  }
+  EXPECT_EQ(said, 1) << "said once while no frame reads again, every one counted";
 }
 
 
