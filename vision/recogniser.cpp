@@ -547,7 +547,10 @@ FrameReading Recogniser::read(const cv::Mat& bgr, const std::optional<bridge::Ha
     bgr.copyTo(input(cv::Rect(0, 0, bgr.cols, bgr.rows)));
   } else {
     cv::Mat& resized = net_->resized;
-    cv::resize(bgr, resized, cv::Size(static_cast<int>(std::lround(bgr.cols * scale)), static_cast<int>(std::lround(bgr.rows * scale))),
+    // At least one pixel each way: a 4000x3 frame's height rounded to 0, and OpenCV's assertion ended a
+    // whole `read` run without naming the image.
+    cv::resize(bgr, resized,
+               cv::Size(std::max(1, static_cast<int>(std::lround(bgr.cols * scale))), std::max(1, static_cast<int>(std::lround(bgr.rows * scale)))),
                0, 0, scale < 1 ? cv::INTER_AREA : cv::INTER_LINEAR);
     const cv::Rect fit(0, 0, std::min(resized.cols, info_.width), std::min(resized.rows, info_.height));
     resized(fit).copyTo(input(fit));

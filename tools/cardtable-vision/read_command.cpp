@@ -29,16 +29,17 @@ int read_command(const std::vector<std::string>& args) {
   for (const auto& path : images) {
     // An image that cannot be read is said, and the rest are still read (as cat does with its files);
     // the exit status tells that one was not.
-    cv::Mat frame;
+    vision::FrameReading r;
     try {
-      frame = read_image(path);
-    } catch (const std::runtime_error& e) {
-      std::cerr << "cardtable-vision read: " << e.what() << "\n";
-      all.push_back({{"image", path}, {"error", e.what()}});
+      r = rec.read(read_image(path));
+    } catch (const std::exception& e) {  // a file that is no image, or one the recogniser cannot take
+      const std::string why = e.what();
+      const std::string said = why.rfind(path, 0) == 0 ? why : path + ": " + why;
+      std::cerr << "cardtable-vision read: " << said << "\n";
+      all.push_back({{"image", path}, {"error", said}});
       ++unread;
       continue;
     }
-    const auto r = rec.read(frame);
     nlohmann::json cards = nlohmann::json::array();
     std::cout << (o.flag("--json") ? "" : path + ":");
     for (const auto& c : r.cards) {

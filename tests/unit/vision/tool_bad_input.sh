@@ -9,13 +9,16 @@ tool=$1; dir=$2
 rm -rf "$dir" && mkdir -p "$dir" || exit 1
 printf 'P5\n1 1\n255\n\000' > "$dir/blank.pgm"     # a 1x1 grey image: read, no card in it
 printf 'not a jpeg' > "$dir/garbage.jpg"
-"$tool" read "$dir/missing.png" "$dir/garbage.jpg" "$dir/blank.pgm" > "$dir/out" 2> "$dir/err"
+# A 4000x3 image, valid but narrow: its height scaled to 0 and OpenCV's assertion ended the whole run.
+{ printf 'P5\n4000 3\n255\n'; head -c 12000 /dev/zero; } > "$dir/sliver.pgm"
+"$tool" read "$dir/missing.png" "$dir/sliver.pgm" "$dir/garbage.jpg" "$dir/blank.pgm" > "$dir/out" 2> "$dir/err"
 rc=$?
 fail() { echo "FAIL: $1"; echo "-- stdout:"; cat "$dir/out"; echo "-- stderr:"; cat "$dir/err"; exit 1; }
 [ "$rc" = 1 ] || fail "exit status $rc, want 1"
 grep -q "missing.png: no such file" "$dir/err" || fail "the missing file is not named as missing"
 grep -q "garbage.jpg: not an image OpenCV can decode" "$dir/err" || fail "the undecodable file is not named"
 grep -q "WARN" "$dir/err" && fail "OpenCV's own warning was printed as well"
+grep -q "^$dir/sliver.pgm:" "$dir/out" || fail "the narrow image was not read"
 grep -q "^$dir/blank.pgm:" "$dir/out" || fail "the image after the bad ones was not read"
 "$tool" read "$dir/missing.png" "$dir/blank.pgm" --json > "$dir/out" 2> "$dir/err"
 [ $? = 1 ] || fail "--json: exit status, want 1"
