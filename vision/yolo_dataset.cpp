@@ -53,6 +53,8 @@ std::vector<std::string> names_for(const fs::path& dir) {
 DatasetGroup read_group(const fs::path& dir, const std::string& name, const std::vector<std::string>& names,
                         const std::set<std::string>& only) {
   DatasetGroup g{name, {}};
+  // Without labels every card read counted as false (precision 0 %), without a word.
+  if (!fs::is_directory(dir / "labels")) throw std::runtime_error((dir / "labels").string() + ": no such folder beside images/ (the YOLO label files)");
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(dir / "images"))
     if (e.is_regular_file() && is_image(e.path())) files.push_back(e.path());
@@ -62,6 +64,7 @@ DatasetGroup read_group(const fs::path& dir, const std::string& name, const std:
     if (!only.empty() && !only.contains(im.name)) continue;
     const fs::path label = dir / "labels" / (f.stem().string() + ".txt");
     if (fs::exists(label)) im.boxes = parse_label_rows(read_text(label), names, label.string());
+    else im.labelled = false;
     g.images.push_back(std::move(im));
   }
   return g;
@@ -151,6 +154,10 @@ std::vector<LabelBox> parse_label_rows(std::string_view text, const std::vector<
       }
       b.cx = (x0 + x1) / 2; b.cy = (y0 + y1) / 2; b.w = x1 - x0; b.h = y1 - y0;
     }
+    // Coordinates are fractions of the image: inf or a negative size was accepted and scored.
+    auto fraction = [](double v) { return v >= 0 && v <= 1; };
+    if (!fraction(b.cx) || !fraction(b.cy) || !(b.w > 0 && b.w <= 1) || !(b.h > 0 && b.h <= 1))
+      throw std::runtime_error(at + ": a box's centre and size are fractions of the image (0..1, a size above 0)");
     out.push_back(std::move(b));
   }
   return out;
@@ -173,6 +180,16 @@ std::vector<DatasetGroup> read_yolo_dataset(const fs::path& dir, const std::vect
     for (const auto& s : subs) groups.push_back(read_group(s, s.filename().string(), names, keep));
   }
   if (groups.empty()) throw std::runtime_error(dir.string() + " holds no images/ folder and no group folders with one");
+  // A list name that matches no image was dropped without a word, and a list matching none measured
+  // nothing at precision and recall 1.0.
+  if (!keep.empty()) {
+    std::set<std::string> missing = keep;
+    for (const auto& g : groups)
+      for (const auto& im : g.images) missing.erase(im.name);
+    if (!missing.empty())
+      throw std::runtime_error(std::to_string(missing.size()) + " of the " + std::to_string(keep.size()) + " images listed are not in " +
+                               dir.string() + " (the first: '" + *missing.begin() + "'; a list names \"group/file.jpg\")");
+  }
   return groups;
 }
 

@@ -27,6 +27,7 @@ struct LabelledImage {
   std::string group;
   std::string name;  // "group/file.jpg": what split lists name
   std::vector<LabelBox> boxes;
+  bool labelled = true;        // false: no label file (YOLO's way of saying no object; counted as no card)
   bridge::Hand cards() const;  // the distinct cards shown
 };
 

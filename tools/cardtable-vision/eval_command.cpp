@@ -99,7 +99,25 @@ int eval_command(const std::vector<std::string>& args) {
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;
   if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));
-  const auto groups = vision::read_yolo_dataset(o.value("--dataset", ""), only);
+  std::vector<vision::DatasetGroup> groups;
+  try {
+    groups = vision::read_yolo_dataset(o.value("--dataset", ""), only);
+  } catch (const std::runtime_error& e) {
+    // The list's own name, where the error is one of its names.
+    if (o.has("--list") && std::string(e.what()).find(" images listed are not in ") != std::string::npos)
+      throw std::runtime_error(o.value("--list", "") + ": " + e.what());
+    throw;
+  }
+  std::size_t images = 0, unlabelled = 0;
+  for (const auto& g : groups)
+    for (const auto& im : g.images) {
+      ++images;
+      unlabelled += im.labelled ? 0 : 1;
+    }
+  if (images == 0) throw std::runtime_error(o.value("--dataset", "") + ": no image to measure");
+  if (unlabelled)
+    std::cerr << "cardtable-vision eval: " << unlabelled << " of the " << images
+              << " images have no label file; each is counted as showing no card\n";
   const auto ev = vision::evaluate(rec, groups);
   std::cout << (o.flag("--json") ? vision::evaluation_json(ev) : vision::evaluation_text(ev) + "engines: " + rec.engines() + "\n");
   return 0;

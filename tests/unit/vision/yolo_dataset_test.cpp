@@ -1,6 +1,10 @@
 #include "vision/yolo_dataset.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 using cardtable::bridge::Card;
 using namespace cardtable::vision;
@@ -58,4 +62,56 @@ TEST(YoloDataset, BadRowsAreErrorsThatNameFileAndLine) {
   EXPECT_THROW(parse_label_rows("2 0.5 nan 0.1 0.1\n", kNames, "x"), std::runtime_error);
   EXPECT_THROW(parse_label_rows("1.5 0.5 0.5 0.1 0.1\n", kNames, "x"), std::runtime_error);
   EXPECT_THROW(parse_label_rows("-1 0.5 0.5 0.1 0.1\n", kNames, "x"), std::runtime_error);
+  // Not fractions of the image: accepted and scored before.
+  EXPECT_THROW(parse_label_rows("2 0.5 0.5 inf 0.1\n", kNames, "x"), std::runtime_error);
+  EXPECT_THROW(parse_label_rows("2 0.5 0.5 -0.1 0.1\n", kNames, "x"), std::runtime_error);
+  EXPECT_THROW(parse_label_rows("2 1.5 0.5 0.1 0.1\n", kNames, "x"), std::runtime_error);
+  EXPECT_THROW(parse_label_rows("2 0.1 0.1 0.2 0.1 0.2 0.1\n", kNames, "x"), std::runtime_error) << "a polygon with no area";
+}
+
+namespace {
+namespace fs = std::filesystem;
+fs::path one_group(const std::string& name, bool with_labels) {
+  const fs::path d = fs::temp_directory_path() / ("cardtable-yolo-" + std::to_string(::getpid()) + "-" + name);
+  fs::remove_all(d);
+  fs::create_directories(d / "images");
+  std::ofstream(d / "data.yaml") << "names: ['10C', '10D', 'AS', 'BACK', 'BLACK JOKER', 'QH']\n";
+  std::ofstream(d / "images" / "a.jpg") << "x";
+  std::ofstream(d / "images" / "b.jpg") << "x";
+  if (with_labels) {
+    fs::create_directories(d / "labels");
+    std::ofstream(d / "labels" / "a.txt") << "2 0.5 0.5 0.1 0.1\n";
+  }
+  return d;
+}
+}  // namespace
+
+// Measuring nothing, or against no labels, was reported as figures: a list naming no image of the
+// dataset gave precision and recall 1.0 over 0 images, its names that matched nothing were dropped
+// without a word, and a group without labels/ counted every card read as false.
+TEST(YoloDataset, AListNameWithNoImageAndAGroupWithoutLabelsAreErrors) {
+  const fs::path d = one_group("list", true);
+  const auto groups = read_yolo_dataset(d, {});
+  ASSERT_EQ(groups.size(), 1U);
+  ASSERT_EQ(groups[0].images.size(), 2U);
+  EXPECT_TRUE(groups[0].images[0].labelled);
+  EXPECT_FALSE(groups[0].images[1].labelled) << "b.jpg has no label file: YOLO's way of saying no object, told apart";
+  const std::string group = groups[0].name;
+  EXPECT_EQ(read_yolo_dataset(d, {group + "/a.jpg"})[0].images.size(), 1U);
+  try {
+    read_yolo_dataset(d, {group + "/a.jpg", "other/c.jpg"});
+    FAIL() << "a listed image not in the dataset was dropped";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("1 of the 2 images listed are not in"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'other/c.jpg'"), std::string::npos) << e.what();
+  }
+  fs::remove_all(d);
+  const fs::path bare = one_group("bare", false);
+  try {
+    read_yolo_dataset(bare, {});
+    FAIL() << "a group without labels/ was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("labels: no such folder beside images/"), std::string::npos) << e.what();
+  }
+  fs::remove_all(bare);
 }
