@@ -469,7 +469,6 @@ void PbnParser::build_record(std::vector<RawTag>& tags, int first_line) {
       check_tag_value(t);
       rec.tags.push_back({t.name, v});
     }
-    if (t.name == "Date") check_tag_value(t);
   }
 
   if (!has_board && !has_deal) return;  // a game without a board: its problems are reported, nothing to load

@@ -164,6 +164,15 @@ TEST(PbnReader, BadTagValuesAreErrors) {
   ASSERT_EQ(s.boards.size(), 1u);  // the deal itself is good: the record loads with what could be read
 }
 
+// A Date in another form than YYYY.MM.DD is one warning at its place, not two: `records validate` and
+// the daemon's log count problems, and a technician reads the count.
+TEST(PbnReader, ADateInAnotherFormIsOneWarning) {
+  RecordSet s = read_pbn(game(1, kDeal1, "[Date \"2013-08-10\"]\n"), "t.pbn");
+  ASSERT_EQ(s.boards.size(), 1u);
+  ASSERT_EQ(s.diagnostics.size(), 1u);
+  EXPECT_EQ(s.diagnostics[0].str(), "t.pbn:6:8: warning: tag Date: '2013-08-10' is not a date of the form YYYY.MM.DD");
+}
+
 TEST(PbnReader, NothingButGarbageNeverCrashes) {
   for (const char* text : {"[", "[\"", "[A \"", "{", "x y z", "[Deal \"N:\"]", "[Board \"1\"]\n[Deal \"- - - -\"]", "\x01\x02\xff"}) {
     RecordSet s = read_pbn(text, "t.pbn");
