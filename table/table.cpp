@@ -1129,8 +1129,27 @@ void Table::board_returned(Millis t) {
       emit(std::move(e));
     }
   }
-  if (cards_played > 0) {
-    // Law 13D: after play, a hand that played more or fewer cards than the others.
+  // What the pockets hold as the board goes back (Law 7C: each player's 13 cards in his own pocket).
+  std::array<Hand, 4> pockets{};
+  bool read_cards = false;       // some pocket identified a card
+  bool every_pocket_read = true;  // each pocket has a stable, complete reading
+  Hand together;                  // every card read in a pocket
+  for (Seat s : kAllSeats) {
+    const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
+    if (r) pockets[static_cast<std::size_t>(index(s))] = r->cards;
+    read_cards = read_cards || (r && !r->cards.empty());
+    every_pocket_read = every_pocket_read && r && r->complete;
+    if (r) together |= r->cards;
+  }
+  // The pockets count as read in full -- the evidence of what each hand holds -- when all four read
+  // completely and together name at least 40 cards (the board check's floor for the nearest board). An
+  // RFID antenna under a stack of 13 hears a tag or two: that is presence, and a count of it a false alert.
+  bool pockets_read = every_pocket_read && together.size() >= 40;
+  if (cards_played > 0 && !pockets_read) {
+    // Law 13D: after play, a hand that played more or fewer cards than the others. Only where the pockets
+    // are not read: a claim or concession ends play (Laws 68-70) and the cards not played are simply not
+    // played, so after a claim in the middle of a trick the counts played differ. Pockets read in full
+    // show what each hand really holds: they are the evidence, not the count of cards played.
     std::array<std::size_t, 4> n{};
     for (std::size_t i = 0; i < 4; ++i) n[i] = played_[i].size();
     std::size_t most = *std::max_element(n.begin(), n.end());
@@ -1153,13 +1172,6 @@ void Table::board_returned(Millis t) {
   }
   // Law 7: the board goes back with each hand in its own pocket. Checked where the pockets read cards.
   if (info_) {
-    std::array<Hand, 4> pockets{};
-    bool read_cards = false;
-    for (Seat s : kAllSeats) {
-      const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
-      if (r) pockets[static_cast<std::size_t>(index(s))] = r->cards;
-      read_cards = read_cards || (r && !r->cards.empty());
-    }
     std::vector<Misplaced> wrong;
     for (Seat s : kAllSeats)
       pockets[static_cast<std::size_t>(index(s))].for_each_descending([&](Card c) {

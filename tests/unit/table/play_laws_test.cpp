@@ -190,6 +190,24 @@ TEST(WrongCount, AfterPlayOneHandPlayedACardFewer) {
   EXPECT_EQ(test::first(ev, "irregularity.wrong_count")->laws, std::vector<std::string>{"13D"});
 }
 
+// Where the pockets read their cards, they are what a count is checked on when the board goes back.
+const std::string kStartPocketsRead =
+    "zones playing-table\nat 0 board Spring Pairs/1/1\nat 0 pocket N as master\nat 0 pocket E as master\n"
+    "at 0 pocket S as master\nat 0 pocket W as master\n"
+    "at 3 pocket N empty\nat 3 pocket S empty\nat 4 pocket E empty\nat 4 pocket W empty\n";
+const std::string kPocketsBackAsDealt =
+    "at 40 pocket N as master\nat 40 pocket E as master\nat 40 pocket S as master\nat 40 pocket W as master\n";
+
+TEST(Claim, Laws68To70AClaimInTheMiddleOfATrickWithThePocketsBackThirteenEachIsNoWrongCount) {
+  // West leads to trick 2, North and East follow, and South, declarer, claims: he never plays to it.
+  // The pockets come back holding each hand's 13 cards as dealt: no hand held a wrong number of cards,
+  // so Law 13D does not apply, however many cards each seat played.
+  auto ev = run(kStartPocketsRead + kContract + "at 22 trick W SK S4 S3 S2\nat 30 play W S9\nat 31 play N S5\nat 32 play E SQ\n" +
+                kPocketsBackAsDealt + "end 45\n");
+  EXPECT_TRUE(irregularities(ev).empty()) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.returned"), nullptr);
+}
+
 TEST(SlowBoard, OnceWhenTheBoardPassesItsAllowance) {
   auto ev = run("set board_allowance_ms 60000\n" + kStart + "end 200\n");
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "timing.slow_board"; }), 1);
