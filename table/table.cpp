@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 namespace cardtable::table {
 using namespace cardtable::bridge;
@@ -1131,15 +1132,24 @@ void Table::board_returned(Millis t) {
   }
   // What the pockets hold as the board goes back (Law 7C: each player's 13 cards in his own pocket).
   std::array<Hand, 4> pockets{};
+  std::array<int, 4> unknown{};                      // tags that are no card of the enrolled deck
+  std::array<std::vector<std::string>, 4> unknown_ids{};
   bool read_cards = false;       // some pocket identified a card
   bool every_pocket_read = true;  // each pocket has a stable, complete reading
   Hand together;                  // every card read in a pocket
+  Hand twice;                     // cards read in two pockets: one of them is of another pack
   for (Seat s : kAllSeats) {
+    auto si = static_cast<std::size_t>(index(s));
     const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
-    if (r) pockets[static_cast<std::size_t>(index(s))] = r->cards;
+    if (r) {
+      pockets[si] = r->cards;
+      unknown[si] = r->unknown;
+      unknown_ids[si] = r->unknown_ids;
+      twice |= together & r->cards;
+      together |= r->cards;
+    }
     read_cards = read_cards || (r && !r->cards.empty());
     every_pocket_read = every_pocket_read && r && r->complete;
-    if (r) together |= r->cards;
   }
   // The pockets count as read in full -- the evidence of what each hand holds -- when all four read
   // completely and together name at least 40 cards (the board check's floor for the nearest board). An
@@ -1170,12 +1180,14 @@ void Table::board_returned(Millis t) {
       emit(std::move(e));
     }
   }
+  if (pockets_read) returned_count(pockets, unknown, unknown_ids, together, twice);
   // Law 7: the board goes back with each hand in its own pocket. Checked where the pockets read cards.
   if (info_) {
     std::vector<Misplaced> wrong;
     for (Seat s : kAllSeats)
       pockets[static_cast<std::size_t>(index(s))].for_each_descending([&](Card c) {
-        if (auto owner = info_->deal.holder(c); owner && *owner != s) wrong.push_back({c, *owner, s});
+        // A card read in two pockets is a surplus card (13C, above), not a card in the wrong pocket.
+        if (auto owner = info_->deal.holder(c); owner && *owner != s && !twice.contains(c)) wrong.push_back({c, *owner, s});
       });
     if (read_cards && !wrong.empty()) {
       // In a director's words: whole hands in the wrong pockets, or a few cards.
@@ -1218,6 +1230,94 @@ void Table::board_returned(Millis t) {
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
   emit(std::move(e));
   reset_board();
+}
+
+// Law 7C: after play each player puts his 13 cards back into his own pocket, and the board must reach the
+// next table intact, where a pocket of 12 or 14 is Law 13's and a card lost Law 14's. Pockets read in full
+// show it before the board travels: the same checks and events as the board-checking station, at return.
+void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<int, 4>& unknown,
+                           const std::array<std::vector<std::string>, 4>& unknown_ids, Hand together, Hand twice) {
+  Hand missing = Hand::full_deck() - together;
+  int unknown_total = std::accumulate(unknown.begin(), unknown.end(), 0);
+
+  // A pocket of other than 13 (an unknown tag is something there too). When every card of the pack is
+  // read once and nothing else, the counts are off only because cards went into the wrong pockets: the
+  // fouled board (below) names them, one cause, one alert.
+  if (!missing.empty() || !twice.empty() || unknown_total > 0) {
+    Event e = make("irregularity.wrong_count", Severity::Alert, {"7", "13D"}, "");
+    std::string list, text;
+    for (Seat s : kAllSeats) {
+      auto si = static_cast<std::size_t>(index(s));
+      int n = pockets[si].size() + unknown[si];
+      if (n == 13) continue;
+      e.seats.push_back(s);
+      list += (list.empty() ? "" : " ") + std::string(1, seat_letter(s)) + "=" + std::to_string(n);
+      text += (text.empty() ? "" : ", ") + std::to_string(n) + (n == 1 ? " card" : " cards") + " in " + seat_word(s) + "'s pocket";
+    }
+    if (!e.seats.empty()) {
+      e.evidence = {{"expected", "13 each"}, {"observed", list}};
+      e.message = board_text() + " went back with " + text + " \u2014 correct it before it travels (Laws 7, 13D)";
+      emit(std::move(e));
+    }
+  }
+
+  // Law 13C: the same card in two pockets -- one of them is a card of another pack.
+  twice.for_each_descending([&](Card c) {
+    Event e = make("irregularity.surplus_card", Severity::Alert, {"7", "13C"}, "");
+    std::string places;
+    for (Seat s : kAllSeats)
+      if (pockets[static_cast<std::size_t>(index(s))].contains(c)) {
+        e.seats.push_back(s);
+        places += (places.empty() ? "" : " and ") + seat_word(s);
+      }
+    e.evidence = {{"observed", std::to_string(e.seats.size()) + " times"}, {"pockets", places}};
+    e.message = board_text() + " went back with a card read twice (" + places +
+                ") \u2014 a card that is no part of the deal; take it out before the board travels (Laws 7, 13C)";
+    e.card_evidence = {{"card", c.str()}};
+    e.card_message = board_text() + ": " + c.display() + " is in " + places + "'s pockets";
+    emit(std::move(e));
+  });
+
+  // A tag that is no card of the enrolled deck: something in the pocket that must not travel with it.
+  for (Seat s : kAllSeats) {
+    auto si = static_cast<std::size_t>(index(s));
+    int n = unknown[si];
+    if (n == 0) continue;
+    Event e = make("irregularity.unknown_card", Severity::Warning, {"7"},
+                   board_text() + ": " + (n == 1 ? std::string("a tag") : std::to_string(n) + " tags") + " in " + seat_word(s) +
+                       "'s pocket " + (n == 1 ? "is" : "are") + " no card of the enrolled deck \u2014 take " + (n == 1 ? "it" : "them") +
+                       " out before the board travels (Law 7)");
+    e.seats = {s};
+    e.evidence = {{"unknown", std::to_string(n)}};
+    std::string ids;
+    for (const std::string& id : unknown_ids[si]) ids += (ids.empty() ? "" : ",") + id;
+    if (!ids.empty()) e.card_evidence = {{"uids", ids}};
+    emit(std::move(e));
+  }
+
+  // Law 14: a card of the pack that is in no pocket. Which card is for directors only: the board still
+  // travels, and the next table's players must not learn its cards.
+  if (!missing.empty()) {
+    Event e = make("irregularity.missing_card", Severity::Alert, {"7", "14"}, "");
+    std::string list, shown;
+    int k = 0;
+    missing.for_each_descending([&](Card c) {
+      list += (list.empty() ? "" : " ") + c.str();
+      if (k++ < 6) shown += (shown.empty() ? "" : ", ") + c.display();
+      if (info_)
+        if (auto owner = info_->deal.holder(c); owner && std::find(e.seats.begin(), e.seats.end(), *owner) == e.seats.end())
+          e.seats.push_back(*owner);
+    });
+    if (k > 6) shown += " and " + std::to_string(k - 6) + " more";
+    std::sort(e.seats.begin(), e.seats.end(), [](Seat a, Seat b) { return index(a) < index(b); });
+    e.evidence = {{"missing", std::to_string(k)}};
+    e.message = board_text() + " went back short: " + (k == 1 ? std::string("a card is") : std::to_string(k) + " cards are") +
+                " in no pocket" + (unknown_total ? " (unknown tags were read: perhaps damaged cards)" : "") +
+                " \u2014 find " + (k == 1 ? "it" : "them") + " before the board travels (Laws 7, 14)";
+    e.card_evidence = {{"missing", list}};
+    e.card_message = board_text() + ": missing " + shown;
+    emit(std::move(e));
+  }
 }
 
 void Table::reset_board() {

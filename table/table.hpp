@@ -107,6 +107,9 @@ class Table {
   void infer_board(Millis t);
   void dummy_known(Seat dummy, Millis t);
   void board_returned(Millis t);
+  // Law 7C: the pockets read in full at return -- counts, a card twice, unknown tags, cards in no pocket.
+  void returned_count(const std::array<bridge::Hand, 4>& pockets, const std::array<int, 4>& unknown,
+                      const std::array<std::vector<std::string>, 4>& unknown_ids, bridge::Hand together, bridge::Hand twice);
   void reset_board();
   std::optional<Seat> declarer() const;
   std::optional<bridge::Suit> trump() const;

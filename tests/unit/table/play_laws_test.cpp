@@ -208,6 +208,61 @@ TEST(Claim, Laws68To70AClaimInTheMiddleOfATrickWithThePocketsBackThirteenEachIsN
   EXPECT_NE(test::first(ev, "board.returned"), nullptr);
 }
 
+// Law 7C: each hand goes back into its own pocket, 13 cards, so the board reaches the next table intact
+// (Laws 13, 14 there). A board going back short, or with a card of another pack, is reported here.
+TEST(BoardReturned, Law14AHandGoingBackShortOfACard) {
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket N as master -D5\nat 95 pocket E as master\nat 95 pocket S as master\nat 95 pocket W as master\nend 100\n");
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "missing_card"})) << test::dump(ev);
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->laws, (std::vector<std::string>{"7", "13D"}));
+  EXPECT_EQ(count->seats, std::vector<Seat>{Seat::North});
+  EXPECT_EQ(*count->find("observed"), "N=12");
+  const Event* missing = test::first(ev, "irregularity.missing_card");
+  ASSERT_NE(missing, nullptr);
+  EXPECT_EQ(missing->laws, (std::vector<std::string>{"7", "14"}));
+  EXPECT_EQ(missing->seats, std::vector<Seat>{Seat::North});
+  EXPECT_EQ(*missing->find("missing"), "1");
+  EXPECT_EQ(*missing->find_card("missing"), "D5");             // the card for directors only:
+  EXPECT_EQ(missing->message.find("\u2666" "5"), std::string::npos);  // the board still travels
+}
+
+TEST(BoardReturned, Law7ATagOfAnotherPackInAPocket) {
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket N as master\nat 95 read pocket:E SQ SJ ST S8 S3 HK H3 D9 D3 CJ C8 C5 C4 unknown 1\n"
+                "at 95 pocket S as master\nat 95 pocket W as master\nend 100\n");
+  ASSERT_EQ(irregularities(ev), (Types{"wrong_count", "unknown_card"})) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.wrong_count")->find("observed"), "E=14");
+  EXPECT_EQ(test::first(ev, "irregularity.unknown_card")->seats, std::vector<Seat>{Seat::East});
+}
+
+TEST(BoardReturned, Law13CTheSameCardInTwoPockets) {
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket N as master\nat 95 pocket E as master +D5\nat 95 pocket S as master\nat 95 pocket W as master\nend 100\n");
+  // A card of another pack, not a card in the wrong pocket: no fouled board for it.
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "surplus_card"})) << test::dump(ev);
+  const Event* surplus = test::first(ev, "irregularity.surplus_card");
+  ASSERT_NE(surplus, nullptr);
+  EXPECT_EQ(surplus->laws, (std::vector<std::string>{"7", "13C"}));
+  EXPECT_EQ(surplus->seats, (std::vector<Seat>{Seat::North, Seat::East}));
+}
+
+TEST(BoardReturned, ACardInAnotherPocketIsTheFouledBoardAloneNotAlsoACount) {
+  // North's pocket 12, East's 14: the misplaced card explains both counts (one cause, one alert).
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket N as master -D5\nat 95 pocket E as master +D5\nat 95 pocket S as master\nat 95 pocket W as master\nend 100\n");
+  EXPECT_EQ(irregularities(ev), Types{"fouled_board"}) << test::dump(ev);
+}
+
+TEST(BoardReturned, PocketsThatHearATagOrTwoOfTheStackAreNoCount) {
+  // An RFID pocket antenna under a stack of 13 hears one or two tags: presence, not a count.
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 read pocket:N SA\nat 95 read pocket:E SQ SJ\nat 95 read pocket:S S7\nat 95 read pocket:W SK\nend 100\n");
+  EXPECT_TRUE(irregularities(ev).empty()) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.returned"), nullptr);
+}
+
 TEST(SlowBoard, OnceWhenTheBoardPassesItsAllowance) {
   auto ev = run("set board_allowance_ms 60000\n" + kStart + "end 200\n");
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "timing.slow_board"; }), 1);
