@@ -1130,6 +1130,21 @@ void Table::board_returned(Millis t) {
       emit(std::move(e));
     }
   }
+  // Law 63A3: a revoke is established when a member of the offending side makes or agrees to a claim or
+  // concession. Play that stops short of thirteen complete tricks ended in one (Laws 68-69), and the cards
+  // go back only once it is agreed or ruled on: a revoke still open then has its final state.
+  bool played_out = tricks_.size() == 13 && tricks_.back().count == 4;
+  for (Revoke& r : revokes_) {
+    if (r.established || played_out) continue;
+    r.established = true;
+    Event e = make("irregularity.revoke", Severity::Alert, {"63A3"},
+                   board_text() + ": " + seat_word(r.seat) + "'s revoke at trick " + std::to_string(r.trick + 1) +
+                       " is established: play ended in a claim or concession (Law 63A3)");
+    e.seats = {r.seat};
+    e.evidence = {{"trick", std::to_string(r.trick + 1)}, {"state", "established"}};
+    e.card_evidence = {{"card", r.card.str()}};
+    emit(std::move(e));
+  }
   // What the pockets hold as the board goes back (Law 7C: each player's 13 cards in his own pocket).
   std::array<Hand, 4> pockets{};
   std::array<int, 4> unknown{};                      // tags that are no card of the enrolled deck

@@ -263,6 +263,17 @@ TEST(BoardReturned, PocketsThatHearATagOrTwoOfTheStackAreNoCount) {
   EXPECT_NE(test::first(ev, "board.returned"), nullptr);
 }
 
+TEST(Revoke, Law63A3EstablishedWhenPlayEndsInAClaim) {
+  // South revokes at trick 1 and declarer claims before trick 2: the claim establishes it.
+  auto ev = run(kStart + kContract + "at 22 trick W CA C3 C4 D4\nat 34 pockets full\nend 40\n");
+  ASSERT_EQ(irregularities(ev), (Types{"revoke", "revoke"})) << test::dump(ev);
+  const Event& last = *std::find_if(ev.rbegin(), ev.rend(), [](const Event& e) { return e.type == "irregularity.revoke"; });
+  EXPECT_EQ(*last.find("state"), "established");
+  EXPECT_EQ(last.laws, std::vector<std::string>{"63A3"});
+  EXPECT_EQ(last.seats, std::vector<Seat>{Seat::South});
+  EXPECT_EQ(*last.find_card("card"), "D4");
+}
+
 TEST(SlowBoard, OnceWhenTheBoardPassesItsAllowance) {
   auto ev = run("set board_allowance_ms 60000\n" + kStart + "end 200\n");
   EXPECT_EQ(std::count_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "timing.slow_board"; }), 1);
