@@ -22,6 +22,14 @@ int ReaderQuirk::logical_antenna(int physical) const {
   return physical;
 }
 
+std::optional<int> ReaderQuirk::physical_antenna(int logical) const {
+  for (std::size_t p = 0; p < antenna_order.size(); ++p)
+    if (antenna_order[p] == logical) return static_cast<int>(p);
+  // Past the order's end the numbers are the hardware's own (logical_antenna above).
+  if (logical >= 0 && static_cast<std::size_t>(logical) >= antenna_order.size()) return logical;
+  return std::nullopt;
+}
+
 namespace {
 std::optional<int> to_int(std::string_view s, int base = 10) {
   int v = 0;

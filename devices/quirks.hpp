@@ -26,6 +26,8 @@ struct ReaderQuirk {
   std::set<std::string> bugs;        // named firmware bugs the driver works around
   bool has_bug(std::string_view b) const { return bugs.count(std::string(b)) > 0; }
   int logical_antenna(int physical) const;
+  // The physical antenna behind a logical one (antenna_order's inverse); none when the order leaves it out.
+  std::optional<int> physical_antenna(int logical) const;
 };
 
 struct QuirkProblem {

@@ -1,5 +1,7 @@
 #include "devices/usb/board_reader.hpp"
 
+#include <algorithm>
+
 #include "devices/log.hpp"
 
 namespace cardtable::devices {
@@ -66,11 +68,22 @@ Outcome BoardReader::handshake(UsbLink& link, const ReaderQuirk& quirk, std::str
   if (static_cast<int>(antennas_) != quirk.antennas)
     info += " (the quirk file says " + std::to_string(quirk.antennas) + ")";
   // The board says how many antennas it has (the quirk file's count is what is expected, and a board
-  // may have more): a zone on one it lacks would never be read, so it is said with the board's arrival.
+  // may have more or fewer): a zone on one it lacks would never be read, so it is said with the board's
+  // arrival. Zones name logical antennas (the case's labels); the board counts physical ones, which the
+  // model's antenna_order maps: a board with fewer antennas than the order lacks the logical antennas of
+  // the missing physical ones, not the highest numbers.
+  std::vector<int> has;
+  for (int p = 0; p < static_cast<int>(antennas_); ++p) has.push_back(quirk.logical_antenna(p));
+  std::sort(has.begin(), has.end());
+  std::string has_text;
+  if (has.size() > 1 && has.front() == 0 && has.back() == static_cast<int>(has.size()) - 1) {
+    has_text = "antenna0 to antenna" + std::to_string(has.back());
+  } else {
+    for (int l : has) has_text += (has_text.empty() ? "it has antenna" : ", antenna") + std::to_string(l);
+  }
   for (const auto& [antenna, zone] : config().antennas)
-    if (antenna >= static_cast<int>(antennas_)) {
-      const std::string lacks = zone.str() + " is on antenna" + std::to_string(antenna) + ", which this board lacks (antenna0 to antenna" +
-                                std::to_string(antennas_ - 1) + "): it is never read";
+    if (!has_antenna(quirk, antenna)) {
+      const std::string lacks = zone.str() + " is on antenna" + std::to_string(antenna) + ", which this board lacks (" + has_text + "): it is never read";
       info += "; " + lacks;
       log(LogLevel::Warning, name(), lacks);
     }

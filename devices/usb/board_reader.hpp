@@ -15,7 +15,7 @@ class BoardReader : public UsbReader {
  protected:
   Outcome handshake(UsbLink& link, const ReaderQuirk& quirk, std::string& info) override;
   Outcome poll(UsbLink& link, const ReaderQuirk& quirk, std::vector<AntennaTags>& heard) override;
-  int antennas_present() const override { return static_cast<int>(antennas_); }
+  int physical_antennas() const override { return static_cast<int>(antennas_); }
 
  private:
   // Sends a request and reads until the reply with its sequence number (earlier replies are counted out of

@@ -123,6 +123,11 @@ void UsbReader::set_decks(std::shared_ptr<const DeckLibrary> decks) {
   unknown_logged_.clear();
 }
 
+bool UsbReader::has_antenna(const ReaderQuirk& quirk, int logical) const {
+  const std::optional<int> physical = quirk.physical_antenna(logical);
+  return physical && *physical < physical_antennas();
+}
+
 void UsbReader::dropped(FrameError e, const std::string& what, const std::string& detail) {
   count(counters_, e);
   log(LogLevel::Warning, name(), what + ": " + to_string(e) + ": " + detail + "; frame dropped");
@@ -321,11 +326,10 @@ void UsbReader::publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard
     decks = decks_;
   }
   const Millis now = env_.clock();
-  const int present = antennas_present();
   for (const auto& [antenna, zone] : config().antennas) {
     // An antenna the reader lacks hears nothing: its zone is not reported at all (unknown, as a silent
     // zone is), never as read empty, which would look like a seat with no card.
-    if (antenna >= present) continue;
+    if (!has_antenna(quirk, antenna)) continue;
     AntennaTags none{antenna, {}, false};
     const AntennaTags* a = &none;
     for (const AntennaTags& h : heard)

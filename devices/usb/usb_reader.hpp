@@ -76,9 +76,14 @@ class UsbReader : public Device, private UsbListener {
 
   // Counts a dropped frame and logs it with the reason.
   void dropped(FrameError e, const std::string& what, const std::string& detail);
-  // How many (logical) antennas the reader has, as it said in its handshake (read on the reader's own
-  // thread, after it); by default every configured antenna is taken to be there.
-  virtual int antennas_present() const { return std::numeric_limits<int>::max(); }
+  // How many antennas the reader has, as it said in its handshake (read on the reader's own thread, after
+  // it), counted as the hardware numbers them (physical: 0 .. n-1); by default every configured antenna is
+  // taken to be there.
+  virtual int physical_antennas() const { return std::numeric_limits<int>::max(); }
+  // Whether a logical antenna (the one a zone names) has a physical antenna on this reader. A board may
+  // have fewer antennas than its model's antenna_order lists: with the order 2,0,1,3 a two-antenna board
+  // has antenna2 and antenna0, not antenna0 and antenna1.
+  bool has_antenna(const ReaderQuirk& quirk, int logical) const;
 
  private:
   bool offer(libusb_device* device) override;
