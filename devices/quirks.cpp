@@ -1,6 +1,7 @@
 #include "devices/quirks.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -51,6 +52,10 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
 QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& problems) {
   QuirkTable t;
   ReaderQuirk* cur = nullptr;
+  struct Lines {
+    int usb = 0, order = 0;
+  };
+  std::vector<Lines> lines_of;  // per section: where its usb and antenna_order are, for the checks below
   DataLines lines(text);
   while (lines.next()) {
     const std::string_view line = lines.line();
@@ -63,6 +68,7 @@ QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& p
         continue;
       }
       t.quirks_.push_back(ReaderQuirk{});
+      lines_of.push_back({});
       cur = &t.quirks_.back();
       cur->model = std::string(trim(line.substr(1, line.size() - 2)));
       continue;
@@ -87,7 +93,7 @@ QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& p
       auto vid = parts.size() == 2 ? to_int(parts[0], 16) : std::nullopt;
       auto pid = parts.size() == 2 ? to_int(parts[1], 16) : std::nullopt;
       if (!vid || !pid || *vid > 0xFFFF || *pid > 0xFFFF || *vid < 0 || *pid < 0) problem("usb = VID:PID in hex, e.g. 072f:2200");
-      else cur->vid = static_cast<std::uint16_t>(*vid), cur->pid = static_cast<std::uint16_t>(*pid);
+      else cur->vid = static_cast<std::uint16_t>(*vid), cur->pid = static_cast<std::uint16_t>(*pid), lines_of.back().usb = line_no;
     } else if (key == "protocol") {
       if (value != "pn53x-ccid" && value != "cardtable-board") problem("protocol is pn53x-ccid or cardtable-board");
       else cur->protocol = std::string(value);
@@ -95,6 +101,7 @@ QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& p
       number(cur->antennas, 1, 16);
     } else if (key == "antenna_order") {
       cur->antenna_order.clear();
+      lines_of.back().order = line_no;
       for (auto p : split(value, ',')) {
         auto v = to_int(p);
         if (!v || *v < 0 || *v > 15) {
@@ -119,10 +126,38 @@ QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& p
       problem("unknown key '" + std::string(key) + "'");
     }
   }
-  for (const ReaderQuirk& q : t.quirks_) {
+  for (std::size_t i = 0; i < t.quirks_.size(); ++i) {
+    const ReaderQuirk& q = t.quirks_[i];
     if (q.protocol.empty()) problems.push_back({0, "[" + q.model + "] has no protocol"});
     if (!q.antenna_order.empty() && q.antenna_order.size() != static_cast<std::size_t>(q.antennas))
       problems.push_back({0, "[" + q.model + "] antenna_order lists " + std::to_string(q.antenna_order.size()) + " antennas, antennas = " + std::to_string(q.antennas)});
+    // antenna_order maps each physical antenna to a logical one: a logical antenna named twice gets two
+    // physical ones (the reader keeps one of their readings, the other antenna is never read) and leaves
+    // another with none; one the model does not have is a zone no configuration can name right.
+    std::set<int> seen;
+    for (int logical : q.antenna_order) {
+      if (logical >= q.antennas) {
+        problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists antenna" + std::to_string(logical) + ", but antennas = " +
+                                                   std::to_string(q.antennas) + " (antenna0 to antenna" + std::to_string(q.antennas - 1) + ")", true});
+        break;
+      }
+      if (!seen.insert(logical).second) {
+        problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists antenna" + std::to_string(logical) +
+                                                   " twice (each physical antenna is another logical one)", true});
+        break;
+      }
+    }
+    // A device is taken by the first section with its VID:PID (by_usb): a second one would never be used,
+    // and the reader it names would wait for a device that is taken as another model or not at all.
+    if (lines_of[i].usb)
+      for (std::size_t j = 0; j < i; ++j)
+        if (lines_of[j].usb && t.quirks_[j].vid == q.vid && t.quirks_[j].pid == q.pid) {
+          char id[16];
+          std::snprintf(id, sizeof id, "%04x:%04x", q.vid, q.pid);
+          problems.push_back({lines_of[i].usb, "[" + q.model + "] has usb = " + id + ", as [" + t.quirks_[j].model + "] (line " +
+                                                   std::to_string(lines_of[j].usb) + ") has: a device is one model", true});
+          break;
+        }
   }
   return t;
 }
@@ -130,7 +165,7 @@ QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& p
 QuirkTable QuirkTable::load(const std::string& path, std::vector<QuirkProblem>& problems) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    problems.push_back({0, "cannot open the quirk file " + path});
+    problems.push_back({0, "cannot be opened"});
     return {};
   }
   std::stringstream ss;

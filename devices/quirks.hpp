@@ -33,12 +33,17 @@ struct ReaderQuirk {
 struct QuirkProblem {
   int line = 0;
   std::string message;
+  // The file cannot be used as it stands: a reader refuses to start (the daemon exits 2). Any other
+  // problem is a warning and the rest of the file is kept.
+  bool fatal = false;
 };
 
 class QuirkTable {
  public:
+  // Problems that lose readings without a word are fatal: an antenna_order that names a logical antenna
+  // twice or one the model lacks, two sections with one usb VID:PID.
   static QuirkTable parse(std::string_view text, std::vector<QuirkProblem>& problems);
-  // Reads the file; problems (and a missing file) are reported, never fatal.
+  // Reads the file; problems (and a missing file) are reported, fatal only as parse() says.
   static QuirkTable load(const std::string& path, std::vector<QuirkProblem>& problems);
   static std::string default_path();  // the source tree's file when it is there, else the installed one
   const ReaderQuirk* by_usb(std::uint16_t vid, std::uint16_t pid) const;

@@ -33,13 +33,30 @@ UsbReader::UsbReader(DeviceConfig config, const DeviceEnvironment& env, std::str
   std::vector<QuirkProblem> problems;
   quirks_path_ = env.quirks_path.empty() ? QuirkTable::default_path() : env.quirks_path;
   quirks_ = QuirkTable::load(quirks_path_, problems);
-  for (const QuirkProblem& p : problems)
-    log(LogLevel::Warning, name(), p.line ? "quirk file line " + std::to_string(p.line) + ": " + p.message : p.message);
+  // Every USB reader loads the file: its warnings are said once a process (the first reader says them),
+  // with the file's name, since --quirks, the installed file or the source tree's may be the one read.
+  static std::mutex said_mutex;
+  static std::set<std::string> said;
+  for (const QuirkProblem& p : problems) {
+    if (p.fatal) {
+      quirks_refused_.push_back(p);
+      continue;
+    }
+    const std::string line = "quirk file " + quirks_path_ + (p.line ? " line " + std::to_string(p.line) : "") + ": " + p.message;
+    std::lock_guard lock(said_mutex);
+    if (said.insert(line).second) log(LogLevel::Warning, name(), line);
+  }
 }
 
 UsbReader::~UsbReader() { stop(); }
 
 bool UsbReader::start(DeviceSink& sink, std::string& error) {
+  if (!quirks_refused_.empty()) {
+    error = name() + ": the quirk file " + quirks_path_;
+    for (std::size_t i = 0; i < quirks_refused_.size(); ++i)
+      error += (i ? "; line " : " line ") + std::to_string(quirks_refused_[i].line) + ": " + quirks_refused_[i].message;
+    return false;
+  }
   if (quirks_.by_protocol(protocol_).empty()) {
     // Said with the file's name: a missing file (a daemon not installed, --quirks mistyped) reads as an
     // empty one, and the reader's protocol is then what looks wrong.

@@ -102,6 +102,7 @@ class UsbReader : public Device, private UsbListener {
   DeviceEnvironment env_;
   QuirkTable quirks_;
   std::string quirks_path_;  // the file quirks_ came from, for messages
+  std::vector<QuirkProblem> quirks_refused_;  // its fatal problems: start() refuses
   DeviceSink* sink_ = nullptr;
   std::shared_ptr<UsbBus> bus_;
 

@@ -1,10 +1,17 @@
 // The quirk file (the shipped one parses cleanly, and is the default from the build tree) and the
 // cross-talk rule.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "devices/crosstalk.hpp"
 #include "devices/data_files.hpp"
 #include "devices/quirks.hpp"
+#include "devices/usb/board_reader.hpp"
+#include "recording_sink.hpp"
+#include "warning_log.hpp"
 
 namespace cardtable::devices {
 namespace {
@@ -47,6 +54,70 @@ TEST(QuirkFile, BadLinesAreNamedAndTheRestKept) {
   std::vector<int> lines;
   for (auto& p : problems) lines.push_back(p.line);
   EXPECT_EQ(lines, (std::vector<int>{1, 3, 5, 8, 0}));
+}
+
+// A quirk file of the test's own (each test its own file: a file's warnings are said once a process).
+std::string quirk_file(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("quirks-" + std::to_string(::getpid()) + "-" + name + ".quirk");
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+// What a board reader says at start with this quirk file (true: it started).
+bool board_starts(const std::string& quirks, std::string& error) {
+  DeviceEnvironment env;
+  env.quirks_path = quirks;
+  test::RecordingSink sink;
+  BoardReader board(DeviceConfig{"board0", "cardtable-board", {}, {}}, env);
+  return board.start(sink, error);
+}
+
+const char* const kBoardSection = "[cardtable-board-v1]\nusb = 1209:0001\nprotocol = cardtable-board\nantennas = 4\n";
+
+// quirks.hpp: antenna_order maps each physical antenna to the logical antenna on the board's case. An
+// order that names a logical antenna twice (0,0,1,2: physical 0 and 1 both feed antenna0, one of them
+// never read, and antenna3 has none), or one the model does not have (0,1,2,9), loses readings without a
+// word. The reader refuses it at start (the daemon exits 2), naming the file, the line and the problem.
+TEST(QuirkFile, AnAntennaOrderThatRepeatsAnAntennaOrNamesOneOutOfRangeIsRefusedAtStart) {
+  std::string error;
+  const std::string twice = quirk_file("twice", std::string(kBoardSection) + "antenna_order = 0,0,1,2\n");
+  EXPECT_FALSE(board_starts(twice, error));
+  EXPECT_EQ(error, "board0: the quirk file " + twice + " line 5: [cardtable-board-v1] antenna_order lists antenna0 twice (each physical antenna is another logical one)");
+  const std::string out = quirk_file("out", std::string(kBoardSection) + "antenna_order = 0,1,2,9\n");
+  EXPECT_FALSE(board_starts(out, error));
+  EXPECT_EQ(error, "board0: the quirk file " + out + " line 5: [cardtable-board-v1] antenna_order lists antenna9, but antennas = 4 (antenna0 to antenna3)");
+  const std::string good = quirk_file("good", std::string(kBoardSection) + "antenna_order = 3,2,1,0\n");
+  std::vector<QuirkProblem> problems;
+  QuirkTable::load(good, problems);
+  EXPECT_TRUE(problems.empty()) << problems[0].message;
+  for (const auto& f : {twice, out, good}) std::filesystem::remove(f);
+}
+
+// QuirkTable::by_usb takes the first section with a device's VID:PID: a second section with the same one
+// (a section copied and left with another protocol) silently hid the board's own, and the board was never
+// taken while the log said none was plugged in. Refused at start, naming both sections.
+TEST(QuirkFile, TwoSectionsWithOneUsbIdAreRefusedAtStart) {
+  std::string error;
+  const std::string twins = quirk_file("twins", "[copy]\nusb = 1209:0001\nprotocol = pn53x-ccid\n\n" + std::string(kBoardSection));
+  EXPECT_FALSE(board_starts(twins, error));
+  EXPECT_EQ(error, "board0: the quirk file " + twins + " line 6: [cardtable-board-v1] has usb = 1209:0001, as [copy] (line 2) has: a device is one model");
+  std::filesystem::remove(twins);
+}
+
+// A warning said neither which file (--quirks, the installed or the source tree's) nor was it said once:
+// each configured USB reader loads the file and repeated every line.
+TEST(QuirkFile, AWarningNamesTheFileAndIsSaidOnceForAllItsReaders) {
+  const std::string path = quirk_file("warn", std::string(kBoardSection) + "retries = 0\n");
+  test::WarningLog log;
+  DeviceEnvironment env;
+  env.quirks_path = path;
+  BoardReader board0(DeviceConfig{"board0", "cardtable-board", {}, {}}, env), board1(DeviceConfig{"board1", "cardtable-board", {}, {}}, env);
+  std::vector<std::string> lines;
+  for (const auto& l : log.lines())
+    if (l.find("retries") != std::string::npos) lines.push_back(l);
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0], "board0: quirk file " + path + " line 5: retries must be a number from 1 to 100");
+  std::filesystem::remove(path);
 }
 
 Uid u(const char* hex) { return *Uid::parse(hex); }
