@@ -73,6 +73,13 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
   if (auto model = o.text("model"); model && !quirks_.by_model(*model)) {
     error = name() + ": model '" + *model + "' is not in the quirk file";
     return false;
+  } else if (model && quirks_.by_model(*model)->protocol != protocol_) {
+    // offer() takes only devices of the driver's protocol: a model of another would never be taken, and
+    // the reader would wait for it for ever, saying that none is plugged in.
+    std::string takes;
+    for (const ReaderQuirk* q : quirks_.by_protocol(protocol_)) takes += (takes.empty() ? "" : ", ") + q->model;
+    error = name() + ": model '" + *model + "' is a " + quirks_.by_model(*model)->protocol + " reader; " + config().driver + " takes " + takes;
+    return false;
   }
   if (poll) poll_ms_ = static_cast<int>(*poll);
   sink_ = &sink;

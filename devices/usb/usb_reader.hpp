@@ -4,7 +4,7 @@
 // a report; unplug (LIBUSB_ERROR_NO_DEVICE or the hotplug LEFT event) reported once as lost.
 //
 // Options every USB reader takes (DeviceConfig::options):
-//   model=acr122u      take only this model of the quirk file (default: any model of the driver's protocol)
+//   model=acr122u      take only this model of the quirk file, one of the driver's protocol (default: any of them)
 //   port=1-1.2         take only the device on this USB port (bus-port.port); default: the first free one
 //   poll_ms=100        override the model's poll period
 #pragma once

@@ -7,6 +7,7 @@
 #include "devices/device_options.hpp"
 #include "devices/sim/simulator_device.hpp"
 #include "devices/usb/acr122u_reader.hpp"
+#include "devices/usb/board_reader.hpp"
 #include "recording_sink.hpp"
 
 namespace cardtable::devices {
@@ -83,6 +84,22 @@ TEST(DeviceOptions, AUsbReaderRefusesAnOptionItDoesNotKnowAndAPollPeriodOutOfRan
   Acr122uReader fast(config({{"poll_ms", "5"}}, "acr122u"), env);
   EXPECT_FALSE(fast.start(sink, error));
   EXPECT_EQ(error, "dev0: poll_ms=5 is not a whole number in 10..10000");
+}
+
+// A model of the quirk file that speaks another protocol than the driver's was taken: the reader then waited
+// for a device it would never take (offer() wants the driver's protocol), saying "no acr122u reader is
+// plugged in" with a board plugged in. Refused at start like a model not in the file.
+TEST(DeviceOptions, AUsbReaderRefusesAModelOfAnotherProtocol) {
+  DeviceEnvironment env;
+  env.quirks_path = CARDTABLE_SHIPPED_QUIRKS;
+  test::RecordingSink sink;
+  std::string error;
+  BoardReader board(config({{"model", "acr122u"}}, "cardtable-board"), env);
+  EXPECT_FALSE(board.start(sink, error));
+  EXPECT_EQ(error, "dev0: model 'acr122u' is a pn53x-ccid reader; cardtable-board takes cardtable-board-v1");
+  Acr122uReader acr(config({{"model", "cardtable-board-v1"}}, "acr122u"), env);
+  EXPECT_FALSE(acr.start(sink, error));
+  EXPECT_EQ(error, "dev0: model 'cardtable-board-v1' is a cardtable-board reader; acr122u takes acr122u, scl3711");
 }
 
 }  // namespace
