@@ -19,10 +19,12 @@ Outcome Acr122uReader::exchange(UsbLink& link, const std::vector<std::uint8_t>& 
     if (o.reason.find("TIMEOUT") != std::string::npos) ++counters_.timeouts;
     return o;
   }
-  // A few reads at most: stale replies and time extensions, each read with the transfer timeout.
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  // Stale answers (an older bSeq) are skipped and time extensions waited out, until the answer or the
+  // transfer timeout after the command (a fixed four reads lost the answer behind four late ones).
+  ReplyWait wait(link.timeout_ms());
+  while (const int left = wait.next()) {
     std::vector<std::uint8_t> in;
-    int rc = link.receive(in, ccid::kHeaderSize + ccid::kMaxData);
+    int rc = link.receive(in, ccid::kHeaderSize + ccid::kMaxData, left);
     if (rc == LIBUSB_ERROR_TIMEOUT) ++counters_.timeouts;
     if (rc != 0) return Outcome::from_usb(rc, std::string(what) + ": bulk read");
     auto reply = ccid::parse_reply(in, seq);
@@ -31,7 +33,10 @@ Outcome Acr122uReader::exchange(UsbLink& link, const std::vector<std::uint8_t>& 
       if (reply.error == FrameError::OutOfSequence) continue;  // an old answer: the right one follows
       return Outcome::failed(std::string(what) + ": " + to_string(reply.error) + ": " + reply.detail);
     }
-    if (reply.value->time_extension()) continue;
+    if (reply.value->time_extension()) {
+      if (!wait.extend()) break;
+      continue;
+    }
     data = std::move(reply.value->data);
     return Outcome::ok();
   }

@@ -21,9 +21,13 @@ Outcome BoardReader::request(UsbLink& link, board::FrameType type, std::span<con
   int rc = link.send(board::encode(type, seq, payload));
   if (rc == LIBUSB_ERROR_TIMEOUT) ++counters_.timeouts;
   if (rc != 0) return Outcome::from_usb(rc, std::string(what) + ": bulk write");
-  for (int attempt = 0; attempt < 4; ++attempt) {
+  // docs/hardware.md: replies to other requests are skipped and the host reads on until the right reply or
+  // its timeout (a fixed four reads lost the right reply behind four late ones, and every later request
+  // then found more ahead of its own).
+  ReplyWait wait(link.timeout_ms());
+  while (const int left = wait.next()) {
     std::vector<std::uint8_t> in;
-    rc = link.receive(in, board::kMaxFrame);
+    rc = link.receive(in, board::kMaxFrame, left);
     if (rc == LIBUSB_ERROR_TIMEOUT) ++counters_.timeouts;
     if (rc != 0) return Outcome::from_usb(rc, std::string(what) + ": bulk read");
     auto frame = board::parse_frame(in);

@@ -14,10 +14,12 @@ int UsbLink::send(std::span<const std::uint8_t> bytes) {
   return rc;
 }
 
-int UsbLink::receive(std::vector<std::uint8_t>& bytes, std::size_t max) {
+int UsbLink::receive(std::vector<std::uint8_t>& bytes, std::size_t max) { return receive(bytes, max, timeout_ms_); }
+
+int UsbLink::receive(std::vector<std::uint8_t>& bytes, std::size_t max, int timeout_ms) {
   bytes.assign(max, 0);
   int done = 0;
-  int rc = libusb_bulk_transfer(handle_, ep_in_, bytes.data(), static_cast<int>(max), &done, static_cast<unsigned>(timeout_ms_));
+  int rc = libusb_bulk_transfer(handle_, ep_in_, bytes.data(), static_cast<int>(max), &done, static_cast<unsigned>(timeout_ms));
   bytes.resize(rc == 0 ? static_cast<std::size_t>(done) : 0);
   return rc;
 }

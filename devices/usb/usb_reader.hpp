@@ -9,6 +9,7 @@
 //   poll_ms=100        override the model's poll period
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -37,6 +38,7 @@ class UsbLink {
   // 0, or a libusb error (LIBUSB_ERROR_TIMEOUT, LIBUSB_ERROR_NO_DEVICE, ...).
   [[nodiscard]] int send(std::span<const std::uint8_t> bytes);
   [[nodiscard]] int receive(std::vector<std::uint8_t>& bytes, std::size_t max);
+  [[nodiscard]] int receive(std::vector<std::uint8_t>& bytes, std::size_t max, int timeout_ms);
   libusb_device_handle* handle() const { return handle_; }
   int timeout_ms() const { return timeout_ms_; }
 
@@ -44,6 +46,35 @@ class UsbLink {
   libusb_device_handle* handle_;
   std::uint8_t ep_out_, ep_in_;
   int timeout_ms_;
+};
+
+// Reading on for one request's reply, past replies to earlier requests (a reader answers every request,
+// also one the host gave up on, so late answers queue up ahead of the right one): until the reply or the
+// model's timeout after the request. The frame budget bounds a reader that floods the host with frames
+// arriving faster than the clock moves; it is far above what a reader queues (a few late replies).
+class ReplyWait {
+ public:
+  static constexpr int kFrameBudget = 256;
+  static constexpr int kExtensions = 8;
+  explicit ReplyWait(int timeout_ms) : timeout_(timeout_ms), deadline_(std::chrono::steady_clock::now() + timeout_) {}
+  // The reader asked for more time (a CCID time extension): the timeout starts again, a few times at most.
+  bool extend() {
+    if (extensions_++ >= kExtensions) return false;
+    deadline_ = std::chrono::steady_clock::now() + timeout_;
+    return true;
+  }
+  // The time left for the next read, in ms (at least 1); 0 when the wait is over.
+  int next() {
+    if (frames_++ >= kFrameBudget) return 0;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now()).count();
+    if (frames_ > 1 && left <= 0) return 0;
+    return static_cast<int>(std::max<long long>(left, 1));
+  }
+
+ private:
+  std::chrono::milliseconds timeout_;
+  std::chrono::steady_clock::time_point deadline_;
+  int frames_ = 0, extensions_ = 0;
 };
 
 // How one step of talking to a reader ended.

@@ -44,7 +44,15 @@ std::vector<Bytes> AcrModel::answer(std::uint8_t, const Bytes& w) {
     --corrupt_next;
     out.resize(out.size() - 3);  // cut short: dwLength promises more
   }
-  return {out};
+  std::vector<Bytes> all;
+  if (stale_next > 0) {
+    --stale_next;
+    ccid::Reply old = r;
+    old.seq = static_cast<std::uint8_t>(r.seq - 1);
+    for (int i = 0; i < stale_frames; ++i) all.push_back(ccid::encode_reply(old));
+  }
+  all.push_back(std::move(out));
+  return all;
 }
 
 void BoardModel::place(std::uint8_t antenna, std::vector<board::Tag> tags) {
@@ -95,7 +103,7 @@ std::vector<Bytes> BoardModel::answer(std::uint8_t, const Bytes& w) {
   std::vector<Bytes> out;
   if (stale_next > 0) {
     --stale_next;
-    out.push_back(board::encode(board::FrameType::ResetReply, static_cast<std::uint16_t>(seq - 1)));
+    for (int i = 0; i < stale_frames; ++i) out.push_back(board::encode(board::FrameType::ResetReply, static_cast<std::uint16_t>(seq - 1)));
   }
   if (corrupt_next > 0) {
     --corrupt_next;

@@ -23,6 +23,8 @@ class AcrModel : public UsbModel {
   }
   std::atomic<bool> mute{false};          // answers nothing: the host's read times out
   std::atomic<int> corrupt_next{0};       // the next N answers come back cut short
+  std::atomic<int> stale_next{0};         // the next N answers are preceded by stale_frames answers to an older bSeq
+  std::atomic<int> stale_frames{1};
   std::atomic<int> polls{0};              // InListPassiveTarget commands seen
   std::atomic<int> handshakes{0};         // GetFirmwareVersion commands seen
 
@@ -40,7 +42,9 @@ class BoardModel : public UsbModel {
   void clear();
   std::atomic<bool> mute{false};
   std::atomic<int> corrupt_next{0};  // the next N replies have a wrong CRC
-  std::atomic<int> stale_next{0};    // the next N replies are preceded by a reply to an older request
+  std::atomic<int> stale_next{0};    // the next N replies are preceded by stale_frames replies to an older request
+  std::atomic<int> stale_frames{1};
+  std::atomic<int> min_poll_ms{20};  // HELLO's shortest poll period
   std::atomic<int> scans{0};
 
  private:

@@ -273,6 +273,41 @@ TEST_F(UsbReaders, BoardCrcFailureAndStaleReplyAreCountedAndDropped) {
   EXPECT_TRUE(reader.present());
 }
 
+// docs/hardware.md: a reply with another sequence number is skipped, and the host reads on until the
+// right reply or its timeout. The driver gave up after four frames: with four stale replies queued ahead
+// of each right one (answers to requests it had given up on, which a slow board sends late), a healthy
+// board read nothing, and each right reply left behind made the next request's queue longer.
+TEST_F(UsbReaders, BoardReadsOnPastStaleRepliesUntilTheRightOne) {
+  BoardModel board;
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  board.stale_frames = 6;
+  board.stale_next = 1000000;  // every reply from now on
+  board.place(0, {{uid(kC7), 50}});
+  EXPECT_TRUE(sink_.wait_reading(zone("scan"), cards({"C7"})));
+  EXPECT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().out_of_sequence >= 12; }));
+  EXPECT_TRUE(reader.present());
+  reader.stop();  // before the board's model goes
+  for (auto& e : sink_.events()) EXPECT_NE(e.kind, DeviceEvent::Kind::Lost) << e.reason;
+}
+
+// The same for the ACR122U's CCID answers: a DataBlock with an older bSeq is skipped, the right one read.
+TEST_F(UsbReaders, Acr122uReadsOnPastStaleAnswersUntilTheRightOne) {
+  AcrModel acr;
+  plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  acr.stale_frames = 6;
+  acr.stale_next = 1000000;
+  acr.place(uid(kC7));
+  EXPECT_TRUE(sink_.wait_reading(zone("play:E"), cards({"C7"})));
+  EXPECT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().out_of_sequence >= 12; }));
+  EXPECT_TRUE(reader.present());
+  reader.stop();
+  for (auto& e : sink_.events()) EXPECT_NE(e.kind, DeviceEvent::Kind::Lost) << e.reason;
+}
+
 TEST_F(UsbReaders, BoardTagOnTwoAntennasIsOneCardOrUncertain) {
   BoardModel board;
   plug(4, "1-2", test::kBoardDescriptors, board);
