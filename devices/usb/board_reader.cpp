@@ -66,6 +66,7 @@ Outcome BoardReader::handshake(UsbLink& link, const ReaderQuirk& quirk, std::str
     return Outcome::failed("HELLO: " + b.detail);
   }
   antennas_ = b.value->antennas;
+  min_poll_ms_ = b.value->min_poll_ms;
   have_scan_ = false;
   info = std::to_string(b.value->firmware[0]) + "." + std::to_string(b.value->firmware[1]) + "." + std::to_string(b.value->firmware[2]) +
          ", " + std::to_string(antennas_) + " antennas";

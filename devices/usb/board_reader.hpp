@@ -16,6 +16,7 @@ class BoardReader : public UsbReader {
   Outcome handshake(UsbLink& link, const ReaderQuirk& quirk, std::string& info) override;
   Outcome poll(UsbLink& link, const ReaderQuirk& quirk, std::vector<AntennaTags>& heard) override;
   int physical_antennas() const override { return static_cast<int>(antennas_); }
+  int shortest_poll_ms() const override { return min_poll_ms_; }
 
  private:
   // Sends a request and reads until the reply with its sequence number (earlier replies are counted out of
@@ -24,6 +25,7 @@ class BoardReader : public UsbReader {
                   const char* what, std::vector<std::uint8_t>& answer);
   std::uint16_t seq_ = 0;
   std::size_t antennas_ = 0;
+  int min_poll_ms_ = 0;  // HELLO's shortest poll period
   std::uint32_t last_scan_ = 0;
   bool have_scan_ = false;
 };

@@ -83,7 +83,7 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
     error = name() + ": model '" + *model + "' is a " + quirks_.by_model(*model)->protocol + " reader; " + config().driver + " takes " + takes;
     return false;
   }
-  if (poll) poll_ms_ = static_cast<int>(*poll);
+  if (poll) poll_ms_ = option_poll_ms_ = static_cast<int>(*poll);
   sink_ = &sink;
   {
     std::lock_guard lock(mutex_);
@@ -173,7 +173,7 @@ bool UsbReader::offer(libusb_device* device) {
   stopping_ = false;
   port_ = port;
   model_ = q->model;
-  if (poll_ms_ == 0 || !config().option("poll_ms")) poll_ms_ = q->poll_ms;
+  poll_ms_ = option_poll_ms_ ? option_poll_ms_ : q->poll_ms;
   thread_ = std::thread([this, device, quirk = *q] { run(device, quirk); });
   return true;
 }
@@ -242,8 +242,18 @@ Outcome UsbReader::open_and_handshake(libusb_device* device, const ReaderQuirk& 
   std::string info;
   Outcome o = handshake(*link, quirk, info);
   if (o.kind == Outcome::Kind::Ok) {
-    std::lock_guard lock(mutex_);
-    firmware_ = info;
+    // A reader that says how often it can scan (the board's HELLO) is polled no faster: asked sooner,
+    // it would answer late or with the last scan again.
+    const int wanted = option_poll_ms_ ? option_poll_ms_ : quirk.poll_ms;
+    const int period = std::max(wanted, shortest_poll_ms());
+    {
+      std::lock_guard lock(mutex_);
+      firmware_ = info;
+      poll_ms_ = period;
+    }
+    if (period > wanted)
+      log(LogLevel::Warning, name(), "polled every " + std::to_string(period) + " ms, not " + std::to_string(wanted) +
+                                         ": the reader scans no faster (its handshake says so)");
   }
   return o;
 }
@@ -264,7 +274,11 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
       std::lock_guard lock(mutex_);
       if (stopping_) break;
     }
-    const int period = poll_ms_;
+    int period = 0;
+    {
+      std::lock_guard lock(mutex_);
+      period = poll_ms_;
+    }
     // Polls start on a fixed beat of `period` (not `period` after the last poll ended): the rate is the
     // quirk file's, whatever a transfer takes, so a card faced is read within one period and stable
     // (three equal reads) within three -- the latency bound of docs/hardware.md. A poll that overran

@@ -115,6 +115,8 @@ class UsbReader : public Device, private UsbListener {
   // have fewer antennas than its model's antenna_order lists: with the order 2,0,1,3 a two-antenna board
   // has antenna2 and antenna0, not antenna0 and antenna1.
   bool has_antenna(const ReaderQuirk& quirk, int logical) const;
+  // The shortest poll period the reader said it can take in its handshake (0: it says none).
+  virtual int shortest_poll_ms() const { return 0; }
 
  private:
   bool offer(libusb_device* device) override;
@@ -144,7 +146,8 @@ class UsbReader : public Device, private UsbListener {
   std::thread thread_;
   bool stopping_ = false;               // stop() or left(): the reader thread ends
   std::string firmware_, port_, model_, last_error_;
-  int poll_ms_ = 0;
+  int poll_ms_ = 0;                     // the period polled at: option or model, no shorter than the reader's own
+  int option_poll_ms_ = 0;              // poll_ms= (0: none)
   std::set<Uid> unknown_logged_;
 
   std::atomic<bool> present_{false};    // handshake done and answering

@@ -79,7 +79,7 @@ std::vector<Bytes> BoardModel::answer(std::uint8_t, const Bytes& w) {
       info.firmware[0] = 1;
       info.firmware[1] = 2;
       info.firmware[2] = 3;
-      info.min_poll_ms = 20;
+      info.min_poll_ms = static_cast<std::uint16_t>(min_poll_ms.load());
       reply = board::encode(board::FrameType::HelloReply, seq, board::encode_board_info(info));
       break;
     }

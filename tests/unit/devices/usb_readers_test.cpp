@@ -3,6 +3,8 @@
 // frames, timeouts, a reset, unplug with NO_DEVICE and re-plug, two readers at once.
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "devices/deck.hpp"
 #include "devices/usb/acr122u_reader.hpp"
 #include "devices/usb/board_reader.hpp"
@@ -240,6 +242,22 @@ TEST_F(UsbReaders, BoardWhoseTransfersFailWithNoDeviceIsLostWithoutWaitingForUde
   auto events = sink_.events();
   EXPECT_NE(events.back().reason.find("LIBUSB_ERROR_NO_DEVICE"), std::string::npos) << events.back().reason;
   EXPECT_EQ(events.back().zones, std::vector<Zone>{zone("play:E")});
+}
+
+// The HELLO reply's shortest poll period (docs/hardware.md) is what the board can do: it scans every
+// antenna at each SCAN. It was read and never used: a board asking for 250 ms was polled every 20 ms.
+TEST_F(UsbReaders, ABoardIsPolledNoFasterThanItsHelloSays) {
+  BoardModel board;
+  board.min_poll_ms = 250;
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  const int before = board.scans;
+  std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+  const int scans = board.scans - before;
+  EXPECT_LE(scans, 6) << "the quirk file's 20 ms would be 50";
+  EXPECT_GE(scans, 2);
+  EXPECT_EQ(reader.status()["poll_ms"], 250);
 }
 
 TEST_F(UsbReaders, BoardShakesHandsAndMapsPhysicalAntennasThroughTheQuirkOrder) {
