@@ -157,6 +157,27 @@ TEST_F(DaemonWithCamera, ReadByAFacesDeckACardFlickeringInAndOutIsUncertainNever
   flickering_ace(",deck=" + enrol_faces());
 }
 
+// Photos named after other cards (each after the next card: one slip while saving them) were enrolled with
+// exit 0; the camera then read every card as another, identified the wrong board and raised a false
+// card_from_other_hand. The installed network reads the photos: the enrolment stops, naming them, and no
+// deck is written; --trust-names enrols by the names all the same.
+TEST_F(DaemonWithCamera, EnrolmentPhotosShowingOtherCardsThanTheirNamesAreRefusedAndNoDeckIsWritten) {
+  const fs::path photos = dir_ / "misnamed", deck = dir_ / "misnamed-deck.txt";
+  fs::create_directories(photos);
+  for (int id = 0; id < 52; ++id)
+    ASSERT_TRUE(cv::imwrite((photos / (Card::from_id((id + 1) % 52).str() + ".png")).string(), art_.scene({{Card::from_id(id), 320, 320, 0.0}})));
+  const std::string cmd = std::string(CARDTABLE_VISION_TOOL) + " enroll --faces --images " + photos.string() + " --out " + deck.string() + " > " +
+                          (dir_ / "enroll.log").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(dir_ / "enroll.log");
+  const std::string said(std::istreambuf_iterator<char>(in), {});
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 1) << said;
+  EXPECT_NE(said.find("photos show another card than their name says; no deck written"), std::string::npos) << said;
+  EXPECT_NE(said.find(", the network reads "), std::string::npos) << said;
+  EXPECT_FALSE(fs::exists(deck));
+  EXPECT_EQ(std::system((cmd + " --trust-names").c_str()), 0) << "--trust-names enrols by the names";
+}
+
 // The first trick of Spring Pairs board 1 (4H by South), laid card by card before the camera, read with a
 // deck the operator enrolled at the table (`cardtable-vision enroll --faces`: one photo of each card alone
 // on the cloth; the real tool). The committed network (vision/model) is short of the bars

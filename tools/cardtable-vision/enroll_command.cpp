@@ -20,7 +20,7 @@ namespace cardtable::vision_tool {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr const char* kHelp = R"(usage: cardtable-vision enroll --images DIR --out DECK [--name NAME] [--model FILE | --faces]
+constexpr const char* kHelp = R"(usage: cardtable-vision enroll --images DIR --out DECK [--name NAME] [--model FILE | --faces] [--trust-names]
 Learns a deck from photographs of its cards, one card face up per photo, the file named by the card
 before any '_' or '-' (SA.jpg, H10_2.png, 10H-left.jpg; several photos of a card are averaged). The deck
 file keeps one prototype (the normalised mean) per card:
@@ -33,11 +33,15 @@ file keeps one prototype (the normalised mean) per card:
 At the event: lay each card alone on the playing cloth under the table's camera, in the table's light,
 and save a frame per card (cardtable-vision calibrate --source gives the camera's view); two photos per
 card, turned 180 degrees, are better than one.
+A photo the network reads surely as another card than its name says (SA.png showing the nine of spades)
+stops the enrolment, naming each such photo, and no deck is written: one misnamed photo makes the camera
+read that card as another, and a false card is a false alert. --faces checks with the installed model
+when there is one. --trust-names enrols by the names all the same (a deck the network misreads).
 )";
 }  // namespace
 
 int enroll_command(const std::vector<std::string>& args) {
-  Options o(args, {"--images", "--out", "--name", "--model"}, {"--help", "--faces"});
+  Options o(args, {"--images", "--out", "--name", "--model"}, {"--help", "--faces", "--trust-names"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--images") || !o.has("--out")) throw UsageError(std::string("needs --images DIR and --out DECK\n") + kHelp);
   const bool faces = o.flag("--faces");
@@ -45,7 +49,17 @@ int enroll_command(const std::vector<std::string>& args) {
   vision::RecogniserOptions ropt;
   ropt.keep_features = true;
   std::unique_ptr<vision::Recogniser> rec;
-  if (!faces) rec = std::make_unique<vision::Recogniser>(o.value("--model", default_model()), ropt);
+  if (!faces) {
+    rec = std::make_unique<vision::Recogniser>(o.value("--model", default_model()), ropt);
+  } else if (!o.flag("--trust-names")) {
+    // The faces deck needs no network; the installed one, where there is one, checks the photos' names.
+    try {
+      rec = std::make_unique<vision::Recogniser>(default_model(), vision::RecogniserOptions{});
+    } catch (const std::exception& e) {
+      std::cerr << "cardtable-vision enroll: the photos' names are not checked (no model: " << e.what() << ")\n";
+    }
+  }
+  std::vector<std::string> misnamed;  // "SA.png: the network reads S9 (99 %)"
   std::map<int, std::vector<std::vector<float>>> samples;
   std::map<int, std::vector<vision::FaceViews>> face_photos;
   const fs::path dir = o.value("--images", "");
@@ -65,6 +79,18 @@ int enroll_command(const std::vector<std::string>& args) {
       ++skipped;
       continue;
     }
+    // A photo whose name is not what it shows: read by the network, surely (above its floor), as other
+    // cards and not as the one named. Enrolled by the name, the camera would read that card as another.
+    std::optional<vision::FrameReading> read;
+    if (rec) read = rec->read(img);
+    if (read && !read->cards.empty() && !o.flag("--trust-names") &&
+        std::none_of(read->cards.begin(), read->cards.end(), [&](const vision::CardReading& c) { return c.card == *card; })) {
+      std::string seen;
+      for (const auto& c : read->cards)
+        seen += (seen.empty() ? "" : ", ") + c.card.str() + " (" + std::to_string(static_cast<int>(100 * c.confidence)) + " %)";
+      misnamed.push_back(f.filename().string() + ": named " + card->str() + ", the network reads " + seen);
+      continue;
+    }
     if (faces) {
       const auto views = vision::enrolment_face(img, vision::kFaceWidth, vision::kFaceHeight);
       if (!views) {
@@ -75,7 +101,7 @@ int enroll_command(const std::vector<std::string>& args) {
       face_photos[card->id()].push_back(*views);
       continue;
     }
-    const auto r = rec->read(img);
+    const vision::FrameReading& r = *read;
     const vision::IndexReading* best = nullptr;
     for (const auto& i : r.indices)
       if (!best || i.presence > best->presence) best = &i;
@@ -85,6 +111,13 @@ int enroll_command(const std::vector<std::string>& args) {
       continue;
     }
     samples[card->id()].push_back(best->feature);
+  }
+  if (!misnamed.empty()) {
+    std::string list;
+    for (std::size_t i = 0; i < misnamed.size() && i < 10; ++i) list += "\n  " + misnamed[i];
+    if (misnamed.size() > 10) list += "\n  and " + std::to_string(misnamed.size() - 10) + " more";
+    throw std::runtime_error(std::to_string(misnamed.size()) + " photos show another card than their name says; no deck written" + list +
+                             "\nRename them (or, for a deck the network misreads, enrol with --trust-names)");
   }
   const std::string name = o.value("--name", fs::path(o.value("--images", "")).filename().string());
   const auto deck = faces ? vision::make_face_deck(name, face_photos, vision::kFaceWidth, vision::kFaceHeight) : vision::make_deck(name, samples);
