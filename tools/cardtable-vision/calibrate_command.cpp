@@ -27,6 +27,10 @@ int calibrate_command(const std::vector<std::string>& args) {
   Options o(args, {"--frame", "--source", "--out", "--png", "--layout", "--dummy"}, {"--help"});
   if (o.flag("--help")) { std::cout << kHelp; return 0; }
   if (!o.has("--out") || (o.has("--frame") == o.has("--source"))) throw UsageError(std::string("needs --out and one of --frame, --source\n") + kHelp);
+  // The picture's format is known by its name: checked before anything is written (an unknown one gave
+  // OpenCV's raw error, exit 1, after the zones file had been written).
+  if (o.has("--png") && !cv::haveImageWriter(o.value("--png", "")))
+    throw UsageError("--png " + o.value("--png", "") + ": no image format by that name (use .png or .jpg)");
   cv::Mat frame;
   if (o.has("--frame")) {
     frame = read_image(o.value("--frame", ""));

@@ -34,6 +34,11 @@ mkdir "$dir/photos" && cp "$dir/blank.pgm" "$dir/photos/table.pgm"
 grep -q "table.pgm: skipped (the name is not a card)" "$dir/err" || fail "enroll: the skipped photo is not named"
 grep -q "none of the 1 files in $dir/photos is a photo of a card named after it" "$dir/err" || fail "enroll: no word on why no card"
 [ -e "$dir/deck.txt" ] && fail "enroll wrote a deck with no card"
+# calibrate --png with a name of no image format: said before the zones file is written.
+"$tool" calibrate --frame "$dir/blank.pgm" --out "$dir/zones.txt" --png "$dir/zones.xyz" > "$dir/out" 2> "$dir/err"
+[ $? = 2 ] || fail "calibrate --png x.xyz: exit status, want 2"
+grep -q "no image format by that name" "$dir/err" || fail "calibrate: the --png name is not said"
+[ -e "$dir/zones.txt" ] && fail "calibrate wrote the zones file before refusing --png"
 # eval of a dataset with no image measured nothing and said precision and recall 100 %, exit 0.
 mkdir -p "$dir/empty/images" "$dir/empty/labels" && echo "names: ['AS']" > "$dir/empty/data.yaml"
 "$tool" eval --dataset "$dir/empty" > "$dir/out" 2> "$dir/err"
