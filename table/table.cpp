@@ -1179,8 +1179,22 @@ void Table::board_returned(Millis t) {
     for (std::size_t i = 0; i < 4; ++i) n[i] = played_[i].size();
     std::size_t most = *std::max_element(n.begin(), n.end());
     bool uneven = std::any_of(n.begin(), n.end(), [&](std::size_t x) { return x != most; });
+    // Play that stopped in the middle of a trick before the thirteenth -- the seats after the leader in
+    // order not yet played, every earlier trick complete -- is what a claim looks like ("I play the ace
+    // and the rest are mine", Laws 68-70), and pockets that only report presence cannot tell it from a
+    // hand short of a card. A short or long hand shows at the thirteenth trick (or leaves a hole in an
+    // earlier one): that stays an alert; a claim's shape is a warning that says both readings.
+    bool claim_shape = false;
+    if (uneven && !tricks_.empty() && tricks_.size() < 13 && tricks_.back().count > 0 && tricks_.back().count < 4) {
+      const Trick& open = tricks_.back();
+      claim_shape = std::all_of(tricks_.begin(), tricks_.end() - 1, [](const Trick& k) { return k.count == 4; });
+      for (int k = 0; k < 4 && claim_shape; ++k) {
+        const Seat s = bridge::rotate(open.leader, k);
+        claim_shape = open.cards[static_cast<std::size_t>(index(s))].has_value() == (k < open.count);
+      }
+    }
     if (uneven) {
-      Event e = make("irregularity.wrong_count", Severity::Alert, {"13D"}, "");
+      Event e = make("irregularity.wrong_count", claim_shape ? Severity::Warning : Severity::Alert, {"13D"}, "");
       std::string list, text;
       for (Seat s : kAllSeats) {
         list += (list.empty() ? "" : " ") + std::string(1, seat_letter(s)) + "=" + std::to_string(n[static_cast<std::size_t>(index(s))]);
@@ -1192,6 +1206,11 @@ void Table::board_returned(Millis t) {
       }
       e.evidence = {{"expected", "the same number each"}, {"observed", list}};
       e.message = board_text() + ": after play " + text + ", the others " + std::to_string(most) + " (Law 13D)";
+      if (claim_shape) {
+        e.evidence.emplace_back("likely", "a claim in trick " + std::to_string(tricks_.size()));
+        e.message = board_text() + ": play ended in the middle of trick " + std::to_string(tricks_.size()) + " (" + text + ", the others " +
+                    std::to_string(most) + "): most likely a claim (Laws 68-70); if not, a hand is short of a card (Law 13D) \u2014 the pockets cannot tell";
+      }
       emit(std::move(e));
     }
   }

@@ -184,10 +184,29 @@ TEST(BoardReturned, HandsInTheWrongPocketsBeforeTheBoardTravels) {
   EXPECT_NE(e->find_card("misplaced"), nullptr);
 }
 
-TEST(WrongCount, AfterPlayOneHandPlayedACardFewer) {
+// Pockets that only report presence cannot tell a hand short of a card from a claim. Play that stops in
+// the middle of trick 2, the seats after the leader not yet played, is a claim's shape ("the rest are
+// mine", Laws 68-70): a warning that says both readings -- it was an alert, a false one after every such
+// claim.
+TEST(WrongCount, PlayEndingMidTrickBeforeTheThirteenthIsMostLikelyAClaimAWarning) {
   auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 play W S9\nat 31 play N S5\nat 32 play E SQ\nat 40 pockets full\nend 45\n");
   EXPECT_EQ(irregularities(ev), Types{"wrong_count"}) << test::dump(ev);
-  EXPECT_EQ(test::first(ev, "irregularity.wrong_count")->laws, std::vector<std::string>{"13D"});
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  EXPECT_EQ(count->laws, std::vector<std::string>{"13D"});
+  EXPECT_EQ(count->severity, Severity::Warning);
+  EXPECT_EQ(*count->find("likely"), "a claim in trick 2");
+  EXPECT_NE(count->message.find("most likely a claim (Laws 68-70); if not, a hand is short of a card (Law 13D)"), std::string::npos) << count->message;
+}
+
+// A seat passed over inside the trick (North never played, East after him did) is no claim's shape:
+// Law 13D, an alert.
+TEST(WrongCount, AHandPassedOverInsideTheTrickIsAnAlert) {
+  auto ev = run(kStart + kContract + "at 22 trick W SK S4 S3 S2\nat 30 play W S9\nat 32 play E SQ\nat 40 pockets full\nend 45\n");
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  ASSERT_NE(count, nullptr) << test::dump(ev);
+  EXPECT_EQ(count->laws, std::vector<std::string>{"13D"});
+  EXPECT_EQ(count->severity, Severity::Alert) << test::dump(ev);
+  EXPECT_EQ(count->find("likely"), nullptr);
 }
 
 // Where the pockets read their cards, they are what a count is checked on when the board goes back.
