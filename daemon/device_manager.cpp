@@ -28,13 +28,22 @@ std::vector<devices::DeviceConfig> parse_device_options(std::vector<devices::Dev
         std::string kv = opts.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
         auto e = kv.find('=');
         if (e == std::string::npos || e == 0) throw std::invalid_argument("--device " + d + ": option '" + kv + "' is not KEY=VALUE");
-        c.options[kv.substr(0, e)] = kv.substr(e + 1);
+        // A key given twice kept the last value without a word (port=1-1,...,port=1-2).
+        if (!c.options.emplace(kv.substr(0, e), kv.substr(e + 1)).second)
+          throw std::invalid_argument("--device " + d + ": option '" + kv.substr(0, e) + "' given twice");
         if (comma == std::string::npos) break;
         at = comma + 1;
       }
     }
-    for (const auto& o : out)
+    for (const auto& o : out) {
       if (o.name == c.name) throw std::invalid_argument("--device " + d + ": a second device named " + c.name);
+      // One USB port holds one reader: the second device given it waited for ever, saying that no reader
+      // was plugged in there while one was (the first device had it).
+      const auto theirs = o.options.find("port");
+      const auto mine = c.options.find("port");
+      if (theirs != o.options.end() && mine != c.options.end() && theirs->second == mine->second)
+        throw std::invalid_argument("--device " + d + ": port=" + mine->second + " is " + o.name + "'s already (one reader to a USB port)");
+    }
     out.push_back(std::move(c));
   }
   for (const std::string& z : zones) {
