@@ -149,6 +149,12 @@ class UsbReader : public Device, private UsbListener {
   int poll_ms_ = 0;                     // the period polled at: option or model, no shorter than the reader's own
   int option_poll_ms_ = 0;              // poll_ms= (0: none)
   std::set<Uid> unknown_logged_;
+  // Dropped frames said in a window (dropped(), the reader's thread): at most kDropsSaid lines each.
+  static constexpr std::chrono::seconds kDropWindow{10};
+  static constexpr int kDropsSaid = 5;
+  std::chrono::steady_clock::time_point drop_window_{};
+  int drops_said_ = 0;
+  std::uint64_t drops_held_ = 0;
 
   std::atomic<bool> present_{false};    // handshake done and answering
   std::atomic<bool> reported_lost_{true};

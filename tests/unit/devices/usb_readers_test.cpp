@@ -310,6 +310,24 @@ TEST_F(UsbReaders, BoardReadsOnPastStaleRepliesUntilTheRightOne) {
   for (auto& e : sink_.events()) EXPECT_NE(e.kind, DeviceEvent::Kind::Lost) << e.reason;
 }
 
+// A stale reply before every answer made a warning line at every poll (20 a second at 50 ms, 72,000 an
+// hour into the journal): the first few of a window are said, the rest only counted.
+TEST_F(UsbReaders, AFrameDroppedAtEveryPollIsSaidAFewTimesAndCountedEveryTime) {
+  test::WarningLog warnings;
+  BoardModel board;
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  board.stale_frames = 1;
+  board.stale_next = 1000000;  // every reply from now on
+  EXPECT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().out_of_sequence >= 30; }));
+  reader.stop();
+  std::size_t said = 0;
+  for (const auto& line : warnings.lines()) said += line.find("frame dropped") != std::string::npos;
+  EXPECT_LE(said, 5U) << "30 frames dropped in well under the 10 s window";
+  EXPECT_GE(said, 1U) << "the first is said";
+}
+
 // The same for the ACR122U's CCID answers: a DataBlock with an older bSeq is skipped, the right one read.
 TEST_F(UsbReaders, Acr122uReadsOnPastStaleAnswersUntilTheRightOne) {
   AcrModel acr;
