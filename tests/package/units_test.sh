@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The packaged units: `systemd-analyze verify` passes on each, and `systemd-analyze security` rates
-# cardtabled.service's exposure 1.5 or lower (printed, with the hub's).
+# The packaged units: `systemd-analyze verify` passes on each, `systemd-analyze security` rates
+# cardtabled.service's exposure 1.5 or lower (printed, with the hub's), and each unit whose program links
+# libzmq allows AF_NETLINK.
 set -euo pipefail
 root="$1/root"
 command -v systemd-analyze >/dev/null || { echo "systemd-analyze is missing (the systemd package; scripts/bootstrap installs it)"; exit 1; }
@@ -19,6 +20,21 @@ for unit in "$root"/usr/lib/systemd/system/*.service; do
   else
     echo "verify $name: FAIL"
     echo "$out"
+    fail=1
+  fi
+done
+# libzmq (4.3.4) opens a netlink socket (getifaddrs) whenever it binds a tcp:// endpoint and aborts when
+# RestrictAddressFamilies= refuses it: every unit whose program links libzmq must allow AF_NETLINK.
+for unit in "$root"/usr/lib/systemd/system/*.service; do
+  name=$(basename "$unit")
+  exe=$(sed -n 's/^ExecStart=\([^ ]*\).*/\1/p' "$unit")
+  readelf -d "$root$exe" 2>/dev/null | grep -q 'NEEDED.*libzmq' || continue
+  families=$(sed -n 's/^RestrictAddressFamilies=//p' "$unit" | tr '\n' ' ')
+  if [ -z "$families" ] || { [[ "$families" != *"~"* ]] && [[ " $families " == *" AF_NETLINK "* ]]; } ||
+     { [[ "$families" == "~"* ]] && [[ " $families " != *" AF_NETLINK "* ]]; }; then
+    echo "netlink $name: allowed ($exe links libzmq)"
+  else
+    echo "FAIL: $name runs $exe, which links libzmq, but RestrictAddressFamilies=$families refuses AF_NETLINK (libzmq aborts binding tcp)"
     fail=1
   fi
 done
