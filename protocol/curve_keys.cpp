@@ -1,10 +1,12 @@
 #include "protocol/curve_keys.hpp"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zmq.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -66,16 +68,61 @@ std::optional<Keypair> read_key_file(const fs::path& file, std::string& error) {
   return k;
 }
 
-bool secret_key_file_private(const fs::path& file, std::string& error) {
+ProcessIds ProcessIds::current() {
+  ProcessIds ids;
+  ids.uid = ::geteuid();
+  ids.gid = ::getegid();
+  int n = ::getgroups(0, nullptr);
+  if (n > 0) {
+    ids.groups.resize(static_cast<std::size_t>(n));
+    n = ::getgroups(n, ids.groups.data());
+    ids.groups.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+  }
+  return ids;
+}
+
+namespace {
+
+std::string group_name(gid_t gid) {
+  struct group gr{};
+  struct group* found = nullptr;
+  std::vector<char> buf(4096);
+  if (::getgrgid_r(gid, &gr, buf.data(), buf.size(), &found) == 0 && found != nullptr) return found->gr_name;
+  return std::to_string(gid);
+}
+
+}  // namespace
+
+bool secret_key_file_private(const fs::path& file, std::string& error, const ProcessIds& ids) {
   struct stat st{};
   if (::stat(file.c_str(), &st) != 0) {
     error = file.string() + ": " + std::strerror(errno);
     return false;
   }
-  if ((st.st_mode & 077) != 0) {
-    char mode[8];
-    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
-    error = file.string() + ": the secret key can be read or written by others (mode " + mode + "); chmod 600 " + file.string();
+  char mode[8];
+  std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
+  const std::string f = file.string();
+  if ((st.st_mode & 007) != 0) {
+    error = f + ": the secret key can be read or written by others (mode " + mode + "); chmod 600 " + f +
+            " (owner only), or chmod 640 with the service's group (chgrp " + group_name(ids.gid) + ")";
+    return false;
+  }
+  if ((st.st_mode & 030) != 0) {
+    error = f + ": the secret key's group (" + group_name(st.st_gid) + ") may write or execute it (mode " + mode + "); chmod 640 " + f;
+    return false;
+  }
+  if ((st.st_mode & 040) == 0) return true;  // 0600 or 0400: its owner's alone
+  // Readable by its group: only the reading process's own group (the service's), with root or the
+  // process itself owning the file.
+  const bool our_group = st.st_gid == ids.gid || std::find(ids.groups.begin(), ids.groups.end(), st.st_gid) != ids.groups.end();
+  if (!our_group) {
+    error = f + ": the secret key can be read by group " + group_name(st.st_gid) + " (mode " + mode +
+            "), which this process is not in; chgrp " + group_name(ids.gid) + " " + f + ", or chmod 600 " + f;
+    return false;
+  }
+  if (st.st_uid != 0 && st.st_uid != ids.uid) {
+    error = f + ": the secret key is readable by its group but owned by uid " + std::to_string(st.st_uid) +
+            ", neither root nor this process; chown root " + f;
     return false;
   }
   return true;

@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
       "downstream", po::value(&o.downstream)->default_value(o.downstream), "XPUB endpoint subscribers connect to")(
       "control", po::value(&o.control)->default_value(o.control),
       "ROUTER endpoint: {\"command\":\"snapshot\"} gives every table's board in progress, {\"command\":\"alerts\"} every table's open alerts (oldest first); also status, version")(
-      "curve-secret", po::value(&o.curve_secret), "the hub's CURVE keypair file (mode 0600): every endpoint encrypted")(
+      "curve-secret", po::value(&o.curve_secret), "the hub's CURVE keypair file (mode 0600, or 0640 with the hub's group): every endpoint encrypted")(
       "clients", po::value(&o.clients),
       "allowed keys: table/TOURNAMENT/SECTION/TABLE.pub may publish upstream, for that table only; director/, broadcaster/, hub/ may subscribe")(
       "plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only)")(

@@ -465,7 +465,8 @@ int run_keygen(const std::vector<std::string>& args) {
   }
   if (vm.count("help")) {
     std::cout << opts << "\nWrites a CURVE keypair: NAME.key (mode 0600, keep it secret) and NAME.pub (give it to the\n"
-                         "other side: a client's .pub goes in cardtabled's --clients folder under its role).\n";
+                         "other side: a client's .pub goes in cardtabled's --clients folder under its role). For cardtabled or\n"
+                         "cardtable-hub under their units: chgrp cardtable NAME.key && chmod 0640 NAME.key.\n";
     return kExitOk;
   }
   if (!vm.count("name")) {
