@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The packaged units: `systemd-analyze verify` passes on each, `systemd-analyze security` rates
-# cardtabled.service's exposure 1.5 or lower (printed, with the hub's), and each unit whose program links
-# libzmq allows AF_NETLINK.
+# cardtabled.service's exposure 1.5 or lower (printed, with the hub's), each unit whose program links
+# libzmq allows AF_NETLINK, and no unit's stop removes another's runtime folder.
 set -euo pipefail
 root="$1/root"
 command -v systemd-analyze >/dev/null || { echo "systemd-analyze is missing (the systemd package; scripts/bootstrap installs it)"; exit 1; }
@@ -37,6 +37,26 @@ for unit in "$root"/usr/lib/systemd/system/*.service; do
     echo "FAIL: $name runs $exe, which links libzmq, but RestrictAddressFamilies=$families refuses AF_NETLINK (libzmq aborts binding tcp)"
     fail=1
   fi
+done
+# A unit whose RuntimeDirectory= holds another unit's (cardtabled.service's /run/cardtable holds every
+# cardtabled@NAME's /run/cardtable/NAME) must keep it when it stops (RuntimeDirectoryPreserve=yes):
+# systemd removes the whole folder, and the other unit's ipc endpoints with it.
+for unit in "$root"/usr/lib/systemd/system/*.service; do
+  name=$(basename "$unit")
+  for dir in $(sed -n 's/^RuntimeDirectory=//p' "$unit"); do
+    for other in "$root"/usr/lib/systemd/system/*.service; do
+      [ "$other" != "$unit" ] || continue
+      for inner in $(sed -n 's/^RuntimeDirectory=//p' "$other"); do
+        [[ "$inner" == "$dir/"* ]] || continue
+        if grep -qx 'RuntimeDirectoryPreserve=yes' "$unit"; then
+          echo "runtime $name: /run/$dir (holds $(basename "$other")'s /run/$inner) is kept at stop"
+        else
+          echo "FAIL: $name removes /run/$dir when it stops, with $(basename "$other")'s /run/$inner in it (RuntimeDirectoryPreserve=yes)"
+          fail=1
+        fi
+      done
+    done
+  done
 done
 for name in cardtabled.service cardtable-hub.service; do
   level=$(systemd-analyze security --offline=true --no-pager "$work/$name" 2>&1 | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
