@@ -62,6 +62,10 @@ grep -q 'systemd-sysusers' "$control/postinst" || bad "postinst does not create 
 grep -q 'udevadm control --reload' "$control/postinst" || bad "postinst does not reload udev"
 grep -q 'daemon-reload' "$control/postinst" || bad "postinst does not reload systemd"
 grep -q '\[ ! -e /etc/cardtable/cardtabled.conf \]' "$control/postinst" || bad "postinst may overwrite the config"
+# operations.md names one deck folder, the one tmpfiles.conf makes (it said /var/lib/cardtable/decks once).
+for d in $(grep -o '/[a-z/]*/decks\b' "$root/usr/share/doc/cardtable/operations.md" | sort -u); do
+  grep -q "^d $d " "$root/usr/lib/tmpfiles.d/cardtable.conf" || bad "operations.md names $d, which tmpfiles.conf does not make"
+done
 # The udev rules name the supported readers and give them to the daemon's group.
 grep -q 'ATTR{idVendor}=="072f", ATTR{idProduct}=="2200"' "$root/usr/lib/udev/rules.d/70-cardtable.rules" || bad "no ACR122U rule"
 grep -q 'GROUP="cardtable"' "$root/usr/lib/udev/rules.d/70-cardtable.rules" || bad "the readers are not the daemon's group's"

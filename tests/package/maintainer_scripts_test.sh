@@ -74,5 +74,18 @@ run postinst configure 0.1.0-1
 [ -z "$(masked)" ] || bad "masked after remove and install: $(masked | tr '\n' ' ')"
 [ -e "$w/dsh/enabled/cardtable-hub.service" ] || bad "the hub, enabled before the remove, is not enabled again"
 
-[ $fail -eq 0 ] && echo "maintainer scripts: install, upgrade, remove and install again as expected"
+# apt purge: the configs go, and every folder tmpfiles.conf makes in /etc/cardtable, then /etc/cardtable
+# (empty; a folder with the technician's files in it would stay).
+for d in $(awk '$1 == "d" && $2 ~ "^/etc/cardtable/" { print $2 }' "$1/root/usr/lib/tmpfiles.d/cardtable.conf"); do
+  mkdir -p "$w$d"
+done
+: >"$w/etc/cardtable/cardtabled.conf"
+: >"$w/etc/cardtable/cardtable-hub.conf"
+run prerm remove
+run postrm remove
+run postrm purge
+[ ! -e "$w/etc/cardtable" ] || bad "left after purge: $(cd "$w" && find etc/cardtable | tr '\n' ' ')"
+[ -z "$(masked)" ] || bad "masked after purge: $(masked | tr '\n' ' ')"
+
+[ $fail -eq 0 ] && echo "maintainer scripts: install, upgrade, remove, install again and purge as expected"
 exit $fail
