@@ -163,7 +163,7 @@ std::vector<LabelBox> parse_label_rows(std::string_view text, const std::vector<
   return out;
 }
 
-std::vector<DatasetGroup> read_yolo_dataset(const fs::path& dir, const std::vector<std::string>& only) {
+std::vector<DatasetGroup> read_yolo_dataset(const fs::path& dir, const std::vector<std::string>& only, const std::string& listed_in) {
   if (!fs::is_directory(dir)) throw std::runtime_error(dir.string() + " is not a folder");
   const std::set<std::string> keep(only.begin(), only.end());
   const auto names = names_for(dir);
@@ -187,7 +187,7 @@ std::vector<DatasetGroup> read_yolo_dataset(const fs::path& dir, const std::vect
     for (const auto& g : groups)
       for (const auto& im : g.images) missing.erase(im.name);
     if (!missing.empty())
-      throw std::runtime_error(std::to_string(missing.size()) + " of the " + std::to_string(keep.size()) + " images listed are not in " +
+      throw std::runtime_error((listed_in.empty() ? "" : listed_in + ": ") + std::to_string(missing.size()) + " of the " + std::to_string(keep.size()) + " images listed are not in " +
                                dir.string() + " (the first: '" + *missing.begin() + "'; a list names \"group/file.jpg\")");
   }
   return groups;

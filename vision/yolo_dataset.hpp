@@ -48,8 +48,10 @@ std::vector<std::string> parse_data_yaml_names(std::string_view text, const std:
 std::vector<LabelBox> parse_label_rows(std::string_view text, const std::vector<std::string>& names,
                                        const std::string& where);
 
-// Reads the whole dataset. `only` (when not empty) keeps the images whose "group/file" is listed.
-std::vector<DatasetGroup> read_yolo_dataset(const std::filesystem::path& dir, const std::vector<std::string>& only = {});
+// Reads the whole dataset. `only` (when not empty) keeps the images whose "group/file" is listed; a listed
+// name with no image is an error, which names `listed_in` (the list's file) when given.
+std::vector<DatasetGroup> read_yolo_dataset(const std::filesystem::path& dir, const std::vector<std::string>& only = {},
+                                            const std::string& listed_in = "");
 
 // A list file: one "group/file" per line, '#' comments.
 std::vector<std::string> read_name_list(const std::filesystem::path& file);

@@ -99,15 +99,7 @@ int eval_command(const std::vector<std::string>& args) {
   vision::Recogniser rec(o.value("--model", default_model()), ropt);
   std::vector<std::string> only;
   if (o.has("--list")) only = vision::read_name_list(o.value("--list", ""));
-  std::vector<vision::DatasetGroup> groups;
-  try {
-    groups = vision::read_yolo_dataset(o.value("--dataset", ""), only);
-  } catch (const std::runtime_error& e) {
-    // The list's own name, where the error is one of its names.
-    if (o.has("--list") && std::string(e.what()).find(" images listed are not in ") != std::string::npos)
-      throw std::runtime_error(o.value("--list", "") + ": " + e.what());
-    throw;
-  }
+  const auto groups = vision::read_yolo_dataset(o.value("--dataset", ""), only, o.value("--list", ""));
   std::size_t images = 0, unlabelled = 0;
   for (const auto& g : groups)
     for (const auto& im : g.images) {
