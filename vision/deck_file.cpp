@@ -58,10 +58,16 @@ Deck parse_deck(std::string_view text, const std::string& where) {
     }
   });
   if (d.prototypes.empty()) throw std::runtime_error(where + ": no cards");
-  if (d.faces())
-    if (const auto lacks = missing_faces(d); !lacks.empty())
-      throw std::runtime_error(where + ": lacks " + lacks + " (a faces deck holds the whole pack: a missing card would be read as its look-alike)");
+  if (const auto lacks = missing_cards(d); !lacks.empty())
+    throw std::runtime_error(where + ": lacks " + lacks + " (a deck holds the whole pack: a missing card would be read as its look-alike)");
   return d;
+}
+
+std::string missing_cards(const Deck& deck) {
+  std::string out;
+  for (int id = 0; id < 52; ++id)
+    if (!deck.prototypes.contains(id)) out += (out.empty() ? "" : " ") + bridge::Card::from_id(id).str();
+  return out;
 }
 
 Deck read_deck(const std::filesystem::path& file) {
@@ -100,6 +106,7 @@ Deck make_deck(const std::string& name, const std::map<int, std::vector<std::vec
 
 void apply_deck(FrameReading& r, const Deck& deck, double margin, double single_corner) {
   if (deck.faces()) throw std::runtime_error("deck '" + deck.name + "' holds faces, not network embeddings");
+  if (deck.prototypes.size() != 52) throw std::runtime_error("deck '" + deck.name + "' lacks " + missing_cards(deck) + ": a deck must hold the whole pack");
   std::map<int, CardReading> cards;
   r.refused = 0;
   for (auto& i : r.indices) {

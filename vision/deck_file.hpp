@@ -39,6 +39,11 @@ Deck parse_deck(std::string_view text, const std::string& where);
 Deck read_deck(const std::filesystem::path& file);
 std::string format_deck(const Deck& d);
 
+// The cards of the pack a deck lacks ("C2 S7"), or "". Every deck holds the whole pack: a card is told
+// from its look-alike only against the look-alike's own prototype (the two of clubs from the two of
+// spades), so with one missing the nearest other card stands in for it and the camera reads a false card.
+std::string missing_cards(const Deck& deck);
+
 // Averages and normalises per-card embeddings into prototypes.
 Deck make_deck(const std::string& name, const std::map<int, std::vector<std::vector<float>>>& samples);
 

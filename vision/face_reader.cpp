@@ -54,13 +54,6 @@ std::pair<int, int> corner_size(int width, int height) { return {width * 4 * 22 
 
 }  // namespace
 
-std::string missing_faces(const Deck& deck) {
-  std::string out;
-  for (int id = 0; id < 52; ++id)
-    if (!deck.prototypes.contains(id)) out += (out.empty() ? "" : " ") + bridge::Card::from_id(id).str();
-  return out;
-}
-
 int face_dim(int width, int height) {
   const auto [cw, ch] = corner_size(width, height);
   return width * height * 3 + cw * ch;
@@ -227,7 +220,7 @@ std::optional<FaceViews> enrolment_face(const cv::Mat& bgr, int width, int heigh
 
 FrameReading read_faces(const cv::Mat& bgr, const Deck& deck, const FaceReaderOptions& options) {
   if (!deck.faces()) throw std::runtime_error("deck '" + deck.name + "' holds network embeddings, not faces");
-  if (const auto lacks = missing_faces(deck); !lacks.empty())
+  if (const auto lacks = missing_cards(deck); !lacks.empty())
     throw std::runtime_error("deck '" + deck.name + "' lacks " + lacks + ": a faces deck must hold the whole pack");
   FrameReading r;
   std::map<int, CardReading> cards;
@@ -301,7 +294,7 @@ Deck make_face_deck(const std::string& name, const std::map<int, std::vector<Fac
   d.face_width = width;
   d.face_height = height;
   d.dim = face_dim(width, height);
-  if (const auto lacks = missing_faces(d); !lacks.empty())
+  if (const auto lacks = missing_cards(d); !lacks.empty())
     throw std::runtime_error("no photo of " + lacks + ": a faces deck must hold the whole pack (a missing card would be read as its look-alike)");
   return d;
 }

@@ -46,10 +46,6 @@ std::vector<FacePatch> find_faces(const cv::Mat& bgr, const FaceReaderOptions& o
 std::vector<float> face_descriptor(const cv::Mat& bgr, const cv::RotatedRect& where, int width, int height, bool turned);
 int face_dim(int width, int height);
 
-// The cards of the pack a faces deck lacks ("C2 S7"), or "". A faces deck holds the whole pack: the two
-// of clubs is told from the two of spades only against it, so with one missing the other stands in.
-std::string missing_faces(const Deck& deck);
-
 // How alike two descriptors are: the lesser of the two parts' cosines (layout and index must both agree).
 double face_similarity(const std::vector<float>& a, const std::vector<float>& b, int width, int height);
 

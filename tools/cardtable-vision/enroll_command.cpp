@@ -28,8 +28,9 @@ file keeps one prototype (the normalised mean) per card:
              photographs it reads fewer cards than the network's own classes, and none surely:
              vision/README.md, "Unseen deck");
   --faces    each card's whole face, straightened, and its index corner: lone cards on the cloth are then
-             read face to face, with no network (the play areas seen from above). The whole pack is
-             needed: a card with no photo would be read as its look-alike, so enrolment refuses it.
+             read face to face, with no network (the play areas seen from above).
+Either way the whole pack is needed: a card with no usable photo would be read as its look-alike, so
+enrolment names the cards it lacks (and each photo skipped, with why) and writes no deck.
 At the event: lay each card alone on the playing cloth under the table's camera, in the table's light,
 and save a frame per card (cardtable-vision calibrate --source gives the camera's view); two photos per
 card, turned 180 degrees, are better than one.
@@ -66,9 +67,21 @@ int enroll_command(const std::vector<std::string>& args) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) throw std::runtime_error(dir.string() + (fs::exists(dir, ec) ? ": not a folder" : ": no such folder"));
   std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(dir)) if (e.is_regular_file()) files.push_back(e.path());
-  std::sort(files.begin(), files.end());
   int skipped = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::error_code fe;
+    if (e.is_regular_file(fe)) {
+      files.push_back(e.path());
+    } else if (e.is_symlink(fe) && !fs::exists(e.path(), fe)) {
+      // A link whose photo has gone (a card folder copied without its target): said, like any photo skipped.
+      std::cerr << e.path().string() << ": skipped (a link to " << fs::read_symlink(e.path(), fe).string() << ", which does not exist)\n";
+      ++skipped;
+    } else if (!e.is_directory(fe)) {
+      std::cerr << e.path().string() << ": skipped (not a file)\n";
+      ++skipped;
+    }
+  }
+  std::sort(files.begin(), files.end());
   for (const auto& f : files) {
     std::string stem = f.stem().string();
     stem = stem.substr(0, stem.find_first_of("_-"));
@@ -119,12 +132,22 @@ int enroll_command(const std::vector<std::string>& args) {
     throw std::runtime_error(std::to_string(misnamed.size()) + " photos show another card than their name says; no deck written" + list +
                              "\nRename them (or, for a deck the network misreads, enrol with --trust-names)");
   }
-  const std::string name = o.value("--name", fs::path(o.value("--images", "")).filename().string());
-  const auto deck = faces ? vision::make_face_deck(name, face_photos, vision::kFaceWidth, vision::kFaceHeight) : vision::make_deck(name, samples);
-  if (deck.prototypes.empty())
+  const std::size_t enrolled = faces ? face_photos.size() : samples.size();
+  if (enrolled == 0)
     throw std::runtime_error("no card enrolled: " + (files.empty() ? dir.string() + " holds no file"
                                                                  : "none of the " + std::to_string(files.size()) + " files in " + dir.string() +
                                                                        " is a photo of a card named after it (SA.jpg, H10_2.png)"));
+  // The whole pack or nothing: a card with no prototype would be read as its nearest look-alike
+  // (vision/deck_file.hpp), a false card; the daemon refuses such a deck file too.
+  std::string lacks;
+  for (int id = 0; id < 52; ++id)
+    if (!(faces ? face_photos.contains(id) : samples.contains(id))) lacks += (lacks.empty() ? "" : " ") + bridge::Card::from_id(id).str();
+  if (!lacks.empty())
+    throw std::runtime_error("no usable photo of " + lacks + " (" + std::to_string(enrolled) +
+                             " of 52 cards enrolled); no deck written: a deck holds the whole pack, a missing card would be read as its look-alike."
+                             "\nPhotograph each card named, alone and face up, and enrol again (the photos skipped are listed above)");
+  const std::string name = o.value("--name", fs::path(o.value("--images", "")).filename().string());
+  const auto deck = faces ? vision::make_face_deck(name, face_photos, vision::kFaceWidth, vision::kFaceHeight) : vision::make_deck(name, samples);
   std::ofstream out(o.value("--out", ""));
   if (!(out << vision::format_deck(deck))) throw std::runtime_error("cannot write " + o.value("--out", ""));
   std::cout << "enrolled " << deck.prototypes.size() << " cards (" << skipped << " photos skipped) into " << o.value("--out", "") << "\n";

@@ -11,6 +11,7 @@
 
 #include <opencv2/videoio.hpp>
 
+#include "bridge/card.hpp"
 #include "devices/camera/camera_device.hpp"
 #include "recording_sink.hpp"
 #include "warning_log.hpp"
@@ -128,16 +129,20 @@ TEST_F(CameraDeviceTest, ABadConfigurationIsRefusedNamingTheDeviceAndTheReason) 
 // director who tuned one moved the other. The camera's status says the operating point it reads at: the
 // options' where they set it, the model's where they do not.
 TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptionsAndStatusSaysBoth) {
-  // A deck of two cards, enrolled (as it must be) with the model's own embedding size.
+  // A deck of the whole pack, enrolled (as it must be) with the model's own embedding size: card k along
+  // axis k.
   const auto info = vision::read_model_info(CARDTABLE_VISION_MODEL);
   ASSERT_TRUE(info.reader);
   const int dim = info.reader->emb_dim;
-  std::string ace = "card SA 1", king = "card SK 0";
-  for (int k = 1; k < dim; ++k) {  // the ace along the first axis, the king along the second
-    ace += " 0";
-    king += k == 1 ? " 1" : " 0";
+  ASSERT_GE(dim, 52);
+  std::ofstream out(dir_ / "deck.txt");
+  out << "# cardtable-vision deck 1\ndeck test\ndim " << dim << "\n";
+  for (int id = 0; id < 52; ++id) {
+    out << "card " << cardtable::bridge::Card::from_id(id).str();
+    for (int k = 0; k < dim; ++k) out << (k == id ? " 1" : " 0");
+    out << "\n";
   }
-  std::ofstream(dir_ / "deck.txt") << "# cardtable-vision deck 1\ndeck test\ndim " << dim << "\n" << ace << "\n" << king << "\n";
+  out.close();
   const std::string deck = (dir_ / "deck.txt").string();
   auto d = make(config({{"deck", deck}, {"margin", "0.5"}}));
   ASSERT_TRUE(d);
@@ -165,6 +170,25 @@ TEST_F(CameraDeviceTest, TheNetworksMarginAndAnEmbeddingDecksMarginAreTwoOptions
   EXPECT_NE(error_of(config({{"deck_margin", "0.3"}})).find("the network's own margin is margin="), std::string::npos);
   EXPECT_FALSE(make(config())->status().contains("deck_margin"));
   EXPECT_NE(error_of(config({{"deck", deck}, {"deck_margin", "2"}})).find("deck_margin=2 is not a number in 0..1"), std::string::npos);
+}
+
+// An embedding deck of two cards was taken without a word (2026-11-29): every other card's index was
+// matched to the nearer of the two, so the camera could read the queen of spades as the ace, a false card.
+// Like a faces deck, an embedding deck holds the whole pack, and the camera refuses one that does not,
+// naming what it lacks.
+TEST_F(CameraDeviceTest, AnEmbeddingDeckLackingCardsIsRefusedNamingThem) {
+  const auto info = vision::read_model_info(CARDTABLE_VISION_MODEL);
+  ASSERT_TRUE(info.reader);
+  std::string ace = "card SA 1", king = "card SK 0";
+  for (int k = 1; k < info.reader->emb_dim; ++k) {
+    ace += " 0";
+    king += k == 1 ? " 1" : " 0";
+  }
+  std::ofstream(dir_ / "two.txt") << "# cardtable-vision deck 1\ndeck two\ndim " << info.reader->emb_dim << "\n" << ace << "\n" << king << "\n";
+  const std::string error = error_of(config({{"deck", (dir_ / "two.txt").string()}}));
+  EXPECT_NE(error.find("two.txt: lacks C2 C3"), std::string::npos) << error;
+  EXPECT_NE(error.find("SQ"), std::string::npos) << error;
+  EXPECT_NE(error.find("a missing card would be read as its look-alike"), std::string::npos) << error;
 }
 
 TEST_F(CameraDeviceTest, ARecordingReportsEveryZoneEachFrameAndAReadingOnlyOnceItHasHeldForTheSettleFrames) {
