@@ -4,10 +4,15 @@
 // are written into the private embargo folder. When the embargo ends the files move to broadcast/ and
 // each PBN gets its double-dummy table from a short-lived helper, then a live.double_dummy event.
 // A restart during the embargo loses nothing: the Publisher keeps the events, the embargo folder the files.
+// Files that cannot be moved out when the embargo ends (broadcast/ unwritable, the disk full) stay in the
+// embargo folder and are tried again every few seconds, and after a restart; a double-dummy helper's
+// output cut short by a kill is thrown away at start and its board analysed again.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,8 +48,20 @@ class BoardBroadcast {
   std::filesystem::path broadcast_dir() const { return std::filesystem::path(options_.state_dir) / "broadcast"; }
 
  private:
+  // A released board's files still in embargo/ID/: the folder, its live.deal (the identity of its
+  // live.double_dummy; none after a restart), and when it may go out (its embargo's end).
+  struct Stranded {
+    std::optional<protocol::WireEvent> deal;
+    double not_before = 0;  // wall clock, seconds
+    bool said = false;      // its failure is logged once, not every retry
+  };
+  static constexpr std::chrono::seconds kRetry{5};
+
   protocol::WireEvent live_deal(const bridge::MasterBoard& b, const protocol::WireEvent& returned) const;
   void release_due();
+  void recover();  // at start: what the last run left (released boards' files, helpers' partial output)
+  bool move_out(const std::filesystem::path& held, Stranded& board);  // true once the folder is empty and gone
+  void retry_stranded();
   void publish_double_dummy(const std::filesystem::path& pbn);
 
   Publisher& publisher_;
@@ -54,6 +71,8 @@ class BoardBroadcast {
   std::vector<protocol::WireEvent> held_;  // the live.* events of the board in progress
   // Released broadcast PBN files whose double-dummy table is being computed -> their live.deal (identity).
   std::map<std::string, protocol::WireEvent> dd_pending_;
+  std::map<std::filesystem::path, Stranded> stranded_;
+  std::chrono::steady_clock::time_point next_retry_{};
 };
 
 }  // namespace cardtable::daemon

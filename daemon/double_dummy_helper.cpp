@@ -35,13 +35,26 @@ DoubleDummyHelper::DoubleDummyHelper(std::string configured, const fs::path& sel
     }
 }
 
+// Named with this daemon's pid: a helper the last run left behind (a kill -9 does not end it) may still
+// be writing its own file, and two writers in one file would make a broken PBN.
+fs::path DoubleDummyHelper::output_of(const fs::path& pbn) { return pbn.string() + ".dd." + std::to_string(::getpid()); }
+
+std::optional<fs::path> DoubleDummyHelper::output_for(const fs::path& file) {
+  const std::string name = file.filename().string();
+  const auto at = name.rfind(".pbn.dd");
+  if (at == std::string::npos || at == 0) return std::nullopt;
+  const std::string rest = name.substr(at + 7);  // "" (before 2026-11-29) or ".PID"
+  if (!rest.empty() && (rest[0] != '.' || rest.size() == 1 || rest.find_first_not_of("0123456789", 1) != std::string::npos)) return std::nullopt;
+  return file.parent_path() / name.substr(0, at + 4);
+}
+
 bool DoubleDummyHelper::start(const fs::path& pbn, std::string& error) {
   if (!program_) {
     error = "cardtablectl not found (looked in " CARDTABLE_INSTALL_BINDIR " and the build tree; see --analyzer)";
     return false;
   }
   // Everything the child needs is built here, before the spawn.
-  std::string prog = program_->string(), file = pbn.string(), out = pbn.string() + ".dd";
+  std::string prog = program_->string(), file = pbn.string(), out = output_of(pbn).string();
   const char* argv[] = {prog.c_str(), "records", "analyze", file.c_str(), "-o", out.c_str(), nullptr};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -67,7 +80,7 @@ std::vector<std::string> DoubleDummyHelper::reap(std::vector<fs::path>* analysed
       ++it;
       continue;
     }
-    fs::path tmp = it->second.string() + ".dd";
+    fs::path tmp = output_of(it->second);
     std::error_code ec;
     // `records analyze` exits 1 when it wrote the file but some record had a problem.
     if (done > 0 && WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 1) && fs::exists(tmp)) {

@@ -29,6 +29,10 @@ class DoubleDummyHelper {
   // files that got theirs to `analysed` (when given).
   std::vector<std::string> reap(std::vector<std::filesystem::path>* analysed = nullptr);
   std::size_t running() const { return children_.size(); }
+  // Where the helper writes before its result replaces `pbn`: "X.pbn.dd.PID" (a name of this run's own).
+  static std::filesystem::path output_of(const std::filesystem::path& pbn);
+  // Whether `file` is such an output, of this run or another; the .pbn it belongs to.
+  static std::optional<std::filesystem::path> output_for(const std::filesystem::path& file);
 
  private:
   std::optional<std::filesystem::path> program_;

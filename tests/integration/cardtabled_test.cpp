@@ -646,6 +646,59 @@ TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
   EXPECT_NE(pbn.find("[Declarer \"S\"]"), std::string::npos) << pbn;
 }
 
+// When the embargo ended, a broadcast file that could not be moved out (broadcast/ not a folder, not
+// writable, the disk full) was logged and then deleted with the embargo folder (2026-11-29): the board's
+// PBN and LIN were lost for good. They stay in the embargo folder, are tried again every few seconds, and
+// go out once they can, the double-dummy table after them.
+TEST_F(Daemon, BroadcastFilesThatCannotBeMovedOutStayUnderEmbargoUntilTheyCan) {
+  fs::create_directories(dir / "state");
+  std::ofstream(dir / "state" / "broadcast") << "a file where the folder should be\n";
+  start("play-count-after-play.scn", 20, {"--embargo", "0.5", "--analyzer", CARDTABLECTL});
+  ASSERT_TRUE(wait_for([&] { return log().find("the board's files stay in") != std::string::npos; })) << log();
+  fs::path held;
+  for (const auto& f : fs::directory_iterator(dir / "state" / "embargo"))
+    if (f.is_directory()) held = f.path();
+  ASSERT_FALSE(held.empty()) << "the board's files were deleted: " << log();
+  EXPECT_TRUE(fs::exists(held / "board-1-1.pbn"));
+  EXPECT_TRUE(fs::exists(held / "board-1-1.lin"));
+  fs::remove(dir / "state" / "broadcast");
+  ASSERT_TRUE(wait_for([&] { return fs::exists(dir / "state" / "broadcast" / "board-1-1.lin"); })) << log();
+  EXPECT_FALSE(fs::exists(held)) << "the embargo folder goes once its files are out";
+  EXPECT_NE(log().find(held.string() + ": the board's files are in " + (dir / "state" / "broadcast").string() + " now"), std::string::npos) << log();
+  // The board's double-dummy table follows, as for any released board.
+  EXPECT_TRUE(wait_for([&] { return text_of(dir / "state" / "broadcast" / "board-1-1.pbn").find("[DoubleDummyTricks \"") != std::string::npos; }))
+      << log();
+}
+
+// What the last run left half done: a released board's files still in the embargo folder (killed between
+// the events' release and the files' move), and a double-dummy helper's output it never saw end. The
+// files go out at start -- but never before the board's embargo ends -- and the board is analysed again.
+TEST_F(Daemon, WhatTheLastRunLeftHalfDoneInTheStateFolderIsFinishedAtStart) {
+  const std::string deal = "[Dealer \"N\"]\n[Vulnerable \"None\"]\n[Deal \"N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432\"]\n";
+  auto pbn = [&](int board) { return "[Event \"Left over\"]\n[Board \"" + std::to_string(board) + "\"]\n" + deal; };
+  const fs::path state = dir / "state";
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const fs::path long_ago = state / "embargo" / "board-9-1000", still_embargoed = state / "embargo" / ("board-7-" + std::to_string(now_ms));
+  fs::create_directories(long_ago);
+  fs::create_directories(still_embargoed);
+  fs::create_directories(state / "broadcast");
+  std::ofstream(long_ago / "board-9-1.pbn") << pbn(9);
+  std::ofstream(still_embargoed / "board-7-1.pbn") << pbn(7);
+  std::ofstream(state / "broadcast" / "board-8-1.pbn") << pbn(8);
+  std::ofstream(state / "broadcast" / "board-8-1.pbn.dd.1") << "[Event \"Left ov";  // a helper's output, cut short
+  std::ofstream(state / "broadcast" / "board-8-1.pbn.dd") << "[Event";             // and one named as before 2026-11-29
+  start("play-count-after-play.scn", 0.001, {"--embargo", "3600", "--analyzer", CARDTABLECTL});
+  ASSERT_TRUE(wait_for([&] { return fs::exists(state / "broadcast" / "board-9-1.pbn"); })) << log();
+  EXPECT_FALSE(fs::exists(long_ago));
+  EXPECT_TRUE(wait_for([&] { return text_of(state / "broadcast" / "board-8-1.pbn").find("[DoubleDummyTricks \"") != std::string::npos; }))
+      << log();
+  EXPECT_FALSE(fs::exists(state / "broadcast" / "board-8-1.pbn.dd.1"));
+  EXPECT_FALSE(fs::exists(state / "broadcast" / "board-8-1.pbn.dd"));
+  std::this_thread::sleep_for(6s);  // a retry's time: the board still under its embargo stays
+  EXPECT_TRUE(fs::exists(still_embargoed / "board-7-1.pbn")) << log();
+  EXPECT_FALSE(fs::exists(state / "broadcast" / "board-7-1.pbn")) << "released before its embargo ended";
+}
+
 // A key in the hub's table/ folder once spoke for any table: a fake revoke for table 99 reached the
 // directors. Now table/TOURNAMENT/SECTION/TABLE.pub speaks for that table only; the rest is dropped and
 // logged as a warning. The hub reads its keys from a config file (--config), as cardtable-hub.service does.
