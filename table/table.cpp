@@ -835,54 +835,95 @@ std::optional<Table::Cause> Table::likely_cause() const {
     dummy_seat = partner(contract_->contract.declarer);
     if (const auto& d = readings_[static_cast<std::size_t>(Zone{ZoneKind::Dummy, Seat::North}.index())].stable()) dummy_cards = d->cards;
   }
-  auto fits = [&](const Deal& d) {
-    for (Seat x : kAllSeats)
-      for (const Card& y : played_[static_cast<std::size_t>(index(x))])
-        if (!d.hand(x).contains(y)) return false;
-    // Dummy's cards: a few astray (up to 3) do not rule a cause out; the cards played must all fit.
-    return !dummy_seat || (dummy_cards - d.hand(*dummy_seat)).size() <= 3;
+  std::array<Hand, 4> played{};
+  for (Seat x : kAllSeats)
+    for (const Card& y : played_[static_cast<std::size_t>(index(x))]) played[static_cast<std::size_t>(index(x))].add(y);
+  // A deal fits under a seat map when each seat's cards played are in the hand the map gives it, and
+  // dummy's faced cards are in dummy's but for a few astray (up to 3: a cause is not ruled out by them).
+  // Which hand of a deal can be which seat's is worked out once per deal (16 tests), not once per map
+  // (24 deals permuted): up to 4,096 boards x 24 maps are looked at for each card while no cause is named.
+  struct Fits {
+    std::array<std::array<bool, 4>, 4> seat_holds{};  // [table seat][seat of the deal]
+    std::array<bool, 4> dummy_ok{};                   // the deal's hand can be the faced dummy
+    bool any = false;
+    bool under(const SeatMap& m) const {
+      for (std::size_t x = 0; x < 4; ++x)
+        if (!seat_holds[x][static_cast<std::size_t>(index(m[x]))]) return false;
+      return true;
+    }
+  };
+  auto fits_of = [&](const Deal& d) {
+    Fits f;
+    for (std::size_t h = 0; h < 4; ++h) {
+      const Hand& hand = d.hands()[h];
+      f.dummy_ok[h] = !dummy_seat || (dummy_cards - hand).size() <= 3;
+    }
+    for (std::size_t x = 0; x < 4; ++x) {
+      bool some = false;
+      for (std::size_t h = 0; h < 4; ++h) {
+        bool ok = (played[x] - d.hands()[h]).empty();
+        if (ok && dummy_seat && static_cast<std::size_t>(index(*dummy_seat)) == x) ok = f.dummy_ok[h];
+        f.seat_holds[x][h] = ok;
+        some = some || ok;
+      }
+      if (!some) return f;  // this seat's cards are in no hand of the deal: no map fits
+    }
+    f.any = true;
+    return f;
   };
   std::size_t support = foreign_.size() + (dummy_seat && !(dummy_cards - info_->deal.hand(*dummy_seat)).empty() ? 1 : 0);
-  std::array<std::vector<Cause>, 5> fit;
-  for (const SeatMap& m : all_seat_maps()) {
-    if (m == kIdentitySeats) continue;
-    Deal d = info_->deal.permuted(m);
-    if (fits(d)) fit[0].push_back({map_words(m), d, rotation_of(m) ? "board turned" : "hands in the wrong pockets"});
+  // Per rank, how many causes fit (0, 1 or more: that is all the verdict needs) and the first one; its
+  // words are written only for the cause named.
+  struct Rank {
+    int count = 0;
+    std::optional<std::uint32_t> entry;  // none: the board's own deal
+    SeatMap map = kIdentitySeats;
+  };
+  std::array<Rank, 5> fit;
+  auto add = [&](std::size_t rank, std::optional<std::uint32_t> entry, const SeatMap& m) {
+    if (fit[rank].count++ == 0) {
+      fit[rank].entry = entry;
+      fit[rank].map = m;
+    }
+  };
+  auto search = [&](std::uint32_t i, std::size_t as_dealt, std::size_t permuted) {
+    Fits f = fits_of(master_->board(i).deal);
+    if (!f.any) return;
+    for (const SeatMap& m : all_seat_maps())
+      if (f.under(m)) add(m == kIdentitySeats ? as_dealt : permuted, i, m);
+  };
+  {
+    Fits f = fits_of(info_->deal);
+    if (f.any)
+      for (const SeatMap& m : all_seat_maps())
+        if (m != kIdentitySeats && f.under(m)) add(0, std::nullopt, m);
   }
   if (board_ && session_) {
-    for (std::uint32_t i = 0; i < master_->size(); ++i) {
-      if (i == *board_ || master_->board(i).session != *session_) continue;
-      for (const SeatMap& m : all_seat_maps()) {
-        Deal d = master_->board(i).deal.permuted(m);
-        if (!fits(d)) continue;
-        fit[m == kIdentitySeats ? 1 : 2].push_back(
-            {"a wrong board: the cards fit " + master_->describe(i) + (m == kIdentitySeats ? "" : " (" + map_words(m) + ")"), d, "wrong board"});
-      }
-    }
+    for (std::uint32_t i = 0; i < master_->size(); ++i)
+      if (i != *board_ && master_->board(i).session == *session_) search(i, 1, 2);
   }
   // Nothing of the session fits: a deal of another session or event of the record (as dealt, then
   // under a permutation), searched when the record is small enough (infer_limit, as for inferring
   // the board). Only when nothing of the record fits are cards exchanged
   // between hands: a fouled board. (A whole foreign deal called a fouled board sends the director to
   // look for a few swapped cards.)
-  if (fit[0].empty() && fit[1].empty() && fit[2].empty() && board_ && master_->size() <= config_.infer_limit) {
-    for (std::uint32_t i = 0; i < master_->size(); ++i) {
-      if (i == *board_ || (session_ && master_->board(i).session == *session_)) continue;
-      for (const SeatMap& m : all_seat_maps()) {
-        Deal d = master_->board(i).deal.permuted(m);
-        if (!fits(d)) continue;
-        fit[m == kIdentitySeats ? 3 : 4].push_back({"a deal from another session: the cards fit " + master_->describe(i) +
-                                                        (m == kIdentitySeats ? "" : " (" + map_words(m) + ")"),
-                                                    d, kForeignSession});
-      }
-    }
+  if (fit[0].count == 0 && fit[1].count == 0 && fit[2].count == 0 && board_ && master_->size() <= config_.infer_limit) {
+    for (std::uint32_t i = 0; i < master_->size(); ++i)
+      if (i != *board_ && !(session_ && master_->board(i).session == *session_)) search(i, 3, 4);
   }
-  if (std::all_of(fit.begin(), fit.end(), [](const auto& rank) { return rank.empty(); }))
+  if (std::all_of(fit.begin(), fit.end(), [](const Rank& rank) { return rank.count == 0; }))
     return Cause{"a fouled board: cards were exchanged between hands", std::nullopt, "fouled board"};
   if (support < 2) return std::nullopt;
-  for (const auto& rank : fit) {
-    if (rank.size() == 1) return rank[0];
-    if (rank.size() > 1) return std::nullopt;  // two causes of the same likelihood: wait for more cards
+  for (std::size_t r = 0; r < fit.size(); ++r) {
+    const Rank& rank = fit[r];
+    if (rank.count > 1) return std::nullopt;  // two causes of the same likelihood: wait for more cards
+    if (rank.count == 0) continue;
+    const SeatMap& m = rank.map;
+    if (!rank.entry) return Cause{map_words(m), info_->deal.permuted(m), rotation_of(m) ? "board turned" : "hands in the wrong pockets"};
+    Deal d = master_->board(*rank.entry).deal.permuted(m);
+    std::string as = m == kIdentitySeats ? "" : " (" + map_words(m) + ")";
+    if (r <= 2) return Cause{"a wrong board: the cards fit " + master_->describe(*rank.entry) + as, d, "wrong board"};
+    return Cause{"a deal from another session: the cards fit " + master_->describe(*rank.entry) + as, d, kForeignSession};
   }
   return std::nullopt;
 }
