@@ -220,6 +220,13 @@ void Table::tick(Millis now) {
     if (z.has_seat()) e.seats = {z.seat};
     emit(std::move(e));
   }
+  // The board back with a pocket short, steady for return_settle_ms (on_pocket): judge it now.
+  if (return_pending_ && (phase_ == Phase::Auction || phase_ == Phase::Play || phase_ == Phase::Over) &&
+      now_ - *return_pending_ >= config_.return_settle_ms) {
+    Millis back = *return_pending_;
+    return_pending_.reset();
+    board_returned(back);
+  }
   // Station: the pause after the fourth pocket ends the board.
   if (pocket_ == 3 && !pockets_[3].cards.empty() && now_ - last_card_ >= config_.pocket_gap_ms) station_evaluate(now_);
   if ((phase_ == Phase::Auction || phase_ == Phase::Play) && !slow_reported_ && now_ - board_start_ > config_.board_allowance_ms) {
@@ -469,8 +476,36 @@ void Table::on_pocket(const Observation& o) {
     }
     return;
   }
-  if (present && std::all_of(present_.begin(), present_.end(), [](const std::optional<bool>& p) { return p && *p; }))
-    board_returned(o.time);
+  if (!std::all_of(present_.begin(), present_.end(), [](const std::optional<bool>& p) { return p && *p; })) {
+    return_pending_.reset();  // a pocket taken out again: the board is not back yet
+    return;
+  }
+  // Law 7C: each player puts his 13 cards back in his pocket, and a hand is often pushed in a few cards
+  // at a time: a pocket read in full steadies at 9, 10, ... on the way to 13. Counting the first steady
+  // reading of the last pocket alerts a director to a hand being put away slowly (Laws 13, 14). So while
+  // the pockets read in full and one of them holds fewer than 13, the counts wait until no pocket's
+  // reading has changed for return_settle_ms (3 s: longer than a player's pause with a stack half in,
+  // far shorter than the time before the board is moved to the next table), then a short pocket is
+  // reported. Every pocket at 13 or more (nothing left to go in), or pockets that only sense presence,
+  // are judged at once.
+  if (pockets_filling()) {
+    return_pending_ = o.time;
+    return;
+  }
+  return_pending_.reset();
+  board_returned(o.time);
+}
+
+bool Table::pockets_filling() const {
+  int cards = 0;
+  bool short_pocket = false;
+  for (Seat s : kAllSeats) {
+    const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
+    if (!r || !r->complete) return false;  // presence only: no count is made at return
+    cards += r->cards.size();
+    short_pocket = short_pocket || r->cards.size() + r->unknown < 13;
+  }
+  return short_pocket && cards >= 40;  // read in full (board_returned's floor for a count)
 }
 
 void Table::start_auction(Seat withdrawn, Millis t) {
@@ -1397,6 +1432,7 @@ void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<
 
 void Table::reset_board() {
   phase_ = Phase::Waiting;
+  return_pending_.reset();
   board_.reset();
   contract_.reset();
   opening_leader_.reset();

@@ -107,6 +107,7 @@ class Table {
   void infer_board(Millis t);
   void dummy_known(Seat dummy, Millis t);
   void board_returned(Millis t);
+  bool pockets_filling() const;  // read in full, one short of 13: a hand may still be going in (Law 7C)
   // Law 7C: the pockets read in full at return -- counts, a card twice, unknown tags, cards in no pocket.
   void returned_count(const std::array<bridge::Hand, 4>& pockets, const std::array<int, 4>& unknown,
                       const std::array<std::vector<std::string>, 4>& unknown_ids, bridge::Hand together, bridge::Hand twice);
@@ -143,6 +144,7 @@ class Table {
   bool board_arrived_ = false;
   Millis board_start_ = 0;
   bool slow_reported_ = false;
+  std::optional<Millis> return_pending_;  // all four pockets back, one short: since when no pocket changed
   std::optional<ContractCommand> contract_;
   std::optional<Seat> opening_leader_;
   std::optional<Seat> dummy_;

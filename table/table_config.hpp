@@ -24,6 +24,10 @@ struct TableConfig {
   int flicker_changes = 4;
   Millis silence_ms = 5000;            // a zone not heard from for this long is unknown (device silent)
   Millis pocket_gap_ms = 2000;         // station: a pause this long between cards starts the next pocket
+  // Law 7C: the pockets read in full when the board goes back are judged (counts, Laws 13 and 14) as soon
+  // as every pocket holds 13 or more, or once no pocket's reading has changed for this long: a hand is
+  // often pushed into its pocket a few cards at a time, and each stop reads steady (see Table::on_pocket).
+  Millis return_settle_ms = 3000;
   Millis board_allowance_ms = 7 * 60 * 1000 + 30 * 1000;  // 7.5 minutes a board
   std::size_t infer_limit = 4096;      // infer a board from the cards played among at most this many boards
 

@@ -274,6 +274,32 @@ TEST(BoardReturned, ACardInAnotherPocketIsTheFouledBoardAloneNotAlsoACount) {
   EXPECT_EQ(irregularities(ev), Types{"fouled_board"}) << test::dump(ev);
 }
 
+// Law 7C: a hand put back into its pocket a few cards at a time reads 9, 10, ... 13 as it goes in. Each
+// of those readings is steady for a moment (a player pausing while pushing the stack): none of them is a
+// pocket of 12 (Law 13) or a card lost (Law 14), and a director must not be alerted to a hand being put
+// away slowly.
+TEST(BoardReturned, Law7CAHandPutAwaySlowlyIsNoWrongCount) {
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket E as master\nat 95 pocket S as master\nat 95 pocket W as master\n"
+                "at 95 pocket N as master -DA -DT -D7 -D5\nat 96 pocket N as master -DT -D7 -D5\n"
+                "at 97 pocket N as master -D7 -D5\nat 98 pocket N as master -D5\nat 99 pocket N as master\nend 105\n");
+  EXPECT_TRUE(irregularities(ev).empty()) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.returned"), nullptr) << test::dump(ev);
+}
+
+// The same pocket really left with 12 (a card kept back, Laws 7C, 13, 14): still reported, once its
+// reading has stayed the same for the settle time, and long before the board is moved.
+TEST(BoardReturned, Law7CAPocketThatStaysAtTwelveIsReportedAfterTheSettleTime) {
+  auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket E as master\nat 95 pocket S as master\nat 95 pocket W as master\n"
+                "at 95 pocket N as master -DA -DT -D7 -D5\nat 96 pocket N as master -DT -D7 -D5\n"
+                "at 97 pocket N as master -D7 -D5\nat 98 pocket N as master -D5\nend 105\n");
+  ASSERT_EQ(irregularities(ev), (Types{"wrong_count", "missing_card"})) << test::dump(ev);
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  EXPECT_EQ(*count->find("observed"), "N=12");
+  EXPECT_LE(count->time, 98000 + TableConfig{}.return_settle_ms + 500) << "the short pocket waits only the settle time";
+}
+
 TEST(BoardReturned, PocketsThatHearATagOrTwoOfTheStackAreNoCount) {
   // An RFID pocket antenna under a stack of 13 hears one or two tags: presence, not a count.
   auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
