@@ -56,7 +56,8 @@ UsbBus::~UsbBus() {
   if (ctx_) libusb_interrupt_event_handler(ctx_);
   if (events_.joinable()) events_.join();
   if (dispatch_.joinable()) dispatch_.join();
-  for (Pending& p : pending_) libusb_unref_device(p.device);
+  for (Pending& p : pending_)
+    if (p.device) libusb_unref_device(p.device);
   for (Present& p : present_) libusb_unref_device(p.device);
   if (ctx_) libusb_exit(ctx_);
 }
@@ -91,6 +92,10 @@ void UsbBus::run_dispatch() {
     Pending p = pending_.front();
     pending_.pop_front();
     dispatched_.notify_all();  // add_listener looks again once this one is handled (under this lock)
+    if (!p.device) {
+      offer_free_locked();  // offer_again()
+      continue;
+    }
     if (p.arrived) {
       auto it = std::find_if(present_.begin(), present_.end(), [&](const Present& x) { return x.device == p.device; });
       if (it != present_.end()) {
@@ -121,6 +126,9 @@ void UsbBus::run_dispatch() {
         lock.lock();
       }
       libusb_unref_device(p.device);
+      // Its owner is free now: a device of its kind plugged in while it had one (and refused then) is
+      // taken at once, as it is when the owner ends on its own (offer_again).
+      if (owner) offer_free_locked();
     }
   }
 }
@@ -159,13 +167,7 @@ void UsbBus::add_listener(UsbListener* listener) {
   dispatched_.wait_for(lock, std::chrono::seconds(2), [&] { return stopping_ || pending_.empty(); });
   listeners_.push_back(listener);
   // Offer what is already plugged in and unclaimed, as if it had just arrived.
-  std::vector<libusb_device*> free;
-  for (const Present& p : present_)
-    if (!p.owner) free.push_back(p.device);
-  for (libusb_device* d : free) {
-    auto it = std::find_if(present_.begin(), present_.end(), [&](const Present& x) { return x.device == d; });
-    if (it != present_.end() && !it->owner) offer_locked(d);
-  }
+  offer_free_locked();
 }
 
 void UsbBus::remove_listener(UsbListener* listener) {
@@ -180,6 +182,27 @@ void UsbBus::release(libusb_device* device) {
   std::lock_guard lock(mutex_);
   for (Present& p : present_)
     if (p.device == device) p.owner = nullptr;
+}
+
+void UsbBus::offer_again() {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;
+    pending_.push_back({true, nullptr});
+  }
+  wake_.notify_all();
+}
+
+// Offers every unowned device to the listeners (with mutex_ held, released around each offer).
+void UsbBus::offer_free_locked() {
+  std::vector<libusb_device*> free;
+  for (const Present& p : present_)
+    if (!p.owner) free.push_back(p.device);
+  for (libusb_device* d : free) {
+    // Look again: while unlocked for an offer, a device may have been taken or gone.
+    auto it = std::find_if(present_.begin(), present_.end(), [&](const Present& x) { return x.device == d; });
+    if (it != present_.end() && !it->owner) offer_locked(d);
+  }
 }
 
 std::string UsbBus::port_path(libusb_device* device) {

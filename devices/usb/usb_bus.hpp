@@ -49,6 +49,11 @@ class UsbBus {
   // A listener gives a device back (it failed to open it); it may be offered to others at the next arrival.
   void release(libusb_device* device);
 
+  // A listener that let go of its device without a LEFT (it died with NO_DEVICE on a hub that keeps the
+  // dead port) asks for the free devices again: each is offered to the listeners as if it had just arrived.
+  // Returns at once; the offers come on the dispatch thread.
+  void offer_again();
+
   static std::string port_path(libusb_device* device);  // "1-1.2": bus, then the hub ports
 
  private:
@@ -58,10 +63,11 @@ class UsbBus {
   void run_events();
   void run_dispatch();
   void offer_locked(libusb_device* device);
+  void offer_free_locked();
 
   struct Pending {
     bool arrived = true;
-    libusb_device* device = nullptr;  // referenced
+    libusb_device* device = nullptr;  // referenced; null: offer_again()
   };
   struct Present {
     libusb_device* device = nullptr;  // referenced

@@ -126,6 +126,7 @@ void UsbReader::detach() {
     t = std::move(thread_);
     dev = attached_;
     attached_ = nullptr;
+    ended_ = false;
   }
   wake_.notify_all();
   if (t.joinable()) t.join();
@@ -186,8 +187,21 @@ bool UsbReader::offer(libusb_device* device) {
   if (auto model = config().option("model"); model && *model != q->model) return false;
   std::string port = UsbBus::port_path(device);
   if (auto want = config().option("port"); want && *want != port) return false;
+  std::thread dead;
+  libusb_device* dead_device = nullptr;
+  {
+    std::lock_guard lock(mutex_);
+    if ((attached_ || thread_.joinable()) && !ended_) return false;  // this reader already has its hardware
+    dead = std::move(thread_);
+    dead_device = attached_;
+    attached_ = nullptr;
+    ended_ = false;
+  }
+  // A thread that ended on its own has closed its handle; it is joined here, on the bus's dispatch
+  // thread (offer() and left() are never called on a reader's own thread).
+  if (dead.joinable()) dead.join();
+  if (dead_device) libusb_unref_device(dead_device);
   std::lock_guard lock(mutex_);
-  if (attached_ || thread_.joinable()) return false;  // this reader already has its hardware
   attached_ = libusb_ref_device(device);
   stopping_ = false;
   port_ = port;
@@ -284,6 +298,7 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
   bool reset_tried = false;
   bool reported_dead = false;
   bool shaken = false;
+  bool gone = false;  // the device died (NO_DEVICE): the thread ends without stop() or left()
   auto note_error = [&](const std::string& r) {
     std::lock_guard lock(mutex_);
     last_error_ = r;
@@ -334,6 +349,7 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
     if (o.kind == Outcome::Kind::Gone) {
       note_error(o.reason);
       mark_lost("unplugged (" + o.reason + ")");
+      gone = true;
       break;
     }
     if (o.kind == Outcome::Kind::Failed) {
@@ -349,6 +365,7 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
           int rc = libusb_reset_device(handle);
           if (rc == LIBUSB_ERROR_NO_DEVICE || rc == LIBUSB_ERROR_NOT_FOUND) {
             mark_lost("unplugged during reset");
+            gone = true;
             break;
           }
           shaken = false;
@@ -374,6 +391,15 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
     libusb_release_interface(handle, 0);
     libusb_close(handle);
   }
+  if (!gone) return;
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_) return;  // stop() or left() is joining this thread and frees the reader itself
+    ended_ = true;
+  }
+  // A board may have been plugged in (and refused: this reader had one) before this one died; with no
+  // arrival after the death it would never be offered again.
+  bus_->offer_again();
 }
 
 void UsbReader::publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard) {

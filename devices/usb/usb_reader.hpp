@@ -145,6 +145,10 @@ class UsbReader : public Device, private UsbListener {
   libusb_device* attached_ = nullptr;   // referenced while claimed
   std::thread thread_;
   bool stopping_ = false;               // stop() or left(): the reader thread ends
+  // The reader thread ended on its own: its device died (NO_DEVICE) and it closed the handle. A hub that
+  // keeps the dead port sends no LEFT, so left() would never free the reader: offer() joins the thread
+  // (it cannot join itself) and takes the new device; a LEFT that comes late for the dead one is not ours.
+  bool ended_ = false;
   std::string firmware_, port_, model_, last_error_;
   int poll_ms_ = 0;                     // the period polled at: option or model, no shorter than the reader's own
   int option_poll_ms_ = 0;              // poll_ms= (0: none)

@@ -244,6 +244,57 @@ TEST_F(UsbReaders, BoardWhoseTransfersFailWithNoDeviceIsLostWithoutWaitingForUde
   EXPECT_EQ(events.back().zones, std::vector<Zone>{zone("play:E")});
 }
 
+// A board whose transfers died with NO_DEVICE but whose hub sent no "remove" (so no hotplug LEFT) kept
+// its reader for ever: the reader's thread had ended, but only LEFT freed the reader, so a board plugged
+// into another port was refused and the zones stayed unknown. The reader frees itself; the "remove" that
+// comes late for the dead board leaves the new one alone.
+TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByOnePluggedIntoAnotherPort) {
+  BoardModel board;
+  FakeUsbDevice& dead = plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  dead.unplug(false);
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+
+  BoardModel spare;
+  spare.place(0, {{uid(kC7), 10}});  // antenna_order 2,0,1,3: physical 0 is antenna2
+  plug(5, "1-3", test::kBoardDescriptors, spare);
+  std::size_t seen = sink_.input_count();
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2)) << "the new board was refused";
+  EXPECT_TRUE(sink_.wait_reading(zone("play:E"), cards({"C7"}), seen));
+  EXPECT_TRUE(reader.present());
+  EXPECT_EQ(reader.status()["port"], "1-3");
+
+  dead.unplug(true);  // udev says at last that the dead board is gone
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  seen = sink_.input_count();
+  spare.place(0, {{uid(kSA), 10}});
+  EXPECT_TRUE(sink_.wait_reading(zone("play:E"), cards({"SA"}), seen));
+  EXPECT_TRUE(reader.present());
+  std::size_t lost = 0;
+  for (auto& e : sink_.events()) lost += e.kind == DeviceEvent::Kind::Lost;
+  EXPECT_EQ(lost, 1u);
+}
+
+// The same with the second board plugged in (and refused: the reader had one) before the first dies:
+// nothing arrives after the death, so the reader asks the bus again for a free one.
+TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByAFreeOneAlreadyPluggedIn) {
+  BoardModel board, spare;
+  spare.place(0, {{uid(kC7), 10}});
+  FakeUsbDevice& dead = plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  plug(5, "1-3", test::kBoardDescriptors, spare);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_EQ(reader.status()["port"], "1-2");
+  dead.unplug(false);
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  std::size_t seen = sink_.input_count();
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2)) << "the free board was not taken";
+  EXPECT_TRUE(sink_.wait_reading(zone("play:E"), cards({"C7"}), seen));
+  EXPECT_EQ(reader.status()["port"], "1-3");
+}
+
 // The HELLO reply's shortest poll period (docs/hardware.md) is what the board can do: it scans every
 // antenna at each SCAN. It was read and never used: a board asking for 250 ms was polled every 20 ms.
 TEST_F(UsbReaders, ABoardIsPolledNoFasterThanItsHelloSays) {
