@@ -129,22 +129,30 @@ QuirkTable QuirkTable::parse(std::string_view text, std::vector<QuirkProblem>& p
   for (std::size_t i = 0; i < t.quirks_.size(); ++i) {
     const ReaderQuirk& q = t.quirks_[i];
     if (q.protocol.empty()) problems.push_back({0, "[" + q.model + "] has no protocol"});
-    if (!q.antenna_order.empty() && q.antenna_order.size() != static_cast<std::size_t>(q.antennas))
-      problems.push_back({0, "[" + q.model + "] antenna_order lists " + std::to_string(q.antenna_order.size()) + " antennas, antennas = " + std::to_string(q.antennas)});
-    // antenna_order maps each physical antenna to a logical one: a logical antenna named twice gets two
-    // physical ones (the reader keeps one of their readings, the other antenna is never read) and leaves
-    // another with none; one the model does not have is a zone no configuration can name right.
-    std::set<int> seen;
-    for (int logical : q.antenna_order) {
-      if (logical >= q.antennas) {
-        problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists antenna" + std::to_string(logical) + ", but antennas = " +
-                                                   std::to_string(q.antennas) + " (antenna0 to antenna" + std::to_string(q.antennas - 1) + ")", true});
-        break;
-      }
-      if (!seen.insert(logical).second) {
-        problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists antenna" + std::to_string(logical) +
-                                                   " twice (each physical antenna is another logical one)", true});
-        break;
+    // One logical antenna for each physical one. A shorter order leaves the last physical antennas read
+    // as their own numbers, which the order may have given to another (1,2,3 with 4 antennas: physical 2
+    // and 3 both feed antenna3, and antenna0 has none); a longer one names antennas the model lacks.
+    // Said alone: the entries' own checks below would only echo it.
+    if (!q.antenna_order.empty() && q.antenna_order.size() != static_cast<std::size_t>(q.antennas)) {
+      problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists " + std::to_string(q.antenna_order.size()) +
+                                                 " antennas, but antennas = " + std::to_string(q.antennas) +
+                                                 " (one logical antenna for each physical one)", true});
+    } else {
+      // antenna_order maps each physical antenna to a logical one: a logical antenna named twice gets two
+      // physical ones (the reader keeps one of their readings, the other antenna is never read) and leaves
+      // another with none; one the model does not have is a zone no configuration can name right.
+      std::set<int> seen;
+      for (int logical : q.antenna_order) {
+        if (logical >= q.antennas) {
+          problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists antenna" + std::to_string(logical) + ", but antennas = " +
+                                                     std::to_string(q.antennas) + " (antenna0 to antenna" + std::to_string(q.antennas - 1) + ")", true});
+          break;
+        }
+        if (!seen.insert(logical).second) {
+          problems.push_back({lines_of[i].order, "[" + q.model + "] antenna_order lists antenna" + std::to_string(logical) +
+                                                     " twice (each physical antenna is another logical one)", true});
+          break;
+        }
       }
     }
     // A device is taken by the first section with its VID:PID (by_usb): a second one would never be used,

@@ -18,7 +18,8 @@ struct ReaderQuirk {
   std::string protocol;              // "pn53x-ccid" or "cardtable-board"
   std::uint16_t vid = 0, pid = 0;
   int antennas = 1;
-  std::vector<int> antenna_order;    // physical antenna → logical antenna (the label on the board's case)
+  std::vector<int> antenna_order;    // physical antenna → logical antenna (the label on the board's case):
+                                     // empty, or a permutation of 0..antennas-1
   int poll_ms = 100;                 // time between two polls of one reader
   int timeout_ms = 500;              // every transfer's timeout
   int retries = 3;                   // failed polls in a row before the reader is reset
@@ -41,7 +42,7 @@ struct QuirkProblem {
 class QuirkTable {
  public:
   // Problems that lose readings without a word are fatal: an antenna_order that names a logical antenna
-  // twice or one the model lacks, two sections with one usb VID:PID.
+  // twice or one the model lacks, or is not `antennas` long; two sections with one usb VID:PID.
   static QuirkTable parse(std::string_view text, std::vector<QuirkProblem>& problems);
   // Reads the file; problems (and a missing file) are reported, fatal only as parse() says.
   static QuirkTable load(const std::string& path, std::vector<QuirkProblem>& problems);

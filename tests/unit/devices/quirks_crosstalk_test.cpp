@@ -53,7 +53,8 @@ TEST(QuirkFile, BadLinesAreNamedAndTheRestKept) {
   EXPECT_EQ(t.all()[0].poll_ms, 100);  // the default stays
   std::vector<int> lines;
   for (auto& p : problems) lines.push_back(p.line);
-  EXPECT_EQ(lines, (std::vector<int>{1, 3, 5, 8, 0}));
+  EXPECT_EQ(lines, (std::vector<int>{1, 3, 5, 8, 7}));
+  EXPECT_TRUE(problems.back().fatal) << "antenna_order = 1 with antennas = 2";
 }
 
 // A quirk file of the test's own (each test its own file: a file's warnings are said once a process).
@@ -91,6 +92,25 @@ TEST(QuirkFile, AnAntennaOrderThatRepeatsAnAntennaOrNamesOneOutOfRangeIsRefusedA
   QuirkTable::load(good, problems);
   EXPECT_TRUE(problems.empty()) << problems[0].message;
   for (const auto& f : {twice, out, good}) std::filesystem::remove(f);
+}
+
+// An antenna_order shorter than `antennas` (2,0,1 with 4) leaves the last physical antennas to be read as
+// their own numbers, so two physical antennas may feed one logical one; a longer one names antennas the
+// model lacks. It was a warning, and the reader started with it: refused at start like the other orders
+// that lose readings, naming the file, the line and the two counts.
+TEST(QuirkFile, AnAntennaOrderShorterOrLongerThanTheAntennasIsRefusedAtStart) {
+  std::string error;
+  const std::string shorter = quirk_file("shorter", std::string(kBoardSection) + "antenna_order = 2,0,1\n");
+  EXPECT_FALSE(board_starts(shorter, error));
+  EXPECT_EQ(error, "board0: the quirk file " + shorter + " line 5: [cardtable-board-v1] antenna_order lists 3 antennas, but antennas = 4 "
+                   "(one logical antenna for each physical one)");
+  // antennas given after the order: the check is the section's, whatever the lines' order.
+  const std::string longer = quirk_file("longer", "[cardtable-board-v1]\nusb = 1209:0001\nprotocol = cardtable-board\n"
+                                                  "antenna_order = 1,0\nantennas = 1\n");
+  EXPECT_FALSE(board_starts(longer, error));
+  EXPECT_EQ(error, "board0: the quirk file " + longer + " line 4: [cardtable-board-v1] antenna_order lists 2 antennas, but antennas = 1 "
+                   "(one logical antenna for each physical one)");
+  for (const auto& f : {shorter, longer}) std::filesystem::remove(f);
 }
 
 // QuirkTable::by_usb takes the first section with a device's VID:PID: a second section with the same one
