@@ -205,6 +205,23 @@ void UsbBus::offer_free_locked() {
   }
 }
 
+bool UsbBus::is_port_path(std::string_view port) {
+  // port_path(): the bus number, '-', then the port on each hub, '.'-separated; libusb numbers both
+  // from 1, and each fits in a byte.
+  int numbers = 0;
+  std::size_t at = 0;
+  while (true) {
+    std::size_t end = at;
+    while (end < port.size() && port[end] >= '0' && port[end] <= '9') ++end;
+    const std::string_view digits = port.substr(at, end - at);
+    if (digits.empty() || digits.size() > 3 || digits[0] == '0' || std::stoi(std::string(digits)) > 255) return false;
+    ++numbers;
+    if (end == port.size()) return numbers >= 2 && numbers <= 8;  // the bus and 1..7 ports
+    if (port[end] != (numbers == 1 ? '-' : '.')) return false;
+    at = end + 1;
+  }
+}
+
 std::string UsbBus::port_path(libusb_device* device) {
   std::array<std::uint8_t, 8> ports{};
   int n = libusb_get_port_numbers(device, ports.data(), static_cast<int>(ports.size()));

@@ -18,6 +18,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -55,6 +56,9 @@ class UsbBus {
   void offer_again();
 
   static std::string port_path(libusb_device* device);  // "1-1.2": bus, then the hub ports
+  // Whether `port` is one port_path() can write: BUS-PORT[.PORT...], each number 1..255 with no leading
+  // zero, at most 7 ports (the hubs USB allows in a row). A port= in another form would match no device.
+  static bool is_port_path(std::string_view port);
 
  private:
   UsbBus() = default;

@@ -72,6 +72,12 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
     error = o.error();
     return false;
   }
+  // offer() compares port= with UsbBus::port_path(): one in another form (empty, a word, 1-02) matches
+  // no device, and the reader would wait for ever, saying none is plugged in there.
+  if (auto port = o.text("port"); port && !UsbBus::is_port_path(*port)) {
+    error = name() + ": port=" + *port + " is not a USB port path: BUS-PORT[.PORT...] as status shows it, e.g. 1-2 or 3-1.4.2 (numbers 1..255, up to 7 ports)";
+    return false;
+  }
   if (auto model = o.text("model"); model && !quirks_.by_model(*model)) {
     error = name() + ": model '" + *model + "' is not in the quirk file";
     return false;

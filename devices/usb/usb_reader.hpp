@@ -5,7 +5,8 @@
 //
 // Options every USB reader takes (DeviceConfig::options):
 //   model=acr122u      take only this model of the quirk file, one of the driver's protocol (default: any of them)
-//   port=1-1.2         take only the device on this USB port (bus-port.port); default: the first free one
+//   port=1-1.2         take only the device on this USB port (BUS-PORT[.PORT...], as UsbBus::port_path
+//                      writes it; anything else is refused at start); default: the first free one
 //   poll_ms=100        override the model's poll period
 #pragma once
 

@@ -102,5 +102,24 @@ TEST(DeviceOptions, AUsbReaderRefusesAModelOfAnotherProtocol) {
   EXPECT_EQ(error, "dev0: model 'cardtable-board-v1' is a cardtable-board reader; acr122u takes acr122u, scl3711");
 }
 
+// port= empty or not a port path (port=, port=banana) was taken, and the reader waited for ever for a
+// device on a port no device has ("no cardtable-board reader on USB port  is plugged in"). Refused at
+// start, in the form UsbBus::port_path writes (and `status` shows), which is what offer() compares.
+TEST(DeviceOptions, AUsbReaderRefusesAPortThatIsNoUsbPortPath) {
+  DeviceEnvironment env;
+  env.quirks_path = CARDTABLE_SHIPPED_QUIRKS;
+  test::RecordingSink sink;
+  for (const char* bad : {"", "banana", "1", "1-", "-2", "1-2.", "1-2..3", "1.2", "01-2", "1-02", "0-1", "1-0", "256-1", "1-256",
+                          "1-1.2.3.4.5.6.7.8", " 1-2", "1-2 ", "1--2", "a-1"}) {
+    BoardReader board(config({{"port", bad}}, "cardtable-board"), env);
+    std::string error;
+    EXPECT_FALSE(board.start(sink, error)) << bad;
+    EXPECT_EQ(error, "dev0: port=" + std::string(bad) +
+                         " is not a USB port path: BUS-PORT[.PORT...] as status shows it, e.g. 1-2 or 3-1.4.2 (numbers 1..255, up to 7 ports)");
+    board.stop();
+  }
+  for (const char* good : {"1-2", "3-1.4.2", "255-255", "1-1.2.3.4.5.6.7"}) EXPECT_TRUE(UsbBus::is_port_path(good)) << good;
+}
+
 }  // namespace
 }  // namespace cardtable::devices
