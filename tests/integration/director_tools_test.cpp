@@ -411,3 +411,80 @@ TEST_F(Daemon, AHubOnAnEphemeralPortSaysWhichPort) {
   const std::string hub_log = text_of(dir / "hub.log");
   EXPECT_NE(hub_log.find("upstream " + upstream + ","), std::string::npos) << hub_log;
 }
+
+// A director's secret key that others on the laptop could read was used without a word, so any user
+// there could act as the director on the wire. cardtablectl now refuses it as ssh does a private key:
+// the file, its mode and the chmod that fixes it, exit status 2; the owner's own key (0600) works
+// against a real daemon with CURVE.
+TEST_F(Daemon, CardtablectlRefusesASecretKeyOthersCanReadAndUsesItsOwnersAlone) {
+  const std::string keys = (dir / "keys").string(), td = keys + "/clients/director/td.key", server = keys + "/server.pub";
+  ASSERT_EQ(run_ctl({"keygen", "server", "--dir", keys}).status, 0);
+  ASSERT_EQ(run_ctl({"keygen", "td", "--dir", keys + "/clients/director"}).status, 0);
+  start("play-fouled-board.scn", 50, {"--curve-secret", keys + "/server.key", "--clients", keys + "/clients"});
+  CtlRun r;
+  ASSERT_TRUE(wait_for([&] { return (r = run_ctl({"status", "-c", ctl, "--key", td, "--server-key", server, "--json"})).status == 0; }))
+      << r.out << log();
+  EXPECT_NE(r.out.find("\"security\": \"curve\""), std::string::npos) << r.out;
+  for (const char* mode : {"0644", "0640", "0604", "0660"}) {
+    ASSERT_EQ(std::system(("chmod " + std::string(mode) + " '" + td + "'").c_str()), 0);
+    for (const std::vector<std::string>& command :
+         {std::vector<std::string>{"status", "-c", ctl}, {"ack", "1", "--by", "Mallory", "-c", ctl}, {"watch", "-e", pub, "-c", ctl, "--seconds", "0.1"}}) {
+      std::vector<std::string> args = command;
+      args.insert(args.end(), {"--key", td, "--server-key", server});
+      r = run_ctl(args);
+      EXPECT_EQ(r.status, 2) << mode << " " << command[0] << ": " << r.out;
+      EXPECT_NE(r.out.find(td + ": "), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find(std::string("mode ") + mode), std::string::npos) << r.out;
+      EXPECT_NE(r.out.find("chmod 600 " + td), std::string::npos) << r.out;
+      EXPECT_EQ(r.out.find("\"ok\""), std::string::npos) << "it went on and asked the daemon: " << r.out;
+    }
+  }
+  ASSERT_EQ(std::system(("chmod 0600 '" + td + "'").c_str()), 0);
+  r = run_ctl({"status", "-c", ctl, "--key", td, "--server-key", server});
+  EXPECT_EQ(r.status, 0) << r.out;
+}
+
+// The daemon's public key (--server-key) and the client's own keypair, hostile: each refused with the
+// file named and exit status 2, never a crash ("terminate called" for 40 characters that are not Z85)
+// nor plain text.
+TEST_F(Daemon, CardtablectlRefusesHostileKeyFilesNamingThem) {
+  const std::string keys = (dir / "keys").string(), td = keys + "/td.key";
+  ASSERT_EQ(run_ctl({"keygen", "server", "--dir", keys}).status, 0);
+  ASSERT_EQ(run_ctl({"keygen", "td", "--dir", keys}).status, 0);
+  const std::string pub_line = text_of(keys + "/server.pub");
+  const std::string good = pub_line.substr(pub_line.find("public = ") + 9, 40);
+  fs::create_directories(keys + "/folder.pub");
+  std::string not_z85 = good;
+  not_z85[3] = '~';
+  std::string garbage;
+  for (int i = 1; i < 500; ++i) garbage += static_cast<char>((i * 131) % 256);
+  const std::vector<std::pair<std::string, std::string>> hostile = {
+      {"empty.pub", ""}, {"truncated.pub", "public = " + good.substr(0, 17) + "\n"}, {"garbage.pub", garbage},
+      {"notz85.pub", "public = " + not_z85 + "\n"}, {"long.pub", "public = " + good + good + "\n"}};
+  for (const auto& [name, text] : hostile) std::ofstream(keys + "/" + name, std::ios::binary) << text;
+  std::vector<std::string> files = {keys + "/folder.pub", keys + "/missing.pub"};
+  for (const auto& [name, text] : hostile) files.push_back(keys + "/" + name);
+  for (const auto& f : files) {
+    for (const std::string command : {"status", "watch"}) {
+      std::vector<std::string> args = {command, "-c", ctl, "--key", td, "--server-key", f};
+      if (command == "watch") args.insert(args.end(), {"-e", pub, "--seconds", "0.1"});
+      CtlRun r = run_ctl(args);
+      EXPECT_EQ(r.status, 2) << command << " " << f << ": " << r.out;
+      EXPECT_NE(r.out.find(f + ": "), std::string::npos) << command << " " << f << ": " << r.out;
+      EXPECT_EQ(r.out.find("terminate"), std::string::npos) << r.out;
+    }
+    // The same file as the client's own keypair (mode 0600, so that its content is what is refused).
+    if (fs::is_regular_file(f)) fs::permissions(f, fs::perms::owner_read | fs::perms::owner_write);
+    CtlRun r = run_ctl({"status", "-c", ctl, "--key", f, "--server-key", keys + "/server.pub"});
+    EXPECT_EQ(r.status, 2) << f << ": " << r.out;
+    EXPECT_NE(r.out.find(f + ": "), std::string::npos) << f << ": " << r.out;
+  }
+  // An option given empty is not "no CURVE": it was plain text without a word.
+  for (const std::vector<std::string>& empty : {std::vector<std::string>{"--key", "", "--server-key", ""}, {"--key", "", "--server-key", keys + "/server.pub"}}) {
+    std::vector<std::string> args = {"status", "-c", ctl};
+    args.insert(args.end(), empty.begin(), empty.end());
+    CtlRun r = run_ctl(args);
+    EXPECT_EQ(r.status, 2) << r.out;
+    EXPECT_NE(r.out.find("--key names no file"), std::string::npos) << r.out;
+  }
+}

@@ -30,22 +30,36 @@ namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
 
-// CURVE on the client side: our keypair and the daemon's public key, when both are given.
+// CURVE on the client side: our keypair and the daemon's public key, read once, when the options are.
 struct Curve {
   std::string key_file, server_file;
+  std::optional<cardtable::protocol::Keypair> mine;
+  std::string server_public;
 };
-std::optional<std::string> apply_curve(zmq::socket_t& s, const Curve& c) {
-  if (c.key_file.empty() && c.server_file.empty()) return std::nullopt;
-  if (c.key_file.empty() || c.server_file.empty()) return "CURVE needs both --key (yours) and --server-key (the daemon's .pub)";
+// Reads the files of --key and --server-key: nullopt when all is well (or CURVE is not asked for), else
+// the reason, which names the option and the file.
+std::optional<std::string> load_curve(Curve& c, const po::variables_map& vm) {
+  const bool key = vm.count("key") > 0, server = vm.count("server-key") > 0;
+  if (!key && !server) return std::nullopt;
+  // Given empty ("--key=", a variable that was not set), it was no CURVE at all, without a word.
+  if (key && c.key_file.empty()) return "--key names no file";
+  if (server && c.server_file.empty()) return "--server-key names no file";
+  if (!key || !server) return "CURVE needs both --key (yours) and --server-key (the daemon's .pub)";
   std::string error;
-  auto mine = cardtable::protocol::read_key_file(c.key_file, error);
-  if (!mine || mine->secret_key.empty()) return mine ? c.key_file + ": holds no secret key" : error;
-  auto server = cardtable::protocol::read_key_file(c.server_file, error);
-  if (!server) return error;
-  s.set(zmq::sockopt::curve_serverkey, server->public_key);
-  s.set(zmq::sockopt::curve_publickey, mine->public_key);
-  s.set(zmq::sockopt::curve_secretkey, mine->secret_key);
+  // The key is a person's, like an ssh private key: its owner's alone, whatever the group. Others who
+  // can read it can act as the director on the wire.
+  c.mine = cardtable::protocol::read_secret_key_file(c.key_file, error, cardtable::protocol::SecretKeyReader::person);
+  if (!c.mine) return "--key " + error;
+  auto server_key = cardtable::protocol::read_key_file(c.server_file, error);
+  if (!server_key) return "--server-key " + error;
+  c.server_public = server_key->public_key;
   return std::nullopt;
+}
+void apply_curve(zmq::socket_t& s, const Curve& c) {
+  if (!c.mine) return;
+  s.set(zmq::sockopt::curve_serverkey, c.server_public);
+  s.set(zmq::sockopt::curve_publickey, c.mine->public_key);
+  s.set(zmq::sockopt::curve_secretkey, c.mine->secret_key);
 }
 Curve g_curve;
 
@@ -118,10 +132,7 @@ std::optional<json> request(const std::string& endpoint, const json& body, int t
   zmq::socket_t s(ctx, zmq::socket_type::req);
   s.set(zmq::sockopt::linger, 0);
   s.set(zmq::sockopt::rcvtimeo, timeout_ms);
-  if (auto why = apply_curve(s, g_curve)) {
-    error = *why;
-    return std::nullopt;
-  }
+  apply_curve(s, g_curve);
   try {
     s.connect(endpoint_address(endpoint));
     s.send(zmq::buffer(body.dump()));
@@ -156,7 +167,7 @@ int run_watch(const std::vector<std::string>& args) {
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
       "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
       "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
-      "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
+      "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
       "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
   po::variables_map vm;
   try {
@@ -169,6 +180,10 @@ int run_watch(const std::vector<std::string>& args) {
   if (vm.count("help")) {
     std::cout << opts;
     return kExitOk;
+  }
+  if (auto why = load_curve(g_curve, vm)) {
+    std::cerr << "cardtablectl watch: " << *why << "\n(see cardtablectl watch --help)\n";
+    return kExitUsage;
   }
   bool as_json = vm.count("json") > 0, colour = !as_json && ::isatty(1);
   bool heartbeats = vm.count("heartbeats") > 0;
@@ -191,10 +206,7 @@ int run_watch(const std::vector<std::string>& args) {
   };
   zmq::context_t ctx;
   zmq::socket_t sub(ctx, zmq::socket_type::sub);
-  if (auto why = apply_curve(sub, g_curve)) {
-    std::cerr << "cardtablectl watch: " << *why << '\n';
-    return kExitUsage;
-  }
+  apply_curve(sub, g_curve);
   try {
     sub.connect(endpoint_address(endpoint));
     if (filters.empty()) sub.set(zmq::sockopt::subscribe, "");
@@ -321,7 +333,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
                                              "the table's control endpoint")("json", "print the reply as JSON");
   if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::string>(), "the first seq wanted (1 or more)");
   if (command == "ack") opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)");
-  opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts)")(
+  opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
       "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
   po::options_description hidden;
   hidden.add_options()("arg", po::value<std::vector<std::string>>(), "");
@@ -342,6 +354,10 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     return kExitOk;
   }
   std::vector<std::string> rest = vm.count("arg") ? vm["arg"].as<std::vector<std::string>>() : std::vector<std::string>{};
+  if (auto why = load_curve(g_curve, vm)) {
+    std::cerr << "cardtablectl " << command << ": " << *why << "\n(see cardtablectl " << command << " --help)\n";
+    return kExitUsage;
+  }
   std::string joined;
   for (const auto& r : rest) joined += (joined.empty() ? "" : " ") + r;
   auto usage = [&](const std::string& why) {
