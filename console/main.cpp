@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "devices/data_files.hpp"
+#include "protocol/curve_keys.hpp"
 #include "protocol/endpoint.hpp"
 #include "gateway.hpp"
 #include "http_listener.hpp"
@@ -76,7 +77,10 @@ std::optional<TableSpec> parse_table(const std::string& text, std::string& error
       (k == "control" ? t.control : t.live).endpoint = *a;
     } else if (k == "server-key") {
       auto key = protocol::read_key_file(v, error);
-      if (!key) return std::nullopt;
+      if (!key) {
+        error = "server-key=" + error;
+        return std::nullopt;
+      }
       t.control.server_public = t.live.server_public = key->public_key;
     } else {
       error = "'" + w + "': expected control=, live= or server-key=";
@@ -86,13 +90,12 @@ std::optional<TableSpec> parse_table(const std::string& text, std::string& error
   return t;
 }
 
+// The console's own keypairs. It is a service, like cardtabled: its keys may be 0600, or 0640 root:GROUP
+// read through the group it runs as (/etc/cardtable/keys); never readable by others.
 std::optional<protocol::Keypair> read_keypair(const std::string& file, const char* option, std::string& error) {
   if (file.empty()) return std::nullopt;
-  auto k = protocol::read_key_file(file, error);
-  if (!k || k->secret_key.empty()) {
-    error = std::string(option) + " " + file + ": " + (k ? "holds no secret key" : error);
-    return std::nullopt;
-  }
+  auto k = protocol::read_secret_key_file(file, error, protocol::SecretKeyReader::service);
+  if (!k) error = std::string(option) + " " + error;
   return k;
 }
 
@@ -178,8 +181,8 @@ int main(int argc, char** argv) {
       "table", po::value(&tables)->composing(),
       "'TOURNAMENT/SECTION/TABLE control=ENDPOINT live=ENDPOINT server-key=FILE': where to acknowledge and where the "
       "broadcaster's hands come from (repeat)")(
-      "director-key", po::value(&director_key), "the console's director keypair (cardtablectl keygen): subscribes and acknowledges")(
-      "broadcaster-key", po::value(&broadcaster_key), "the console's broadcaster keypair: the tables' live endpoints")(
+      "director-key", po::value(&director_key), "the console's director keypair (cardtablectl keygen; mode 0600, or 0640 with the console's group): subscribes and acknowledges")(
+      "broadcaster-key", po::value(&broadcaster_key), "the console's broadcaster keypair (mode as --director-key): the tables' live endpoints")(
       "logins", po::value(&logins_file), "the logins file: 'NAME ROLE HASH' a line (required)")(
       "www", po::value(&www)->default_value(www), "the page's folder (index.html, console.js, console.css)")(
       "tls-cert", po::value(&tls_cert), "HTTPS certificate chain (PEM)")("tls-key", po::value(&tls_key), "HTTPS private key (PEM)")(
@@ -230,6 +233,9 @@ int main(int argc, char** argv) {
   // Passwords and session cookies cross the venue's network only encrypted.
   if (!at.address().is_loopback() && !tls) return usage_error("--listen " + listen + ": off loopback the console needs HTTPS (--tls-cert, --tls-key)");
 
+  // A key option given empty (a config line "hub-key =" left blank) was no CURVE at all, without a word.
+  for (const char* option : {"hub-key", "director-key", "broadcaster-key"})
+    if (vm.count(option) && vm[option].as<std::string>().empty()) return usage_error(std::string("--") + option + " names no file");
   std::string error;
   auto director = read_keypair(director_key, "--director-key", error);
   if (!director_key.empty() && !director) return usage_error(error);
@@ -238,7 +244,7 @@ int main(int argc, char** argv) {
   std::string hub_public;
   if (!hub_key.empty()) {
     auto k = protocol::read_key_file(hub_key, error);
-    if (!k) return usage_error("--hub-key: " + error);
+    if (!k) return usage_error("--hub-key " + error);
     hub_public = k->public_key;
     if (!director) return usage_error("--hub-key needs --director-key: the console subscribes to the hub as a director");
   }
