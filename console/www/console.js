@@ -45,12 +45,42 @@ async function start() {
 
 function showLogin() {
   $('login').hidden = false;
+  // Said once after the page reloaded itself because its session was gone (see streamRefused).
+  if (sessionStorage.getItem('cardtable-session-ended')) {
+    sessionStorage.removeItem('cardtable-session-ended');
+    $('login-error').textContent = 'Your session ended (the console restarted, or you logged out elsewhere): log in again.';
+  }
   $('login-form').addEventListener('submit', async (ev) => {
     ev.preventDefault();
     const r = await api('/api/login', { name: $('login-name').value, password: $('login-password').value });
-    if (r.status === 200) { $('login').hidden = true; $('login-password').value = ''; return start(); }
+    if (r.status === 200) { $('login').hidden = true; $('login-password').value = ''; $('login-error').textContent = ''; return start(); }
     $('login-error').textContent = r.status === 429 ? `Too many failed logins: wait ${r.data.retry_after || 60} s` : (r.data.error || 'refused');
   }, { once: false });
+}
+
+// EventSource reconnects by itself after a dropped connection, but an HTTP error ends it for good: the
+// page kept the last grid under "reconnecting…" and no alert reached it again. 401: the session is gone
+// (the console restarted and forgot it, a logout elsewhere, its 12 hours): the page starts again at the
+// login, with nothing old left on show. Anything else (503: the role's pages are all open; a proxy's
+// error): a fresh stream after a pause, which brings a fresh snapshot.
+async function streamRefused(reopen) {
+  let me = { status: 0 };
+  try { me = await api('/api/me'); } catch (err) { /* the console is unreachable: try again later */ }
+  if (me.status === 401) {
+    sessionStorage.setItem('cardtable-session-ended', '1');
+    location.reload();
+    return;
+  }
+  setTimeout(reopen, 3000);
+}
+
+function watchStream(source, reopen, stateEl) {
+  source.addEventListener('open', () => { if (stateEl) stateEl.textContent = 'live'; document.body.classList.remove('stale'); });
+  source.addEventListener('error', () => {
+    if (stateEl) stateEl.textContent = source.readyState === EventSource.CLOSED ? 'refused: trying again…' : 'reconnecting…';
+    document.body.classList.add('stale');  // what is on show may be old: greyed until the stream is back
+    if (source.readyState === EventSource.CLOSED) streamRefused(reopen);
+  });
 }
 
 $('logout').addEventListener('click', async () => { await api('/api/logout', {}); location.reload(); });
@@ -247,9 +277,13 @@ $('detail-close').addEventListener('click', () => { $('detail').hidden = true; c
 function startDirector() {
   $('director').hidden = false;
   $('sound-toggle').hidden = false;
+  openDirectorStream();
+  setInterval(() => { for (const t of tiles.values()) if (t.data) drawElapsed(t); }, 1000);
+}
+
+function openDirectorStream() {
   const source = new EventSource('/api/stream');
-  source.addEventListener('open', () => { $('stream-state').textContent = 'live'; });
-  source.addEventListener('error', () => { $('stream-state').textContent = 'reconnecting…'; });
+  watchStream(source, openDirectorStream, $('stream-state'));
   source.addEventListener('snapshot', (m) => {
     const s = JSON.parse(m.data);
     streamClock = s.now - Date.now() / 1000;
@@ -267,7 +301,6 @@ function startDirector() {
     if (e.type === 'director.ack' && e.evidence) removeAlert(tableId(e), Number(e.evidence.seq));
     if (selected === u.tile.id) $('timeline').prepend(timelineItem(e));
   });
-  setInterval(() => { for (const t of tiles.values()) if (t.data) drawElapsed(t); }, 1000);
 }
 
 // ---- broadcaster -------------------------------------------------------------------------------------
@@ -336,7 +369,12 @@ function ddTable(dd) {
 
 function startBroadcaster() {
   $('broadcast').hidden = false;
+  openLiveStream();
+}
+
+function openLiveStream() {
   const source = new EventSource('/api/live-stream');
+  watchStream(source, openLiveStream, null);
   source.addEventListener('snapshot', (m) => { for (const b of JSON.parse(m.data).boards) drawBoard(b); });
   source.addEventListener('board', (m) => drawBoard(JSON.parse(m.data)));
 }

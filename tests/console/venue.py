@@ -86,17 +86,18 @@ class Venue:
                            "--heartbeat", "1", "--curve-secret", f"{self.keys}/table{t}.key", "--clients", f"{self.dir}/table-clients",
                            "--hub-key", f"{self.keys}/hub.pub"], f"table{t}")
 
-    def console_argv(self):
-        """The console's command line for this venue: the hub, its keys, every table (start_console runs it)."""
-        argv = [f"{self.build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--hub", self.ipc("down"), "--hub-control",
+    def console_argv(self, port=0):
+        """The console's command line for this venue: the hub, its keys, every table (start_console runs it).
+        port: 0 for any free one; a port given again restarts the console where the pages expect it."""
+        argv = [f"{self.build}/console/cardtable-console", "--listen", f"127.0.0.1:{port}", "--hub", self.ipc("down"), "--hub-control",
                 self.ipc("hubctl"), "--hub-key", f"{self.keys}/hub.pub", "--director-key", f"{self.keys}/console-director.key",
                 "--broadcaster-key", f"{self.keys}/console-broadcaster.key", "--logins", self.logins, "--www", f"{self.source}/console/www"]
         for t in self.tables:
             argv += ["--table", f"default/A/{t} control={self.ipc(f'ctl{t}')} live={self.ipc(f'live{t}')} server-key={self.keys}/table{t}.pub"]
         return argv + self.console_args
 
-    def start_console(self):
-        self.console = self.start(self.console_argv(), "console")
+    def start_console(self, port=0):
+        self.console = self.start(self.console_argv(port), "console")
         line = self.console.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if not m:
