@@ -6,6 +6,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/program_options.hpp>
 
+#include <chrono>
 #include <csignal>
 #include <fstream>
 #include <iostream>
@@ -187,7 +188,8 @@ int main(int argc, char** argv) {
       "www", po::value(&www)->default_value(www), "the page's folder (index.html, console.js, console.css)")(
       "tls-cert", po::value(&tls_cert), "HTTPS certificate chain (PEM)")("tls-key", po::value(&tls_key), "HTTPS private key (PEM)")(
       "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(
-      "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost")(
+      "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost; a --table never heard since the "
+                                                               "start shows as lost after as long")(
       "max-connections", po::value(&max_connections)->default_value(max_connections), "browser connections at most")(
       "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)");
   po::variables_map vm;
@@ -270,7 +272,7 @@ int main(int argc, char** argv) {
     auto t = parse_table(text, error);
     if (!t) return usage_error("--table " + error);
     if (!declared.insert(t->id).second) return usage_error("--table " + t->id + " is given twice: one line a table");
-    venue.declare_table(t->id);
+    venue.declare_table(t->id, std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count());
     if (!t->control.endpoint.empty()) {
       t->control.key = director ? &*director : nullptr;
       if (!t->control.server_public.empty() && !director) return usage_error("--table " + t->id + ": acknowledging with CURVE needs --director-key");

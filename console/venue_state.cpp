@@ -75,7 +75,17 @@ TableView& VenueState::table(const std::string& id) {
   return it->second;
 }
 
-void VenueState::declare_table(const std::string& id) { table(id); }
+void VenueState::declare_table(const std::string& id, double now) {
+  TableView& t = table(id);
+  if (t.last_heard == 0 && t.awaited_since == 0) t.awaited_since = now;
+}
+
+// Silent: nothing heard for lost_after_s, or, for a table named in the config and never heard, nothing
+// since the console began to wait for it (a dead daemon is not an idle table).
+bool VenueState::silent(const TableView& t, double now) const {
+  const double since = t.last_heard > 0 ? t.last_heard : t.awaited_since;
+  return since > 0 && now - since > lost_after_s_;
+}
 
 bool VenueState::apply_event(const json& e, double now) {
   json v = director_view(e);
@@ -289,7 +299,7 @@ bool VenueState::apply_live(const json& e) {
 std::string VenueState::state_of(const TableView& t, double now) const {
   // A silent table first: it hid behind an unacknowledged alert, and a dead table is what a director
   // must see at once (the tile still counts its alerts, and the alert list still holds them).
-  if (t.last_heard > 0 && now - t.last_heard > lost_after_s_) return "lost";
+  if (silent(t, now)) return "lost";
   if (!t.open_alerts.empty()) return "alert";
   for (const auto& [d, h] : t.devices)
     if (h == "lost") return "lost";
@@ -316,6 +326,7 @@ json VenueState::tile(const std::string& id, double now) const {
           {"alerts", t.open_alerts.size()},
           {"devices", devices},
           {"last_heard", t.last_heard},
+          {"heard", t.last_heard > 0},
           {"last_seq", t.last_seq}};
 }
 
@@ -357,10 +368,10 @@ json VenueState::live_board(const std::string& table, const std::string& key) co
 std::vector<std::string> VenueState::newly_silent(double now) {
   std::vector<std::string> out;
   for (const auto& [id, t] : tables_) {
-    bool silent = t.last_heard > 0 && now - t.last_heard > lost_after_s_;
+    const bool now_silent = silent(t, now);
     bool& was = silent_[id];
-    if (silent != was) out.push_back(id);
-    was = silent;
+    if (now_silent != was) out.push_back(id);
+    was = now_silent;
   }
   return out;
 }

@@ -29,6 +29,7 @@ struct TableView {
   std::uint64_t trick_seq = 0;
   std::uint64_t last_seq = 0;
   double last_heard = 0;        // wall time of the last message from the table (heartbeats included)
+  double awaited_since = 0;     // a table named in the config: wall time the console began to wait for it
   std::map<std::string, std::string> devices;  // device or zone -> "ok", "uncertain", "lost"
   std::map<std::uint64_t, nlohmann::json> open_alerts;  // seq -> the alert (director view)
   std::deque<nlohmann::json> timeline;          // the last events (director view)
@@ -70,8 +71,9 @@ class VenueState {
   // The tricks won by each side, from the director-only detail of the board.trick event `seq`. False
   // when it is older than what the tile shows (or the table unknown).
   bool apply_trick_count(const std::string& id, std::uint64_t seq, const nlohmann::json& card_evidence);
-  // Tables named in the config appear before they say anything.
-  void declare_table(const std::string& id);
+  // Tables named in the config appear before they say anything; one still unheard `lost_after_s` after
+  // `now` (when the console began to wait for it) shows as lost, as a table that fell silent does.
+  void declare_table(const std::string& id, double now);
 
   // The tile of one table: what the grid needs (state, board, elapsed, alert count, devices).
   nlohmann::json tile(const std::string& id, double now) const;
@@ -97,6 +99,7 @@ class VenueState {
 
  private:
   std::string state_of(const TableView& t, double now) const;
+  bool silent(const TableView& t, double now) const;
   TableView& table(const std::string& id);
 
   std::map<std::string, TableView> tables_;

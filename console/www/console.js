@@ -144,7 +144,7 @@ function drawTile(id) {
   won.textContent = sides ? `${d.tricks_ns}–${d.tricks_ew}` : (d.tricks ? `${d.tricks} tr` : '');
   won.dataset.ns = sides ? d.tricks_ns : '';
   won.dataset.ew = sides ? d.tricks_ew : '';
-  t.el.title = `Table ${d.id}: ${d.state}` + (d.board ? `, board ${d.board}` : '') +
+  t.el.title = `Table ${d.id}: ${d.state}` + (d.state === 'lost' && !d.heard ? ' (not heard since the console started)' : '') + (d.board ? `, board ${d.board}` : '') +
     (sides ? `, tricks North-South ${d.tricks_ns}, East-West ${d.tricks_ew}` : d.tricks ? `, ${d.tricks} tricks` : '') +
     (d.alerts ? `, ${d.alerts} open alert(s)` : '');
   drawElapsed(t);

@@ -194,3 +194,19 @@ TEST(Tile, ASilentTableIsLostEvenWithAnAlertOpen) {
   EXPECT_EQ(v.tile("t/A/7", 1016)["alerts"], 1);
   EXPECT_EQ(v.director_snapshot(1016)["alerts"].size(), 1u);
 }
+
+// A table named in the console's config whose daemon never spoke (its machine off, its daemon dead before
+// the console started) showed "idle" for ever: as quiet as a table between rounds. Lost after the same
+// silence as a table that stopped, counted from when the console began to wait for it.
+TEST(Tile, ADeclaredTableNeverHeardIsLostAfterTheSameSilence) {
+  VenueState v(450, /*lost_after_s=*/15);
+  v.declare_table("t/A/7", 1000);
+  EXPECT_EQ(v.tile("t/A/7", 1010)["state"], "idle");
+  EXPECT_TRUE(v.newly_silent(1010).empty());
+  EXPECT_EQ(v.tile("t/A/7", 1016)["state"], "lost");
+  EXPECT_FALSE(v.tile("t/A/7", 1016)["heard"].get<bool>()) << "the page says it was never heard";
+  EXPECT_EQ(v.newly_silent(1016), std::vector<std::string>{"t/A/7"}) << "pages open are told";
+  v.apply_event(event("daemon.heartbeat", 0, "info", {{"phase", "auction"}}), 1017);
+  EXPECT_EQ(v.tile("t/A/7", 1017)["state"], "auction");
+  EXPECT_TRUE(v.tile("t/A/7", 1017)["heard"].get<bool>());
+}
