@@ -40,6 +40,9 @@ class Responder {
 
 struct GatewayLimits {
   std::size_t max_connections = 512;      // beyond this, new connections are closed at once
+  // From one client address: one machine on the venue's network (slowloris, a connection flood) cannot
+  // take every connection and shut the directors out. A browser opens 6 to a host.
+  std::size_t max_connections_per_address = 32;
   std::size_t max_streams = 64;           // open event streams (pages)
   std::size_t max_header_bytes = 8192;    // a bigger request head gets 431
   std::size_t max_body_bytes = 16384;     // a bigger body gets 413
@@ -74,6 +77,9 @@ class Gateway {
   // Shared with every session: a session may outlive the gateway when the process stops (its pending
   // handler goes with the io_context, after the gateway), so its destructor touches only this.
   const std::shared_ptr<std::size_t>& connections() { return connections_; }
+  // The same, by client address (the listener's per-address cap).
+  using AddressCounts = std::map<std::string, std::size_t>;
+  const std::shared_ptr<AddressCounts>& connections_by_address() { return connections_by_address_; }
   // Adds the security headers every response carries.
   static void secure_headers(Response& r, bool tls);
 
@@ -110,6 +116,7 @@ class Gateway {
   std::set<std::string> live_replaying_;  // tables with a replay-live request in flight
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
   std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
+  std::shared_ptr<AddressCounts> connections_by_address_ = std::make_shared<AddressCounts>();
   unsigned ticks_ = 0;
   std::uint64_t rejected_ = 0, trick_errors_ = 0, live_replay_errors_ = 0;
 };

@@ -24,11 +24,16 @@ template <class Stream>
 class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
   HttpSession(Stream stream, Gateway& gateway, std::string client)
-      : stream_(std::move(stream)), gateway_(gateway), connections_(gateway.connections()), client_(std::move(client)) {
+      : stream_(std::move(stream)), gateway_(gateway), connections_(gateway.connections()),
+        by_address_(gateway.connections_by_address()), client_(std::move(client)) {
     ++*connections_;
+    ++(*by_address_)[client_];
   }
   // Touches nothing of the gateway: the stream list holds weak pointers and forgets expired ones.
-  ~HttpSession() override { --*connections_; }
+  ~HttpSession() override {
+    --*connections_;
+    if (auto it = by_address_->find(client_); it != by_address_->end() && --it->second == 0) by_address_->erase(it);
+  }
 
   void run() {
     if constexpr (kTls) {
@@ -151,6 +156,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   Stream stream_;
   Gateway& gateway_;
   std::shared_ptr<std::size_t> connections_;
+  std::shared_ptr<Gateway::AddressCounts> by_address_;
   std::string client_;
   beast::flat_buffer buffer_{8192};
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -181,12 +187,17 @@ void HttpListener::accept() {
       timer->async_wait([self, timer](beast::error_code) { self->accept(); });
       return;
     }
+    beast::error_code ignored;
+    std::string client = socket.remote_endpoint(ignored).address().to_string();
+    const auto& by_address = *self->gateway_.connections_by_address();
+    const auto from_client = by_address.count(client) ? by_address.at(client) : 0;
     if (*self->gateway_.connections() >= self->gateway_.limits().max_connections) {
-      beast::error_code ignored;
-      socket.close(ignored);  // over the cap: the newcomer goes, the pages already open stay
+      // Over the cap: the newcomer goes, the pages already open stay.
+      self->refuse(socket, "too many connections (--max-connections " + std::to_string(self->gateway_.limits().max_connections) + ")");
+    } else if (from_client >= self->gateway_.limits().max_connections_per_address) {
+      self->refuse(socket, "too many connections from " + client + " (--max-connections-per-address " +
+                               std::to_string(self->gateway_.limits().max_connections_per_address) + ")");
     } else {
-      beast::error_code ignored;
-      std::string client = socket.remote_endpoint(ignored).address().to_string();
       socket.set_option(tcp::no_delay(true), ignored);
       if (self->tls_) {
         std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
@@ -198,6 +209,30 @@ void HttpListener::accept() {
     }
     self->accept();
   });
+}
+
+void HttpListener::refuse(tcp::socket& socket, const std::string& why) {
+  beast::error_code ignored;
+  if (!tls_) {
+    // A fresh socket's send buffer is empty: a short answer goes out without waiting, and never blocks.
+    const std::string body = nlohmann::json({{"error", why}}).dump();
+    const std::string text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 5\r\n"
+                             "Connection: close\r\nContent-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    socket.non_blocking(true, ignored);
+    socket.write_some(net::buffer(text), ignored);
+    socket.shutdown(tcp::socket::shutdown_send, ignored);
+  }
+  socket.close(ignored);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - last_refusal_log_ < std::chrono::seconds(10)) {
+    ++refused_unlogged_;
+    return;
+  }
+  std::cerr << "cardtable-console: refused a connection: " << why;
+  if (refused_unlogged_) std::cerr << " (and " << refused_unlogged_ << " more refused in the last " << std::chrono::duration_cast<std::chrono::seconds>(now - last_refusal_log_).count() << " s, not logged one by one)";
+  std::cerr << std::endl;
+  refused_unlogged_ = 0;
+  last_refusal_log_ = now;
 }
 
 }  // namespace cardtable::console

@@ -6,7 +6,10 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <optional>
 
 #include "gateway.hpp"
@@ -22,10 +25,14 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
 
  private:
   void accept();
+  // A newcomer over a cap: told why (plain HTTP) and closed; the log says so, at most once in 10 s.
+  void refuse(boost::asio::ip::tcp::socket& socket, const std::string& why);
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::acceptor acceptor_;
   Gateway& gateway_;
   boost::asio::ssl::context* tls_;
+  std::uint64_t refused_unlogged_ = 0;
+  std::chrono::steady_clock::time_point last_refusal_log_{};
 };
 
 }  // namespace cardtable::console

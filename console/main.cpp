@@ -166,7 +166,8 @@ int main(int argc, char** argv) {
   double allowance = 450, lost_after = 15;
   GatewayLimits limits;
   // Read as signed and checked: Boost's unsigned parser took --max-streams -1 as no limit at all.
-  long max_connections = static_cast<long>(limits.max_connections), max_streams = static_cast<long>(limits.max_streams);
+  long max_connections = static_cast<long>(limits.max_connections), max_streams = static_cast<long>(limits.max_streams),
+       max_per_address = static_cast<long>(limits.max_connections_per_address);
   po::options_description opts(
       "cardtable-console: every table of the venue on one web page, for directors and broadcasters\n"
       "  cardtable-console [options]            run the gateway\n"
@@ -191,6 +192,8 @@ int main(int argc, char** argv) {
       "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost; a --table never heard since the "
                                                                "start shows as lost after as long")(
       "max-connections", po::value(&max_connections)->default_value(max_connections), "browser connections at most")(
+      "max-connections-per-address", po::value(&max_per_address)->default_value(max_per_address),
+      "browser connections at most from one address (behind a reverse proxy every browser has the proxy's)")(
       "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)");
   po::variables_map vm;
   try {
@@ -228,7 +231,10 @@ int main(int argc, char** argv) {
   if (!(lost_after > 0)) return usage_error("--lost-after must be above 0 seconds");
   if (max_connections < 1 || max_connections > 100000) return usage_error("--max-connections must be 1 to 100000");
   if (max_streams < 1 || max_streams > max_connections) return usage_error("--max-streams must be 1 to --max-connections");
+  if (max_per_address < 1 || max_per_address > max_connections)
+    return usage_error("--max-connections-per-address must be 1 to --max-connections");
   limits.max_connections = static_cast<std::size_t>(max_connections);
+  limits.max_connections_per_address = static_cast<std::size_t>(max_per_address);
   limits.max_streams = static_cast<std::size_t>(max_streams);
   bool tls = !tls_cert.empty() || !tls_key.empty();
   if (tls && (tls_cert.empty() || tls_key.empty())) return usage_error("--tls-cert and --tls-key go together");
