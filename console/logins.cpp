@@ -110,8 +110,14 @@ bool Logins::limited(const std::string& who, Clock::time_point now, int& retry_a
 
 Logins::Result Logins::login(const std::string& name, const std::string& password, const std::string& client, Clock::time_point now) {
   int retry = 0;
-  // Checked before the password, so a limited guesser learns nothing and costs no PBKDF2 time.
-  if (limited("addr:" + client, now, retry) || limited("name:" + name, now, retry)) return {Outcome::rate_limited, {}, {}, retry};
+  // Checked before the password, so a limited guesser learns nothing and costs no PBKDF2 time. A name's
+  // limit stops only an address that has failed itself within the window: applied to every address, any
+  // machine on the venue's network could lock the director out by guessing five times a minute.
+  // Guessers on many machines still get one try each at a limited name.
+  const std::string by_address = "addr:" + client;
+  if (limited(by_address, now, retry)) return {Outcome::rate_limited, {}, {}, retry};
+  if (auto own = failures_.find(by_address); own != failures_.end() && !own->second.empty() && limited("name:" + name, now, retry))
+    return {Outcome::rate_limited, {}, {}, retry};
   auto it = users_.find(name);
   bool ok = false;
   if (it != users_.end()) {

@@ -1,7 +1,8 @@
 // Who may open the console: a file of logins, one a line, "NAME ROLE HASH" with ROLE director or
 // broadcaster and HASH "pbkdf2-sha256$ITERATIONS$SALT$KEY" (hex; `cardtable-console hash-password`
 // writes one). A login gives a session: a random token in an HttpOnly cookie, never in a URL. Failed
-// logins are limited per client address and per name, so a password cannot be guessed at network speed.
+// logins are limited per client address and per name (the name's limit only for addresses that failed
+// lately, so nobody can lock a director out), so a password cannot be guessed at network speed.
 #pragma once
 
 #include <chrono>

@@ -71,3 +71,17 @@ TEST(Logins, ANameNotInTheFileCostsTheStaffsOwnIterations) {
   }
   std::filesystem::remove(file);
 }
+
+// Five wrong passwords for "td" from any machine on the venue's network locked the director out for a
+// minute, again and again: a hostile client could keep the TD from logging in all session. A name's
+// failures now stop only addresses that have failed themselves lately; a clean address is still heard.
+TEST(Logins, AnotherAddressGuessingTheNameDoesNotLockTheDirectorOut) {
+  Logins l = staff();
+  auto now = Logins::Clock::now();
+  for (int i = 0; i < Logins::kFailuresAllowed; ++i) EXPECT_EQ(l.login("td", "guess", "10.0.0.66", now).outcome, Logins::Outcome::refused);
+  EXPECT_EQ(l.login("td", "secret", "10.0.0.66", now).outcome, Logins::Outcome::rate_limited) << "the guesser stays limited";
+  EXPECT_EQ(l.login("nobody", "x", "10.0.0.67", now).outcome, Logins::Outcome::refused);
+  EXPECT_EQ(l.login("td", "guess", "10.0.0.67", now).outcome, Logins::Outcome::rate_limited)
+      << "an address that failed lately meets the name's limit: guessers on many machines get one try each";
+  EXPECT_EQ(l.login("td", "secret", "10.0.0.5", now).outcome, Logins::Outcome::ok) << "the director, from a clean address";
+}
