@@ -344,8 +344,16 @@ void Gateway::apply(const json& event, bool live) {
   // A table first heard with a history (its seq, or a heartbeat's last_seq, past 1: it started before the
   // hub link was up, or while the hub was down) may hold open alerts the console never saw: ask for them.
   if (venue_.shows_unseen_history(event) && alerts_asked_.insert(id).second) fetch_open_alerts(id);
-  if (std::uint64_t since = venue_.gap_before(event))
-    replay_gap(id, since, event.contains("seq") && event["seq"].is_number_unsigned() ? event["seq"].get<std::uint64_t>() : 0);
+  if (std::uint64_t since = venue_.gap_before(event)) {
+    if (table_control_.count(id)) {
+      replay_gap(id, since, event.contains("seq") && event["seq"].is_number_unsigned() ? event["seq"].get<std::uint64_t>() : 0);
+    } else if (auto [first, last] = venue_.mark_missed(id, since, VenueState::published_before(event)); first) {
+      // Nothing to replay them from: said (once each) and counted on the tile, never dropped silently.
+      std::cerr << "cardtable-console: table " << id << ": events " << first << " to " << last
+                << " missed (the hub restarted, or dropped them) and no --table " << id
+                << " control=... to replay them from: an alert among them is not shown" << std::endl;
+    }
+  }
   if (!venue_.apply_event(event, now)) return;
   json update = {{"tile", venue_.tile(id, now)}};
   if (event.value("type", "") != "daemon.heartbeat") update["event"] = VenueState::director_view(event);

@@ -159,18 +159,31 @@ bool VenueState::apply_event(const json& e, double now) {
   return true;
 }
 
-std::uint64_t VenueState::gap_before(const json& e) const {
-  auto it = tables_.find(table_id(e));
-  if (it == tables_.end() || it->second.last_seq == 0) return 0;  // a table first heard now: nothing to compare
-  std::uint64_t seen = it->second.last_seq, now_at = 0;
-  if (e.contains("seq") && e["seq"].is_number_unsigned() && e["seq"].get<std::uint64_t>() > 0) now_at = e["seq"].get<std::uint64_t>() - 1;
-  else if (str(e, "type") == "daemon.heartbeat") {
+std::uint64_t VenueState::published_before(const json& e) {
+  if (e.contains("seq") && e["seq"].is_number_unsigned() && e["seq"].get<std::uint64_t>() > 0) return e["seq"].get<std::uint64_t>() - 1;
+  if (str(e, "type") == "daemon.heartbeat") {
     try {
-      now_at = std::stoull(evidence(e, "last_seq"));
+      return std::stoull(evidence(e, "last_seq"));
     } catch (...) {
     }
   }
+  return 0;
+}
+
+std::uint64_t VenueState::gap_before(const json& e) const {
+  auto it = tables_.find(table_id(e));
+  if (it == tables_.end() || it->second.last_seq == 0) return 0;  // a table first heard now: nothing to compare
+  const std::uint64_t seen = it->second.last_seq, now_at = published_before(e);
   return now_at > seen ? seen + 1 : 0;
+}
+
+std::pair<std::uint64_t, std::uint64_t> VenueState::mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
+  TableView& t = table(id);
+  first = std::max(first, t.missed_through + 1);
+  if (first == 0 || last < first) return {0, 0};
+  t.missed += last - first + 1;
+  t.missed_through = last;
+  return {first, last};
 }
 
 bool VenueState::shows_unseen_history(const json& e) const {
@@ -327,6 +340,7 @@ json VenueState::tile(const std::string& id, double now) const {
           {"devices", devices},
           {"last_heard", t.last_heard},
           {"heard", t.last_heard > 0},
+          {"missed", t.missed},
           {"last_seq", t.last_seq}};
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -28,6 +29,9 @@ struct TableView {
   int tricks_ns = -1, tricks_ew = -1;
   std::uint64_t trick_seq = 0;
   std::uint64_t last_seq = 0;
+  // Events the console knows it missed and could not fetch (no control endpoint to replay from), and
+  // the last seq counted among them, so that a gap seen again (each heartbeat shows it) counts once.
+  std::uint64_t missed = 0, missed_through = 0;
   double last_heard = 0;        // wall time of the last message from the table (heartbeats included)
   double awaited_since = 0;     // a table named in the config: wall time the console began to wait for it
   std::map<std::string, std::string> devices;  // device or zone -> "ok", "uncertain", "lost"
@@ -59,6 +63,11 @@ class VenueState {
   void apply_replayed(const nlohmann::json& event);
   // The first seq missing at a table, when this event (or a heartbeat's last_seq) shows a gap; 0 if none.
   std::uint64_t gap_before(const nlohmann::json& event) const;
+  // The last seq the table had published before this message: the event's seq - 1, a heartbeat's last_seq.
+  static std::uint64_t published_before(const nlohmann::json& event);
+  // Seqs first..last missed for good (nothing to replay them from): counted on the tile. Returns the part
+  // not counted before ({0, 0} when all were), so that the caller says each once.
+  std::pair<std::uint64_t, std::uint64_t> mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last);
   // A live.* event (broadcaster endpoint): the released hand and play of a finished board.
   bool apply_live(const nlohmann::json& event);
   // The first live seq missing at a table when this live event shows a gap (the live subscription

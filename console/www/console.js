@@ -146,7 +146,9 @@ function drawTile(id) {
   won.dataset.ew = sides ? d.tricks_ew : '';
   t.el.title = `Table ${d.id}: ${d.state}` + (d.state === 'lost' && !d.heard ? ' (not heard since the console started)' : '') + (d.board ? `, board ${d.board}` : '') +
     (sides ? `, tricks North-South ${d.tricks_ns}, East-West ${d.tricks_ew}` : d.tricks ? `, ${d.tricks} tricks` : '') +
-    (d.alerts ? `, ${d.alerts} open alert(s)` : '');
+    (d.alerts ? `, ${d.alerts} open alert(s)` : '') +
+    (d.missed ? `, ${d.missed} event(s) missed that the console cannot fetch (no control endpoint): check the table` : '');
+  t.el.classList.toggle('missed', !!d.missed);
   drawElapsed(t);
 }
 
