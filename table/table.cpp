@@ -3,6 +3,7 @@
 #include "table/hand_moves.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <numeric>
 
@@ -933,9 +934,13 @@ std::optional<Table::Cause> Table::likely_cause() const {
       for (const SeatMap& m : all_seat_maps())
         if (m != kIdentitySeats && f.under(m)) add(0, std::nullopt, m);
   }
+  std::size_t session_boards = 0, other_boards = 0;  // deals searched, for the odds of a fit by chance
   if (board_ && session_) {
     for (std::uint32_t i = 0; i < master_->size(); ++i)
-      if (i != *board_ && master_->board(i).session == *session_) search(i, 1, 2);
+      if (i != *board_ && master_->board(i).session == *session_) {
+        ++session_boards;
+        search(i, 1, 2);
+      }
   }
   // Nothing of the session fits: a deal of another session or event of the record (as dealt, then
   // under a permutation), searched when the record is small enough (infer_limit, as for inferring
@@ -944,15 +949,37 @@ std::optional<Table::Cause> Table::likely_cause() const {
   // look for a few swapped cards.)
   if (fit[0].count == 0 && fit[1].count == 0 && fit[2].count == 0 && board_ && master_->size() <= config_.infer_limit) {
     for (std::uint32_t i = 0; i < master_->size(); ++i)
-      if (i != *board_ && !(session_ && master_->board(i).session == *session_)) search(i, 3, 4);
+      if (i != *board_ && !(session_ && master_->board(i).session == *session_)) {
+        ++other_boards;
+        search(i, 3, 4);
+      }
   }
   if (std::all_of(fit.begin(), fit.end(), [](const Rank& rank) { return rank.count == 0; }))
     return Cause{"a fouled board: cards were exchanged between hands", std::nullopt, "fouled board"};
   if (support < 2) return std::nullopt;
+  // A deal that is in no board of the record (dealt at the table, another event's board) fits some board
+  // of a big record by chance: a card played lies in a given hand of a random deal one time in four, so
+  // `evidence` cards fit one of N deals x seat maps about N / 4^evidence times. Another board is named
+  // only when that is under one in twenty (a wrong board of the session is common, a deal from nowhere
+  // rare: the board's own deal turned or its hands swapped, and the session's 30 boards as dealt, are
+  // named from 5 cards; 4,096 boards x 24 maps from 11) --
+  // more cards, or dummy's faced hand, make it sure -- else
+  // the table waits (as for two causes that fit): the director is never sent after a board that only
+  // happens to fit (4,096 boards x 24 maps fit 8 cards of a random deal 1.5 times; bench/table_bench).
+  std::size_t evidence = 0;
+  for (const auto& p : played_) evidence += p.size();
+  if (dummy_seat && dummy_cards.size() > 3) evidence += static_cast<std::size_t>(dummy_cards.size() - 3);  // up to 3 astray are allowed
+  const auto by_chance = [&](std::size_t r) {
+    if (r == 0) return 23.0 * std::pow(0.25, static_cast<double>(evidence));  // the board's own deal, 23 other seat maps
+    const double maps = r == 1 || r == 3 ? 1.0 : 24.0;  // as dealt, or under one of the seat maps
+    const double deals = static_cast<double>(r <= 2 ? session_boards : other_boards);
+    return deals * maps * std::pow(0.25, static_cast<double>(evidence));
+  };
   for (std::size_t r = 0; r < fit.size(); ++r) {
     const Rank& rank = fit[r];
     if (rank.count > 1) return std::nullopt;  // two causes of the same likelihood: wait for more cards
     if (rank.count == 0) continue;
+    if (by_chance(r) > 0.05) return std::nullopt;
     const SeatMap& m = rank.map;
     if (!rank.entry) return Cause{map_words(m), info_->deal.permuted(m), rotation_of(m) ? "board turned" : "hands in the wrong pockets"};
     Deal d = master_->board(*rank.entry).deal.permuted(m);
