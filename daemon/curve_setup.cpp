@@ -9,10 +9,9 @@ namespace cardtable::daemon {
 std::unique_ptr<protocol::ZapAuthenticator> secure_endpoints(zmq::context_t& context, const Options& options,
                                                              const std::vector<SecuredSocket>& sockets) {
   std::string error;
-  if (!protocol::secret_key_file_private(options.curve_secret, error)) throw StartupError("--curve-secret: " + error);
-  auto keys = protocol::read_key_file(options.curve_secret, error);
-  if (!keys || keys->secret_key.empty())
-    throw StartupError("--curve-secret " + options.curve_secret + ": " + (keys ? "holds no secret key (a .pub file?)" : error));
+  // One open of the file: its mode checked and its keys read from the same file (no gap to swap it in).
+  auto keys = protocol::read_secret_key_file(options.curve_secret, error, protocol::SecretKeyReader::service);
+  if (!keys) throw StartupError("--curve-secret: " + error);
   std::map<std::string, protocol::ClientKey> clients;
   try {
     clients = protocol::read_client_keys(options.clients, {"director", "broadcaster", "hub"});

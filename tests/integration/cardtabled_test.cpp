@@ -219,6 +219,9 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
   write_keypair(dir / "keys", "server");
   write_keypair(dir / "keys" / "clients" / "director", "td");
   fs::permissions(dir / "keys" / "server.key", fs::perms::group_read | fs::perms::others_read, fs::perm_options::add);
+  // A public key given as the secret one, kept private: its mode passes, and it holds no secret key.
+  fs::copy_file(dir / "keys" / "server.pub", dir / "keys" / "private.pub");
+  fs::permissions(dir / "keys" / "private.pub", fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
   std::string scn = std::string(SCENARIO_DIR) + "/station-clean-board.scn";
   std::vector<std::string> base = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", scn, "--state-dir", (dir / "state").string(),
                                    "--control", "bind:" + ctl, "--live", "bind:" + live};
@@ -247,6 +250,8 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       {{"--plaintext", "--publish", "connect:tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
       {{"--plaintext", "--publish", "tcp://127.0.0.1"}, "no port"},
       {{"--curve-secret", (dir / "keys" / "server.key").string(), "--clients", (dir / "keys" / "clients").string()}, "chmod 600"},
+      {{"--curve-secret", (dir / "keys" / "private.pub").string(), "--clients", (dir / "keys" / "clients").string()},
+       "--curve-secret: " + (dir / "keys" / "private.pub").string() + ": holds no secret key (a .pub file?)"},
   };
   for (const Case& c : cases) {
     std::vector<std::string> args = base;
@@ -771,7 +776,15 @@ TEST_F(Daemon, AHubWithAnUnreadableConfigFileSaysWhichAndExits2) {
   // A folder opened as an empty stream (the hub ran on its defaults), an unknown name did not say which
   // file held it, a stray word was dropped: each is exit 2 now.
   std::ofstream(dir / "typo.conf") << "upstrem = ipc://x\n";
+  // A public key given as the hub's secret one (kept private) was "no secret key", naming no file.
+  cardtable::protocol::write_keypair(dir / "keys", "hub");
+  fs::permissions(dir / "keys" / "hub.pub", fs::perms::owner_read | fs::perms::owner_write, fs::perm_options::replace);
+  fs::create_directories(dir / "keys" / "clients" / "director");
+  fs::copy_file(dir / "keys" / "hub.pub", dir / "keys" / "clients" / "director" / "td.pub");
+  const std::string pub_as_secret = (dir / "keys" / "hub.pub").string();
   for (const auto& [args, says] : {std::pair{std::vector<std::string>{"--config", dir.string()}, dir.string() + ": a folder, not a config file"},
+                                   {{"--curve-secret", pub_as_secret, "--clients", (dir / "keys" / "clients").string()},
+                                    "--curve-secret: " + pub_as_secret + ": holds no secret key (a .pub file?)"},
                                    {{"--config", (dir / "typo.conf").string()}, (dir / "typo.conf").string() + ": unrecognised option 'upstrem'"},
                                    {{"stray"}, "too many positional options"}}) {
     std::vector<std::string> argv = {HUB};

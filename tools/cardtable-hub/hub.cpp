@@ -103,9 +103,9 @@ Hub::Hub(const HubOptions& o)
   try {
     if (curve_) {
       std::string error;
-      if (!protocol::secret_key_file_private(o.curve_secret, error)) throw HubStartupError("--curve-secret: " + error);
-      auto keys = protocol::read_key_file(o.curve_secret, error);
-      if (!keys || keys->secret_key.empty()) throw HubStartupError("--curve-secret: " + (keys ? std::string("no secret key") : error));
+      // One open of the file: its mode checked and its keys read from the same file (no gap to swap it in).
+      auto keys = protocol::read_secret_key_file(o.curve_secret, error, protocol::SecretKeyReader::service);
+      if (!keys) throw HubStartupError("--curve-secret: " + error);
       public_key_ = keys->public_key;
       secret_key_ = keys->secret_key;
       auto clients = protocol::read_client_keys(o.clients, {"director", "broadcaster", "hub"});
