@@ -135,6 +135,45 @@ EventLoop::EventLoop(Options options)
   loaded.evidence = {{"boards", std::to_string(master_->size())}, {"sessions", std::to_string(master_->session_count())}};
   publish(loaded);
   drain_table();  // table.capabilities
+  resume();
+}
+
+// The last run's board in progress: its inputs replayed into the table. Their events are in the journal
+// already and are not published again; the cards played are held again for the broadcaster (who gets
+// the whole board after the embargo), the recorder and the trick count see them as they did.
+void EventLoop::resume() {
+  InputLog::Identity identity{InputLog::record_hash(*master_), {}};
+  for (const table::Zone& z : table_config_.zones) identity.zones.push_back(z.str());
+  input_log_ = std::make_unique<InputLog>(fs::path(options_.state_dir) / "board-in-progress.inputs", std::move(identity));
+  std::vector<std::string> warnings;
+  auto resumed = input_log_->load(warnings);
+  for (const std::string& w : warnings) log(Priority::Warning, w);
+  if (!resumed) {
+    input_log_->start(board_first_seq_, wall());
+    return;
+  }
+  const auto began = std::chrono::steady_clock::now();
+  replaying_ = true;
+  for (const table::TableInput& in : resumed->inputs) apply(in);
+  replaying_ = false;
+  input_log_->continue_file();
+  // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
+  const double gap_ms = std::max(0.0, (wall() - resumed->last_wall) * 1000.0);
+  clock_base_ = resumed->last_time + static_cast<table::Millis>(gap_ms);
+  if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
+  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began).count();
+  const auto board = table_->board();
+  log(Priority::Notice, "resumed board " + (board ? std::to_string(master_->board(*board).board) : std::string("-")) + " (phase " +
+                            table_->phase_name() + ") from " + std::to_string(resumed->inputs.size()) + " inputs of the last run (" +
+                            std::to_string(resumed->records) + " records, replayed in " + std::to_string(took) + " ms)");
+}
+
+void EventLoop::logged(const table::TableInput& in, const std::vector<Published>& events) {
+  if (replaying_ || !input_log_) return;
+  // A board that ended leaves the table waiting: it needs no history, the next board starts a new file.
+  const bool ended = std::any_of(events.begin(), events.end(), [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
+  if (ended) input_log_->start(board_first_seq_, wall());
+  else input_log_->record(in, !events.empty(), wall());
 }
 
 EventLoop::~EventLoop() {
@@ -143,7 +182,7 @@ EventLoop::~EventLoop() {
 }
 
 table::Millis EventLoop::clock_ms() const {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_).count();
+  return clock_base_ + std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_).count();
 }
 
 void EventLoop::load_decks() {
@@ -233,8 +272,12 @@ std::vector<EventLoop::Published> EventLoop::drain_table() {
       w.card_evidence.clear();
       w.card_message.clear();
       if (e.type == "play.trick")
-        if (auto count = tally_.on_trick(w, options_, wall())) publish(*count);
+        if (auto count = tally_.on_trick(w, options_, wall()); count && !replaying_) publish(*count);
       broadcast_->hold(std::move(w));
+      continue;
+    }
+    if (replaying_) {  // journalled and published by the last run; only what this run keeps of them
+      if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
       continue;
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.
@@ -255,7 +298,7 @@ void EventLoop::apply(const table::TableInput& in) {
   if (in.kind == table::TableInput::Kind::Command && in.command.kind == table::Command::Kind::Contract)
     if (auto c = table::parse_contract_command(in.command.text)) broadcast_->on_contract(*c);
   table::apply(*table_, in);
-  drain_table();
+  logged(in, drain_table());
 }
 
 json EventLoop::status() const {
@@ -305,6 +348,7 @@ void EventLoop::reload(const std::vector<std::string>& paths) {
   const std::string summary = loaded_record.summary;
   auto fresh = std::move(loaded_record.record);
   table_->reload_master(*fresh);             // the old record lives until the table has let go of it
+  input_log_->record_changed(InputLog::record_hash(*fresh));  // the inputs before it were read against the old one
   master_ = std::move(fresh);
   options_.masters = paths;
   auto loaded = daemon_event("record.loaded", "info", "Master record reloaded: " + summary, options_, wall(), mono());
@@ -369,6 +413,7 @@ json EventLoop::table_command(table::Command cmd, const std::string& what) {
     if (auto c = table::parse_contract_command(cmd.text)) broadcast_->on_contract(*c);
   table_->command(cmd);
   const auto events = drain_table();
+  logged(table::TableInput{table::TableInput::Kind::Command, {}, cmd, cmd.time}, events);
   // The table's own reason is the answer (a board not in the master record, a contract it cannot read).
   const auto rejected = std::find_if(events.begin(), events.end(), [](const Published& p) { return p.type == "table.command_rejected"; });
   if (rejected != events.end())
@@ -503,6 +548,7 @@ int EventLoop::run() {
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     control_->flush_log();
+    input_log_->poll();
     broadcast_->poll();
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {

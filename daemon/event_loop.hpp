@@ -6,7 +6,8 @@
 // tables), tricks to the TrickTally (board.trick). The ControlServer answers requests: those that act on
 // the table here (the loop is the one place that changes it), journal reads on the JournalReader's thread
 // (journal_requests.hpp). CURVE is set up by secure_endpoints() (curve_setup.hpp), the master record read
-// by load_master(), the simulated table by prepare_simulation(); the SignalSet stops or reloads.
+// by load_master(), the simulated table by prepare_simulation(); the SignalSet stops or reloads. The
+// InputLog keeps the inputs of the board in progress, replayed at start after a restart.
 #pragma once
 
 #include <chrono>
@@ -23,6 +24,7 @@
 #include "daemon/curve_setup.hpp"
 #include "daemon/device_queue.hpp"
 #include "daemon/latency_window.hpp"
+#include "daemon/input_log.hpp"
 #include "daemon/journal_reader.hpp"
 #include "daemon/journal_requests.hpp"
 #include "daemon/master_loader.hpp"
@@ -54,6 +56,10 @@ class EventLoop {
     std::string type;
     std::string message;  // the public message as published (empty for the play, held until the embargo)
   };
+  // After the table applied an input and its events went out: kept in the input log (a board that ended
+  // starts a new one). Nothing while replaying.
+  void logged(const table::TableInput& in, const std::vector<Published>& events);
+  void resume();  // at start: the board in progress of the last run, replayed from the input log
   std::vector<Published> drain_table();  // publishes the table's events; returns what it published
   void publish(protocol::WireEvent& e);    // journalled and published
   void reload(const std::vector<std::string>& paths);
@@ -61,7 +67,7 @@ class EventLoop {
   void heartbeat();
   void on_device_event(const devices::DeviceEvent& e);
   void load_decks();
-  table::Millis clock_ms() const;  // the one clock: ms since start, monotonic
+  table::Millis clock_ms() const;  // the one clock: ms, monotonic; after a resume it goes on from the last run's
   nlohmann::json status() const;
   double wall() const;
   double mono() const;
@@ -104,6 +110,9 @@ class EventLoop {
   std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   table::Millis last_table_time_ = 0;
+  table::Millis clock_base_ = 0;  // clock_ms() at started_: the replayed board's last time plus the time the restart took
+  std::unique_ptr<InputLog> input_log_;
+  bool replaying_ = false;  // replaying the last run's inputs: their events are in the journal already
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();
 };

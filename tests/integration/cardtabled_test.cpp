@@ -651,6 +651,48 @@ TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
   EXPECT_NE(pbn.find("[Declarer \"S\"]"), std::string::npos) << pbn;
 }
 
+// A restart in the middle of a board (a watchdog, a power blip, an upgrade) forgot the cards played before
+// it (2026-11-29): the first card of a suit a player "still held" by the master deal was a false revoke
+// for the director (Laws 61-64), and the broadcaster lost every card played before the restart. The
+// daemon keeps the board's inputs in its state folder and replays them at start.
+TEST_F(Daemon, ABoardInPlaySurvivesKillNineWithoutAFalseRevokeAndItsBroadcastIsWhole) {
+  start("restart/play-clean-board-before.scn", 20, {"--embargo", "1"});  // the board, tricks 1-3
+  ASSERT_TRUE(wait_finished()) << log();
+  auto before = request({{"command", "status"}});
+  ASSERT_TRUE(before) << log();
+  const std::uint64_t last_before = (*before)["status"]["last_seq"].get<std::uint64_t>();
+  EXPECT_EQ((*before)["status"]["phase"], "play");
+  stop(SIGKILL);
+  start("restart/play-clean-board-after.scn", 20, {"--embargo", "1"});  // tricks 4-13, the board back
+  ASSERT_TRUE(wait_finished()) << log();
+  EXPECT_NE(log().find("resumed board 1 (phase play) from "), std::string::npos) << log();
+  std::vector<int> tricks;
+  bool returned = false;
+  for (const json& e : replay_all()) {
+    if (e["seq"].get<std::uint64_t>() <= last_before) continue;
+    EXPECT_FALSE(e["type"].get<std::string>().starts_with("irregularity.")) << e.dump() << "\n" << log();
+    if (e["type"] == "board.trick") tricks.push_back(std::stoi(e["evidence"].value("tricks", std::string("0"))));
+    returned = returned || e["type"] == "board.returned";
+  }
+  EXPECT_EQ(tricks, (std::vector<int>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13})) << "board.trick counts on from the tricks before the restart";
+  EXPECT_TRUE(returned) << log();
+  // After the embargo the broadcaster gets the whole board: the cards before the restart too.
+  std::size_t cards = 0;
+  ASSERT_TRUE(wait_for([&] {
+    auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
+    if (!r || !(*r)["ok"].get<bool>()) return false;
+    cards = 0;
+    for (const json& e : (*r)["events"]) cards += e["type"] == "live.card" ? 1U : 0U;
+    return cards > 0;
+  })) << log();
+  EXPECT_EQ(cards, 52u);
+  std::string pbn;
+  ASSERT_TRUE(wait_for([&] { return !(pbn = text_of(dir / "state" / "broadcast" / "board-1-1.pbn")).empty(); })) << log();
+  EXPECT_NE(pbn.find("[Contract \"4H\"]"), std::string::npos) << pbn;
+  EXPECT_NE(pbn.find("[Play \"W\"]\nCA C3 C4 C2\nDK D5 D3 D4\nCK C6 C5 C7\nSK S4 S3 S2"), std::string::npos) << pbn;
+  EXPECT_NE(pbn.find("D6 DA SJ DQ\n"), std::string::npos) << "the thirteenth trick, in the columns West North East South: " << pbn;
+}
+
 // When the embargo ended, a broadcast file that could not be moved out (broadcast/ not a folder, not
 // writable, the disk full) was logged and then deleted with the embargo folder (2026-11-29): the board's
 // PBN and LIN were lost for good. They stay in the embargo folder, are tried again every few seconds, and

@@ -1,0 +1,319 @@
+#include "daemon/input_log.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "daemon/log.hpp"
+
+namespace cardtable::daemon {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr auto kTailEvery = std::chrono::seconds(1);  // a crash loses at most this much of a run's reads
+constexpr auto kSyncEvery = std::chrono::seconds(1);
+
+const char* command_name(table::Command::Kind k) {
+  switch (k) {
+    case table::Command::Kind::Board: return "board";
+    case table::Command::Kind::Contract: return "contract";
+    case table::Command::Kind::Pocket: return "pocket";
+    case table::Command::Kind::Check: return "check";
+  }
+  return "board";
+}
+
+std::optional<table::Command::Kind> command_kind(const std::string& s) {
+  if (s == "board") return table::Command::Kind::Board;
+  if (s == "contract") return table::Command::Kind::Contract;
+  if (s == "pocket") return table::Command::Kind::Pocket;
+  if (s == "check") return table::Command::Kind::Check;
+  return std::nullopt;
+}
+
+std::string hex(std::uint64_t v) {
+  std::ostringstream s;
+  s << std::hex << v;
+  return s.str();
+}
+
+// The same run: what stability compares, and what the table weighs (complete, confidence, source).
+bool same_run(const table::Observation& a, const table::Observation& b) {
+  return a.zone == b.zone && a.same_reading(b) && a.complete == b.complete && a.confidence == b.confidence && a.source == b.source &&
+         a.unknown_ids == b.unknown_ids;
+}
+
+bool write_all(int fd, const std::string& text, std::uintmax_t at) {
+  std::size_t done = 0;
+  while (done < text.size()) {
+    ssize_t n = ::pwrite(fd, text.data() + done, text.size() - done, static_cast<off_t>(at + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string InputLog::record_hash(const bridge::MasterRecord& master) {
+  std::uint64_t h = 1469598103934665603ULL;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xFF;
+      h *= 1099511628211ULL;
+    }
+  };
+  for (std::uint32_t i = 0; i < master.size(); ++i) {
+    const bridge::MasterBoard& b = master.board(i);
+    for (char c : master.describe(i)) mix(static_cast<unsigned char>(c));
+    mix(b.board);
+    mix(static_cast<std::uint64_t>(bridge::index(b.dealer)));
+    mix(static_cast<std::uint64_t>(b.vulnerability));
+    for (bridge::Seat s : bridge::kAllSeats) mix(b.deal.hand(s).bits());
+  }
+  return hex(h) + "/" + std::to_string(master.size());
+}
+
+InputLog::InputLog(fs::path file, Identity identity) : file_(std::move(file)), identity_(std::move(identity)) {}
+
+InputLog::~InputLog() {
+  if (fd_ < 0) return;
+  if (tail_dirty_) write_tail();
+  ::fdatasync(fd_);
+  ::close(fd_);
+}
+
+void InputLog::fail(const std::string& what) {
+  if (!failed_) log(Priority::Warning, file_.string() + ": " + what + ": " + std::strerror(errno) +
+                                            "; a restart during this board will not resume it");
+  failed_ = true;
+}
+
+std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnings) {
+  good_end_ = 0;
+  std::ifstream in(file_, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream all;
+  all << in.rdbuf();
+  const std::string text = all.str();
+  const std::string name = file_.string();
+  auto refuse = [&](const std::string& why) -> std::optional<Resumed> {
+    warnings.push_back(name + ": " + why + "; not replayed, the table starts afresh");
+    good_end_ = 0;
+    return std::nullopt;
+  };
+  Resumed r;
+  std::size_t at = 0, line_no = 0;
+  bool header = false;
+  while (at < text.size()) {
+    std::size_t nl = text.find('\n', at);
+    ++line_no;
+    if (nl == std::string::npos) {  // written in part when the power went: the inputs before it replay
+      warnings.push_back(name + ":" + std::to_string(line_no) + ": the last line is cut short (the last run stopped while writing it); skipped");
+      break;
+    }
+    const std::string line = text.substr(at, nl - at);
+    at = nl + 1;
+    json j = json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      if (!header) return refuse("line 1 is not a header");
+      warnings.push_back(name + ":" + std::to_string(line_no) + ": not a record (" + line.substr(0, 60) + "); skipped");
+      continue;
+    }
+    try {
+      if (!header) {
+        if (j.value("v", 0) != kVersion) return refuse("format version " + std::to_string(j.value("v", 0)) + ", this daemon reads " +
+                                                       std::to_string(kVersion));
+        if (j.value("record", std::string()) != identity_.record)
+          return refuse("written for another master record (" + j.value("record", std::string()) + ", this one is " + identity_.record + ")");
+        if (j.value("zones", std::vector<std::string>()) != identity_.zones) return refuse("written for another set of zones");
+        r.first_seq = j.value("first_seq", std::uint64_t{0});
+        header = true;
+        good_end_ = at;
+        continue;
+      }
+      if (j.contains("record")) {
+        if (j["record"].get<std::string>() != identity_.record)
+          return refuse("the master record was reloaded during the board (" + j["record"].get<std::string>() + ")");
+        good_end_ = at;
+        continue;
+      }
+      r.last_wall = std::max(r.last_wall, j.value("w", 0.0));
+      if (j.contains("tick")) {
+        table::TableInput tick;
+        tick.time = j["tick"].get<table::Millis>();
+        r.inputs.push_back(tick);
+      } else if (j.contains("cmd")) {
+        table::TableInput c;
+        c.kind = table::TableInput::Kind::Command;
+        auto kind = command_kind(j["cmd"].get<std::string>());
+        auto seat = bridge::parse_seat(j.value("seat", std::string("N")));
+        if (!kind || !seat) throw std::invalid_argument("unknown command");
+        c.command.kind = *kind;
+        c.command.text = j.value("x", std::string());
+        c.command.seat = *seat;
+        c.command.time = j["t"].get<table::Millis>();
+        c.time = j.value("ti", c.command.time);
+        r.inputs.push_back(std::move(c));
+      } else if (j.contains("o")) {
+        auto zone = table::Zone::parse(j["o"].get<std::string>());
+        if (!zone) throw std::invalid_argument("unknown zone");
+        table::Observation o;
+        o.zone = *zone;
+        o.cards = bridge::Hand::from_bits(std::stoull(j["c"].get<std::string>(), nullptr, 16));
+        o.unknown = j.value("u", 0);
+        o.complete = j.value("k", true);
+        o.confidence = j.value("f", 1.0);
+        o.source = j.value("s", std::string());
+        o.unknown_ids = j.value("i", std::vector<std::string>());
+        const table::Millis first = j["t"].get<table::Millis>(), last = j.value("l", first);
+        const table::Millis lag = j.value("ti", first) - first;  // the input's time against the reading's
+        const auto n = std::clamp<std::uint64_t>(j.value("n", std::uint64_t{1}), 1, kMaxReadsPerRun);
+        for (std::uint64_t i = 0; i < n; ++i) {
+          table::TableInput read;
+          read.kind = table::TableInput::Kind::Observe;
+          read.observation = o;
+          read.observation.time = n == 1 ? last : first + (last - first) * static_cast<table::Millis>(i) / static_cast<table::Millis>(n - 1);
+          read.time = read.observation.time + lag;
+          r.inputs.push_back(std::move(read));
+        }
+      } else {
+        throw std::invalid_argument("no input");
+      }
+      r.last_time = std::max(r.last_time, r.inputs.back().time);
+      ++r.records;
+      good_end_ = at;
+    } catch (const std::exception& e) {
+      if (!header) return refuse(std::string("line 1 is not a header: ") + e.what());
+      warnings.push_back(name + ":" + std::to_string(line_no) + ": " + e.what() + " (" + line.substr(0, 60) + "); skipped");
+    }
+  }
+  if (!header) return refuse("no header");
+  if (r.inputs.empty()) return std::nullopt;
+  return r;
+}
+
+void InputLog::start(std::uint64_t first_seq, double wall) {
+  runs_.clear();
+  tail_dirty_ = false;
+  tail_size_ = 0;
+  committed_ = 0;
+  if (fd_ < 0) {
+    fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0640);
+    if (fd_ < 0) return fail("cannot open");
+  }
+  if (::ftruncate(fd_, 0) != 0) return fail("cannot truncate");
+  json h = {{"v", kVersion}, {"record", identity_.record}, {"zones", identity_.zones}, {"first_seq", first_seq}, {"w", wall}};
+  append(h.dump());
+}
+
+void InputLog::continue_file() {
+  runs_.clear();
+  tail_dirty_ = false;
+  tail_size_ = 0;
+  if (fd_ < 0) {
+    fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0640);
+    if (fd_ < 0) return fail("cannot open");
+  }
+  committed_ = good_end_;
+  if (::ftruncate(fd_, static_cast<off_t>(committed_)) != 0) return fail("cannot truncate");  // a cut last line goes
+}
+
+void InputLog::append(const std::string& line) {
+  commit_runs();
+  if (fd_ < 0 || failed_) return;
+  const std::string text = line + "\n";
+  if (!write_all(fd_, text, committed_)) return fail("cannot write");
+  committed_ += text.size();
+  unsynced_ = true;
+}
+
+void InputLog::commit_runs() {
+  if (runs_.empty()) return;
+  write_tail();
+  committed_ += tail_size_;
+  tail_size_ = 0;
+  runs_.clear();
+}
+
+void InputLog::write_tail() {
+  tail_dirty_ = false;
+  last_tail_ = std::chrono::steady_clock::now();
+  if (fd_ < 0 || failed_) return;
+  std::string text;
+  for (const Run& r : runs_) {
+    const table::Observation& o = r.first;
+    json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}, {"n", r.reads}, {"l", r.last}, {"w", r.wall}};
+    if (r.lag != 0) j["ti"] = o.time + r.lag;
+    if (o.unknown) j["u"] = o.unknown;
+    if (!o.complete) j["k"] = false;
+    if (o.confidence != 1.0) j["f"] = o.confidence;
+    if (!o.source.empty()) j["s"] = o.source;
+    if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
+    text += j.dump() + "\n";
+  }
+  if (!write_all(fd_, text, committed_)) return fail("cannot write");
+  // Counts only grow, so the tail is never shorter than before; cut anything beyond it all the same.
+  if (text.size() < tail_size_ && ::ftruncate(fd_, static_cast<off_t>(committed_ + text.size())) != 0) return fail("cannot truncate");
+  tail_size_ = text.size();
+  unsynced_ = true;
+}
+
+void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
+  switch (in.kind) {
+    case table::TableInput::Kind::Tick:
+      // A tick that said nothing changed nothing a replay needs: the next input's time carries the clock on.
+      if (emitted) append(json{{"tick", in.time}, {"w", wall}}.dump());
+      return;
+    case table::TableInput::Kind::Command: {
+      json j = {{"cmd", command_name(in.command.kind)}, {"x", in.command.text}, {"seat", std::string(1, bridge::seat_letter(in.command.seat))},
+                {"t", in.command.time}, {"w", wall}};
+      if (in.time != in.command.time) j["ti"] = in.time;
+      append(j.dump());
+      return;
+    }
+    case table::TableInput::Kind::Observe: break;
+  }
+  auto run = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) { return r.first.zone == in.observation.zone; });
+  if (run != runs_.end() && same_run(run->first, in.observation)) {
+    ++run->reads;
+    run->last = in.observation.time;
+    run->wall = wall;
+    tail_dirty_ = true;
+  } else {
+    // A zone reads something new: what came before it (every zone's run so far) stays as written, so a
+    // replay applies the change after them.
+    commit_runs();
+    runs_.push_back({in.observation, 1, in.observation.time, wall, in.time - in.observation.time});
+    tail_dirty_ = true;
+  }
+  // A read that made the table say something ends its run there: the replay reaches it at its own time.
+  if (emitted) commit_runs();
+}
+
+void InputLog::record_changed(const std::string& hash) {
+  if (hash == identity_.record) return;
+  identity_.record = hash;
+  append(json{{"record", hash}}.dump());
+}
+
+void InputLog::poll() {
+  const auto now = std::chrono::steady_clock::now();
+  if (tail_dirty_ && now - last_tail_ >= kTailEvery) write_tail();
+  if (unsynced_ && fd_ >= 0 && !failed_ && now - last_sync_ >= kSyncEvery) {
+    last_sync_ = now;
+    unsynced_ = false;
+    if (::fdatasync(fd_) != 0) fail("cannot sync");
+  }
+}
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,101 @@
+// The board in progress, kept across a restart: every input the table applied since the last board
+// ended, in <state-dir>/board-in-progress.inputs (JSON lines). The table is deterministic given its
+// inputs (observations, commands, ticks: time only from them), so replaying them at start rebuilds the
+// board in play -- its cards, tricks and contract. Without it a restart mid-board (a watchdog, a power
+// blip, an upgrade) forgot the cards played before, and the first card of a suit a player "still held"
+// by the master deal was a false revoke (Laws 61-64) for the director.
+//
+// Small on purpose: readers poll every 20-50 ms and the loop ticks every 100 ms, for hours between
+// boards. A run of identical readings of a zone is one record (a count and the last time) kept at the
+// file's end and rewritten in place at most once a second; ticks that made the table say nothing are not
+// written. The file starts afresh (a header) when a board ends: the table then needs no history.
+// The header names the master record (a hash of its deals) and the zones: inputs are never replayed into
+// another record or another table.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bridge/master_record.hpp"
+#include "table/input.hpp"
+
+namespace cardtable::daemon {
+
+class InputLog {
+ public:
+  static constexpr int kVersion = 1;
+  static constexpr std::size_t kMaxReadsPerRun = 50;  // a run replayed: enough for stability (a few reads or a stretch of time)
+
+  struct Identity {
+    std::string record;               // record_hash() of the master record
+    std::vector<std::string> zones;   // the table's zones, as Zone::str()
+  };
+  // What the last run left to replay.
+  struct Resumed {
+    std::vector<table::TableInput> inputs;  // runs expanded, in the order they were applied
+    std::size_t records = 0;                // lines replayed (a run is one)
+    table::Millis last_time = 0;            // the table's time of the last input
+    double last_wall = 0;                   // the wall clock (s) when it was applied
+    std::uint64_t first_seq = 0;            // the journal's first seq of the board in progress
+  };
+
+  // The deals of a master record, hashed (FNV-1a): two records with the same boards hash alike.
+  static std::string record_hash(const bridge::MasterRecord& master);
+
+  InputLog(std::filesystem::path file, Identity identity);
+  ~InputLog();
+  InputLog(const InputLog&) = delete;
+  InputLog& operator=(const InputLog&) = delete;
+
+  // The file the last run left: nullopt when there is none, it holds nothing, or it cannot be replayed
+  // here (another record, other zones, another format): `warnings` then say why. A cut last line (a
+  // power cut) is skipped with a warning, the rest replayed.
+  std::optional<Resumed> load(std::vector<std::string>& warnings);
+
+  // A new file: truncated, the header (the journal's first seq of the next board). Call at start and
+  // whenever a board ends.
+  void start(std::uint64_t first_seq, double wall);
+  // After a load() that was replayed: the file goes on after its last good record (a cut line goes).
+  void continue_file();
+  // An input the table applied, after its events were published (`emitted`: it made the table say something).
+  void record(const table::TableInput& in, bool emitted, double wall);
+  // The master record was reloaded: a different one makes the file unreplayable (never into the wrong record).
+  void record_changed(const std::string& hash);
+  // Each loop pass: the runs at the end rewritten (at most once a second), fdatasync at most once a second.
+  void poll();
+
+  const std::filesystem::path& file() const { return file_; }
+  std::uintmax_t size() const { return committed_ + tail_size_; }
+
+ private:
+  struct Run {
+    table::Observation first;  // the reading (its time: the first read)
+    std::uint64_t reads = 1;
+    table::Millis last = 0;
+    double wall = 0;
+    table::Millis lag = 0;  // the input's time less the reading's (a device may stamp them apart)
+  };
+  void append(const std::string& line);  // a record that stays
+  void commit_runs();                    // the runs at the end stay as they are written; new ones follow
+  void write_tail();
+  void fail(const std::string& what);
+
+  std::filesystem::path file_;
+  Identity identity_;
+  int fd_ = -1;
+  bool failed_ = false;          // said once; the daemon runs on without the file
+  std::uintmax_t committed_ = 0; // bytes that stay
+  std::uintmax_t tail_size_ = 0; // the runs' lines after them, rewritten in place
+  std::uintmax_t good_end_ = 0;  // load(): the end of the last record read whole
+  std::vector<Run> runs_;        // open runs, in the order of their first read
+  bool tail_dirty_ = false;
+  bool unsynced_ = false;
+  std::chrono::steady_clock::time_point last_tail_{}, last_sync_{};
+};
+
+}  // namespace cardtable::daemon
