@@ -112,6 +112,14 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
     return std::nullopt;
   };
   Resumed r;
+  // Consecutive runs are replayed merged by time: a zone's run goes on while another zone changes (each
+  // change closes the runs before it, so no read crosses a change).
+  std::vector<table::TableInput> runs;
+  auto end_runs = [&] {
+    std::stable_sort(runs.begin(), runs.end(), [](const table::TableInput& a, const table::TableInput& b) { return a.time < b.time; });
+    r.inputs.insert(r.inputs.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
+    runs.clear();
+  };
   std::size_t at = 0, line_no = 0;
   bool header = false;
   while (at < text.size()) {
@@ -148,6 +156,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         continue;
       }
       r.last_wall = std::max(r.last_wall, j.value("w", 0.0));
+      if (!j.contains("o")) end_runs();
       if (j.contains("tick")) {
         table::TableInput tick;
         tick.time = j["tick"].get<table::Millis>();
@@ -184,12 +193,13 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
           read.observation = o;
           read.observation.time = n == 1 ? last : first + (last - first) * static_cast<table::Millis>(i) / static_cast<table::Millis>(n - 1);
           read.time = read.observation.time + lag;
-          r.inputs.push_back(std::move(read));
+          r.last_time = std::max(r.last_time, read.time);
+          runs.push_back(std::move(read));
         }
       } else {
         throw std::invalid_argument("no input");
       }
-      r.last_time = std::max(r.last_time, r.inputs.back().time);
+      if (!j.contains("o")) r.last_time = std::max(r.last_time, r.inputs.back().time);
       ++r.records;
       good_end_ = at;
     } catch (const std::exception& e) {
@@ -198,12 +208,14 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
     }
   }
   if (!header) return refuse("no header");
+  end_runs();
   if (r.inputs.empty()) return std::nullopt;
   return r;
 }
 
 void InputLog::start(std::uint64_t first_seq, double wall) {
   runs_.clear();
+  last_ = {};
   tail_dirty_ = false;
   tail_size_ = 0;
   committed_ = 0;
@@ -218,6 +230,7 @@ void InputLog::start(std::uint64_t first_seq, double wall) {
 
 void InputLog::continue_file() {
   runs_.clear();
+  last_ = {};
   tail_dirty_ = false;
   tail_size_ = 0;
   if (fd_ < 0) {
@@ -283,19 +296,21 @@ void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
     }
     case table::TableInput::Kind::Observe: break;
   }
+  std::optional<table::Observation>& before = last_[static_cast<std::size_t>(in.observation.zone.index())];
+  const bool same = before && same_run(*before, in.observation);
+  before = in.observation;
   auto run = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) { return r.first.zone == in.observation.zone; });
-  if (run != runs_.end() && same_run(run->first, in.observation)) {
+  if (same && run != runs_.end()) {
     ++run->reads;
     run->last = in.observation.time;
     run->wall = wall;
-    tail_dirty_ = true;
   } else {
     // A zone reads something new: what came before it (every zone's run so far) stays as written, so a
-    // replay applies the change after them.
-    commit_runs();
+    // replay applies the change after them. The same reading again after that starts a run of its own.
+    if (!same) commit_runs();
     runs_.push_back({in.observation, 1, in.observation.time, wall, in.time - in.observation.time});
-    tail_dirty_ = true;
   }
+  tail_dirty_ = true;
   // A read that made the table say something ends its run there: the replay reaches it at its own time.
   if (emitted) commit_runs();
 }

@@ -13,6 +13,7 @@
 // another record or another table.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -93,6 +94,7 @@ class InputLog {
   std::uintmax_t tail_size_ = 0; // the runs' lines after them, rewritten in place
   std::uintmax_t good_end_ = 0;  // load(): the end of the last record read whole
   std::vector<Run> runs_;        // open runs, in the order of their first read
+  std::array<std::optional<table::Observation>, table::kZoneCount> last_{};  // each zone's last reading
   bool tail_dirty_ = false;
   bool unsynced_ = false;
   std::chrono::steady_clock::time_point last_tail_{}, last_sync_{};
