@@ -258,27 +258,36 @@ void InputLog::commit_runs() {
   runs_.clear();
 }
 
-void InputLog::write_tail() {
+std::string InputLog::line_of(const Run& r) {
+  const table::Observation& o = r.first;
+  json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}, {"n", r.reads}, {"l", r.last}, {"w", r.wall}};
+  if (r.lag != 0) j["ti"] = o.time + r.lag;
+  if (o.unknown) j["u"] = o.unknown;
+  if (!o.complete) j["k"] = false;
+  if (o.confidence != 1.0) j["f"] = o.confidence;
+  if (!o.source.empty()) j["s"] = o.source;
+  if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
+  return j.dump() + "\n";
+}
+
+void InputLog::write_tail(const std::string& closed) {
   tail_dirty_ = false;
   last_tail_ = std::chrono::steady_clock::now();
   if (fd_ < 0 || failed_) return;
-  std::string text;
-  for (const Run& r : runs_) {
-    const table::Observation& o = r.first;
-    json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}, {"n", r.reads}, {"l", r.last}, {"w", r.wall}};
-    if (r.lag != 0) j["ti"] = o.time + r.lag;
-    if (o.unknown) j["u"] = o.unknown;
-    if (!o.complete) j["k"] = false;
-    if (o.confidence != 1.0) j["f"] = o.confidence;
-    if (!o.source.empty()) j["s"] = o.source;
-    if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
-    text += j.dump() + "\n";
-  }
+  std::string text = closed;
+  for (const Run& r : runs_) text += line_of(r);
   if (!write_all(fd_, text, committed_)) return fail("cannot write");
   // Counts only grow, so the tail is never shorter than before; cut anything beyond it all the same.
   if (text.size() < tail_size_ && ::ftruncate(fd_, static_cast<off_t>(committed_ + text.size())) != 0) return fail("cannot truncate");
-  tail_size_ = text.size();
+  committed_ += closed.size();
+  tail_size_ = text.size() - closed.size();
   unsynced_ = true;
+}
+
+void InputLog::close_run(std::vector<Run>::iterator run) {
+  const std::string line = line_of(*run);
+  runs_.erase(run);
+  write_tail(line);
 }
 
 void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
@@ -299,20 +308,24 @@ void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
   std::optional<table::Observation>& before = last_[static_cast<std::size_t>(in.observation.zone.index())];
   const bool same = before && same_run(*before, in.observation);
   before = in.observation;
-  auto run = std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) { return r.first.zone == in.observation.zone; });
+  auto of_zone = [&] { return std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) { return r.first.zone == in.observation.zone; }); };
+  auto run = of_zone();
   if (same && run != runs_.end()) {
     ++run->reads;
     run->last = in.observation.time;
     run->wall = wall;
+    tail_dirty_ = true;
   } else {
-    // A zone reads something new: what came before it (every zone's run so far) stays as written, so a
-    // replay applies the change after them. The same reading again after that starts a run of its own.
-    if (!same) commit_runs();
+    // A zone reads something new: its run so far is closed and written before the runs still open (a
+    // replay merges them by time); the same reading after a run closed opens a run of its own.
+    if (run != runs_.end()) close_run(run);
     runs_.push_back({in.observation, 1, in.observation.time, wall, in.time - in.observation.time});
+    tail_dirty_ = true;
+    if (!same && !emitted) write_tail();  // a change is on the disk at once, not a second later
   }
-  tail_dirty_ = true;
-  // A read that made the table say something ends its run there: the replay reaches it at its own time.
-  if (emitted) commit_runs();
+  // A read that made the table say something ends its run there (the replay reaches it at its own time),
+  // written at once: a card played is never lost to a crash after its event went out.
+  if (emitted) close_run(of_zone());
 }
 
 void InputLog::record_changed(const std::string& hash) {

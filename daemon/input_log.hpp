@@ -83,7 +83,9 @@ class InputLog {
   };
   void append(const std::string& line);  // a record that stays
   void commit_runs();                    // the runs at the end stay as they are written; new ones follow
-  void write_tail();
+  static std::string line_of(const Run& run);
+  void write_tail(const std::string& closed = {});  // `closed`: runs that ended, written before the open ones, to stay
+  void close_run(std::vector<Run>::iterator run);
   void fail(const std::string& what);
 
   std::filesystem::path file_;
