@@ -160,6 +160,12 @@ void EventLoop::resume() {
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
   const double gap_ms = std::max(0.0, (wall() - resumed->last_wall) * 1000.0);
   clock_base_ = resumed->last_time + static_cast<table::Millis>(gap_ms);
+  // A sped-up scenario brings its own times, from its start again: they go on after the replayed board's
+  // (else every zone was silent for minutes by the table's clock at the first tick, an alert apiece).
+  if (!real_clock_) {
+    auto first = std::find_if(scenario_inputs_.begin(), scenario_inputs_.end(), [](const table::TableInput& in) { return in.kind != table::TableInput::Kind::Tick; });
+    if (first != scenario_inputs_.end()) scenario_offset_ = std::max<table::Millis>(0, resumed->last_time - first->time);
+  }
   if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
   const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began).count();
   const auto board = table_->board();
@@ -544,7 +550,15 @@ int EventLoop::run() {
     if (items[1].revents & ZMQ_POLLIN)
       for (const DeviceQueue::Queued& q : queue_.take(kInputsPerBatch)) {
         if (q.input.kind == table::TableInput::Kind::Observe) input_latency_.add(std::chrono::steady_clock::now() - q.at);
-        apply(q.input);
+        if (scenario_offset_ == 0) {
+          apply(q.input);
+          continue;
+        }
+        table::TableInput in = q.input;
+        in.time += scenario_offset_;
+        in.observation.time += scenario_offset_;
+        in.command.time += scenario_offset_;
+        apply(in);
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     control_->flush_log();

@@ -112,6 +112,7 @@ class EventLoop {
   table::Millis last_table_time_ = 0;
   table::Millis clock_base_ = 0;  // clock_ms() at started_: the replayed board's last time plus the time the restart took
   std::unique_ptr<InputLog> input_log_;
+  table::Millis scenario_offset_ = 0;  // a sped-up scenario's times after a resume: they go on from the replayed board's
   bool replaying_ = false;  // replaying the last run's inputs: their events are in the journal already
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();
