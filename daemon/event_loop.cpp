@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 
 #include "daemon/log.hpp"
@@ -167,11 +168,13 @@ void EventLoop::resume() {
     if (first != scenario_inputs_.end()) scenario_offset_ = std::max<table::Millis>(0, resumed->last_time - first->time);
   }
   if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
-  const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - began).count();
+  const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - began).count();
+  char took[32];
+  std::snprintf(took, sizeof took, "%.1f", static_cast<double>(took_us) / 1000.0);
   const auto board = table_->board();
   log(Priority::Notice, "resumed board " + (board ? std::to_string(master_->board(*board).board) : std::string("-")) + " (phase " +
                             table_->phase_name() + ") from " + std::to_string(resumed->inputs.size()) + " inputs of the last run (" +
-                            std::to_string(resumed->records) + " records, replayed in " + std::to_string(took) + " ms)");
+                            std::to_string(resumed->records) + " records, replayed in " + took + " ms)");
 }
 
 void EventLoop::logged(const table::TableInput& in, const std::vector<Published>& events) {
