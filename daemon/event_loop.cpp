@@ -164,7 +164,8 @@ void EventLoop::resume() {
   // A sped-up scenario brings its own times, from its start again: they go on after the replayed board's
   // (else every zone was silent for minutes by the table's clock at the first tick, an alert apiece).
   if (!real_clock_) {
-    auto first = std::find_if(scenario_inputs_.begin(), scenario_inputs_.end(), [](const table::TableInput& in) { return in.kind != table::TableInput::Kind::Tick; });
+    auto first = std::find_if(scenario_inputs_.begin(), scenario_inputs_.end(),
+                              [](const table::TableInput& in) { return in.kind != table::TableInput::Kind::Tick; });
     if (first != scenario_inputs_.end()) scenario_offset_ = std::max<table::Millis>(0, resumed->last_time - first->time);
   }
   if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
@@ -180,7 +181,8 @@ void EventLoop::resume() {
 void EventLoop::logged(const table::TableInput& in, const std::vector<Published>& events) {
   if (replaying_ || !input_log_) return;
   // A board that ended leaves the table waiting: it needs no history, the next board starts a new file.
-  const bool ended = std::any_of(events.begin(), events.end(), [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
+  const bool ended = std::any_of(events.begin(), events.end(),
+                                 [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
   if (ended) input_log_->start(board_first_seq_, wall());
   else input_log_->record(in, !events.empty(), wall());
 }

@@ -23,10 +23,14 @@ constexpr auto kSyncEvery = std::chrono::seconds(1);
 
 const char* command_name(table::Command::Kind k) {
   switch (k) {
-    case table::Command::Kind::Board: return "board";
-    case table::Command::Kind::Contract: return "contract";
-    case table::Command::Kind::Pocket: return "pocket";
-    case table::Command::Kind::Check: return "check";
+    case table::Command::Kind::Board:
+      return "board";
+    case table::Command::Kind::Contract:
+      return "contract";
+    case table::Command::Kind::Pocket:
+      return "pocket";
+    case table::Command::Kind::Check:
+      return "check";
   }
   return "board";
 }
@@ -47,8 +51,8 @@ std::string hex(std::uint64_t v) {
 
 // The same run: what stability compares, and what the table weighs (complete, confidence, source).
 bool same_run(const table::Observation& a, const table::Observation& b) {
-  return a.zone == b.zone && a.same_reading(b) && a.complete == b.complete && a.confidence == b.confidence && a.source == b.source &&
-         a.unknown_ids == b.unknown_ids;
+  return a.zone == b.zone && a.same_reading(b) && a.complete == b.complete && a.confidence == b.confidence &&
+         a.source == b.source && a.unknown_ids == b.unknown_ids;
 }
 
 bool write_all(int fd, const std::string& text, std::uintmax_t at) {
@@ -83,7 +87,8 @@ std::string InputLog::record_hash(const bridge::MasterRecord& master) {
   return hex(h) + "/" + std::to_string(master.size());
 }
 
-InputLog::InputLog(fs::path file, Identity identity) : file_(std::move(file)), identity_(std::move(identity)) {}
+InputLog::InputLog(fs::path file, Identity identity)
+    : file_(std::move(file)), identity_(std::move(identity)) {}
 
 InputLog::~InputLog() {
   if (fd_ < 0) return;
@@ -93,8 +98,9 @@ InputLog::~InputLog() {
 }
 
 void InputLog::fail(const std::string& what) {
-  if (!failed_) log(Priority::Warning, file_.string() + ": " + what + ": " + std::strerror(errno) +
-                                            "; a restart during this board will not resume it");
+  if (!failed_)
+    log(Priority::Warning, file_.string() + ": " + what + ": " + std::strerror(errno) +
+                               "; a restart during this board will not resume it");
   failed_ = true;
 }
 
@@ -116,8 +122,10 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
   // change closes the runs before it, so no read crosses a change).
   std::vector<table::TableInput> runs;
   auto end_runs = [&] {
-    std::stable_sort(runs.begin(), runs.end(), [](const table::TableInput& a, const table::TableInput& b) { return a.time < b.time; });
-    r.inputs.insert(r.inputs.end(), std::make_move_iterator(runs.begin()), std::make_move_iterator(runs.end()));
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const table::TableInput& a, const table::TableInput& b) { return a.time < b.time; });
+    r.inputs.insert(r.inputs.end(), std::make_move_iterator(runs.begin()),
+                    std::make_move_iterator(runs.end()));
     runs.clear();
   };
   std::size_t at = 0, line_no = 0;
@@ -126,7 +134,8 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
     std::size_t nl = text.find('\n', at);
     ++line_no;
     if (nl == std::string::npos) {  // written in part when the power went: the inputs before it replay
-      warnings.push_back(name + ":" + std::to_string(line_no) + ": the last line is cut short (the last run stopped while writing it); skipped");
+      warnings.push_back(name + ":" + std::to_string(line_no) +
+                         ": the last line is cut short (the last run stopped while writing it); skipped");
       break;
     }
     const std::string line = text.substr(at, nl - at);
@@ -134,16 +143,20 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
     json j = json::parse(line, nullptr, false);
     if (j.is_discarded() || !j.is_object()) {
       if (!header) return refuse("line 1 is not a header");
-      warnings.push_back(name + ":" + std::to_string(line_no) + ": not a record (" + line.substr(0, 60) + "); skipped");
+      warnings.push_back(name + ":" + std::to_string(line_no) + ": not a record (" + line.substr(0, 60) +
+                         "); skipped");
       continue;
     }
     try {
       if (!header) {
-        if (j.value("v", 0) != kVersion) return refuse("format version " + std::to_string(j.value("v", 0)) + ", this daemon reads " +
-                                                       std::to_string(kVersion));
+        if (j.value("v", 0) != kVersion)
+          return refuse("format version " + std::to_string(j.value("v", 0)) + ", this daemon reads " +
+                        std::to_string(kVersion));
         if (j.value("record", std::string()) != identity_.record)
-          return refuse("written for another master record (" + j.value("record", std::string()) + ", this one is " + identity_.record + ")");
-        if (j.value("zones", std::vector<std::string>()) != identity_.zones) return refuse("written for another set of zones");
+          return refuse("written for another master record (" + j.value("record", std::string()) +
+                        ", this one is " + identity_.record + ")");
+        if (j.value("zones", std::vector<std::string>()) != identity_.zones)
+          return refuse("written for another set of zones");
         r.first_seq = j.value("first_seq", std::uint64_t{0});
         header = true;
         good_end_ = at;
@@ -151,7 +164,8 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
       }
       if (j.contains("record")) {
         if (j["record"].get<std::string>() != identity_.record)
-          return refuse("the master record was reloaded during the board (" + j["record"].get<std::string>() + ")");
+          return refuse("the master record was reloaded during the board (" + j["record"].get<std::string>() +
+                        ")");
         good_end_ = at;
         continue;
       }
@@ -191,7 +205,9 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
           table::TableInput read;
           read.kind = table::TableInput::Kind::Observe;
           read.observation = o;
-          read.observation.time = n == 1 ? last : first + (last - first) * static_cast<table::Millis>(i) / static_cast<table::Millis>(n - 1);
+          read.observation.time = n == 1 ? last
+                                         : first + (last - first) * static_cast<table::Millis>(i) /
+                                                       static_cast<table::Millis>(n - 1);
           read.time = read.observation.time + lag;
           r.last_time = std::max(r.last_time, read.time);
           runs.push_back(std::move(read));
@@ -204,7 +220,8 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
       good_end_ = at;
     } catch (const std::exception& e) {
       if (!header) return refuse(std::string("line 1 is not a header: ") + e.what());
-      warnings.push_back(name + ":" + std::to_string(line_no) + ": " + e.what() + " (" + line.substr(0, 60) + "); skipped");
+      warnings.push_back(name + ":" + std::to_string(line_no) + ": " + e.what() + " (" + line.substr(0, 60) +
+                         "); skipped");
     }
   }
   if (!header) return refuse("no header");
@@ -224,7 +241,11 @@ void InputLog::start(std::uint64_t first_seq, double wall) {
     if (fd_ < 0) return fail("cannot open");
   }
   if (::ftruncate(fd_, 0) != 0) return fail("cannot truncate");
-  json h = {{"v", kVersion}, {"record", identity_.record}, {"zones", identity_.zones}, {"first_seq", first_seq}, {"w", wall}};
+  json h = {{"v", kVersion},
+            {"record", identity_.record},
+            {"zones", identity_.zones},
+            {"first_seq", first_seq},
+            {"w", wall}};
   append(h.dump());
 }
 
@@ -238,7 +259,8 @@ void InputLog::continue_file() {
     if (fd_ < 0) return fail("cannot open");
   }
   committed_ = good_end_;
-  if (::ftruncate(fd_, static_cast<off_t>(committed_)) != 0) return fail("cannot truncate");  // a cut last line goes
+  if (::ftruncate(fd_, static_cast<off_t>(committed_)) != 0)
+    return fail("cannot truncate");  // a cut last line goes
 }
 
 void InputLog::append(const std::string& line) {
@@ -260,7 +282,8 @@ void InputLog::commit_runs() {
 
 std::string InputLog::line_of(const Run& r) {
   const table::Observation& o = r.first;
-  json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}, {"n", r.reads}, {"l", r.last}, {"w", r.wall}};
+  json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}, {"n", r.reads}, {"l", r.last},
+            {"w", r.wall}};
   if (r.lag != 0) j["ti"] = o.time + r.lag;
   if (o.unknown) j["u"] = o.unknown;
   if (!o.complete) j["k"] = false;
@@ -278,7 +301,8 @@ void InputLog::write_tail(const std::string& closed) {
   for (const Run& r : runs_) text += line_of(r);
   if (!write_all(fd_, text, committed_)) return fail("cannot write");
   // Counts only grow, so the tail is never shorter than before; cut anything beyond it all the same.
-  if (text.size() < tail_size_ && ::ftruncate(fd_, static_cast<off_t>(committed_ + text.size())) != 0) return fail("cannot truncate");
+  if (text.size() < tail_size_ && ::ftruncate(fd_, static_cast<off_t>(committed_ + text.size())) != 0)
+    return fail("cannot truncate");
   committed_ += closed.size();
   tail_size_ = text.size() - closed.size();
   unsynced_ = true;
@@ -297,18 +321,25 @@ void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
       if (emitted) append(json{{"tick", in.time}, {"w", wall}}.dump());
       return;
     case table::TableInput::Kind::Command: {
-      json j = {{"cmd", command_name(in.command.kind)}, {"x", in.command.text}, {"seat", std::string(1, bridge::seat_letter(in.command.seat))},
-                {"t", in.command.time}, {"w", wall}};
+      json j = {{"cmd", command_name(in.command.kind)},
+                {"x", in.command.text},
+                {"seat", std::string(1, bridge::seat_letter(in.command.seat))},
+                {"t", in.command.time},
+                {"w", wall}};
       if (in.time != in.command.time) j["ti"] = in.time;
       append(j.dump());
       return;
     }
-    case table::TableInput::Kind::Observe: break;
+    case table::TableInput::Kind::Observe:
+      break;
   }
   std::optional<table::Observation>& before = last_[static_cast<std::size_t>(in.observation.zone.index())];
   const bool same = before && same_run(*before, in.observation);
   before = in.observation;
-  auto of_zone = [&] { return std::find_if(runs_.begin(), runs_.end(), [&](const Run& r) { return r.first.zone == in.observation.zone; }); };
+  auto of_zone = [&] {
+    return std::find_if(runs_.begin(), runs_.end(),
+                        [&](const Run& r) { return r.first.zone == in.observation.zone; });
+  };
   auto run = of_zone();
   if (same && run != runs_.end()) {
     ++run->reads;

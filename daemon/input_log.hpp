@@ -30,11 +30,12 @@ namespace cardtable::daemon {
 class InputLog {
  public:
   static constexpr int kVersion = 1;
-  static constexpr std::size_t kMaxReadsPerRun = 50;  // a run replayed: enough for stability (a few reads or a stretch of time)
+  static constexpr std::size_t kMaxReadsPerRun =
+      50;  // a run replayed: enough for stability (a few reads or a stretch of time)
 
   struct Identity {
-    std::string record;               // record_hash() of the master record
-    std::vector<std::string> zones;   // the table's zones, as Zone::str()
+    std::string record;              // record_hash() of the master record
+    std::vector<std::string> zones;  // the table's zones, as Zone::str()
   };
   // What the last run left to replay.
   struct Resumed {
@@ -65,7 +66,8 @@ class InputLog {
   void continue_file();
   // An input the table applied, after its events were published (`emitted`: it made the table say something).
   void record(const table::TableInput& in, bool emitted, double wall);
-  // The master record was reloaded: a different one makes the file unreplayable (never into the wrong record).
+  // The master record was reloaded: a different one makes the file unreplayable (never into the wrong
+  // record).
   void record_changed(const std::string& hash);
   // Each loop pass: the runs at the end rewritten (at most once a second), fdatasync at most once a second.
   void poll();
@@ -84,18 +86,19 @@ class InputLog {
   void append(const std::string& line);  // a record that stays
   void commit_runs();                    // the runs at the end stay as they are written; new ones follow
   static std::string line_of(const Run& run);
-  void write_tail(const std::string& closed = {});  // `closed`: runs that ended, written before the open ones, to stay
+  void write_tail(
+      const std::string& closed = {});  // `closed`: runs that ended, written before the open ones, to stay
   void close_run(std::vector<Run>::iterator run);
   void fail(const std::string& what);
 
   std::filesystem::path file_;
   Identity identity_;
   int fd_ = -1;
-  bool failed_ = false;          // said once; the daemon runs on without the file
-  std::uintmax_t committed_ = 0; // bytes that stay
-  std::uintmax_t tail_size_ = 0; // the runs' lines after them, rewritten in place
-  std::uintmax_t good_end_ = 0;  // load(): the end of the last record read whole
-  std::vector<Run> runs_;        // open runs, in the order of their first read
+  bool failed_ = false;           // said once; the daemon runs on without the file
+  std::uintmax_t committed_ = 0;  // bytes that stay
+  std::uintmax_t tail_size_ = 0;  // the runs' lines after them, rewritten in place
+  std::uintmax_t good_end_ = 0;   // load(): the end of the last record read whole
+  std::vector<Run> runs_;         // open runs, in the order of their first read
   std::array<std::optional<table::Observation>, table::kZoneCount> last_{};  // each zone's last reading
   bool tail_dirty_ = false;
   bool unsynced_ = false;

@@ -83,11 +83,13 @@ TEST_F(InputLogFile, ABoardIsReplayedRunsExpandedTicksThatSaidNothingLeftOut) {
   EXPECT_EQ(resumed->records, 4u);
   ASSERT_EQ(resumed->inputs.size(), InputLog::kMaxReadsPerRun + 3);
   EXPECT_EQ(resumed->inputs.front().observation.time, 0);
-  EXPECT_EQ(resumed->inputs[InputLog::kMaxReadsPerRun - 1].observation.time, 499 * 20) << "a run ends at its last read";
+  EXPECT_EQ(resumed->inputs[InputLog::kMaxReadsPerRun - 1].observation.time, 499 * 20)
+      << "a run ends at its last read";
   const TableInput& c = resumed->inputs[InputLog::kMaxReadsPerRun];
   EXPECT_EQ(c.kind, TableInput::Kind::Command);
   EXPECT_EQ(c.command.text, "4H S");
-  EXPECT_EQ(resumed->inputs[InputLog::kMaxReadsPerRun + 1].time, 10200) << "the tick that said nothing is not there";
+  EXPECT_EQ(resumed->inputs[InputLog::kMaxReadsPerRun + 1].time, 10200)
+      << "the tick that said nothing is not there";
   EXPECT_EQ(resumed->inputs.back().observation.cards.bits(), 1u);
   EXPECT_EQ(resumed->inputs.back().observation.source, "rfid0");
   EXPECT_EQ(resumed->last_time, 10300);
@@ -131,13 +133,15 @@ TEST_F(InputLogFile, ACutLastLineIsSkippedWithAWarningTheRestReplayed) {
     InputLog log(file(), identity);
     write_board(log);
   }
-  std::ofstream(file(), std::ios::app) << R"({"o":"play:N","c":"2","t":104)";  // the power went while writing it
+  std::ofstream(file(), std::ios::app)
+      << R"({"o":"play:N","c":"2","t":104)";  // the power went while writing it
   InputLog again(file(), identity);
   std::vector<std::string> warnings;
   auto resumed = again.load(warnings);
   ASSERT_TRUE(resumed);
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("board-in-progress.inputs:6: the last line is cut short"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("board-in-progress.inputs:6: the last line is cut short"), std::string::npos)
+      << warnings[0];
   EXPECT_EQ(resumed->records, 4u);
   // The file goes on after the last whole record: the cut line is gone.
   again.continue_file();
@@ -159,7 +163,9 @@ TEST_F(InputLogFile, AnotherRecordOrOtherZonesAreNeverReplayedInto) {
   std::vector<std::string> warnings;
   EXPECT_FALSE(InputLog(file(), {"ffff0000/2", identity.zones}).load(warnings));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("written for another master record (0123abcd/2, this one is ffff0000/2); not replayed"), std::string::npos)
+  EXPECT_NE(warnings[0].find(
+                "written for another master record (0123abcd/2, this one is ffff0000/2); not replayed"),
+            std::string::npos)
       << warnings[0];
   warnings.clear();
   EXPECT_FALSE(InputLog(file(), {identity.record, {"pocket:N"}}).load(warnings));
@@ -177,7 +183,8 @@ TEST_F(InputLogFile, ARecordReloadedDuringTheBoardMakesItUnreplayable) {
   std::vector<std::string> warnings;
   EXPECT_FALSE(InputLog(file(), identity).load(warnings));
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_NE(warnings[0].find("the master record was reloaded during the board"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("the master record was reloaded during the board"), std::string::npos)
+      << warnings[0];
 }
 
 }  // namespace
