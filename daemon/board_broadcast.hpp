@@ -36,6 +36,13 @@ class BoardBroadcast {
   void on_contract(const table::ContractCommand& c) { recorder_.on_contract(c); }
   void hold(protocol::WireEvent live) { held_.push_back(std::move(live)); }  // a live.* event of the board in play
   std::size_t held() const { return held_.size(); }
+  // A replay that went past a board's return (the last run died after publishing board.returned, before
+  // its input log started again): that run embargoed the board already, so its play held again by the
+  // replay is dropped and never rides with the next board.
+  void forget_board() {
+    held_.clear();
+    recorder_.reset();
+  }
 
   // The board went back (`returned`: its board.returned): its held events and its deal go under embargo,
   // its files are written. A board not in the master record has no deal and no files, only its play.

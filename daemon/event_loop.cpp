@@ -289,6 +289,7 @@ std::vector<EventLoop::Published> EventLoop::drain_table() {
     }
     if (replaying_) {  // journalled and published by the last run; only what this run keeps of them
       if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
+      if (e.type == "board.returned" || e.type == "board.verified") broadcast_->forget_board();
       continue;
     }
     // Everything else reaches every role before the embargo: no card of a hand in play may be named.

@@ -16,7 +16,10 @@
 #include <zmq_addon.hpp>
 
 #include "daemon_fixture.hpp"
+#include "daemon/input_log.hpp"
+#include "daemon/master_loader.hpp"
 #include "protocol/curve_keys.hpp"
+#include "table/scenario.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -691,6 +694,60 @@ TEST_F(Daemon, ABoardInPlaySurvivesKillNineWithoutAFalseRevokeAndItsBroadcastIsW
   EXPECT_NE(pbn.find("[Contract \"4H\"]"), std::string::npos) << pbn;
   EXPECT_NE(pbn.find("[Play \"W\"]\nCA C3 C4 C2\nDK D5 D3 D4\nCK C6 C5 C7\nSK S4 S3 S2"), std::string::npos) << pbn;
   EXPECT_NE(pbn.find("D6 DA SJ DQ\n"), std::string::npos) << "the thirteenth trick, in the columns West North East South: " << pbn;
+}
+
+// The last run died in the instant between publishing a board's return and starting its input log again:
+// the replay went past the return, held that board's play again (the last run had embargoed it) and
+// it rode with the next board's broadcast, 104 cards for 52. Made here by appending the rest of the board,
+// its return included, to the log of a run killed after trick 3, as that run would have written it.
+TEST_F(Daemon, AReplayPastABoardsReturnHoldsNothingOfThatBoardForTheNext) {
+  start("restart/play-clean-board-before.scn", 20, {"--embargo", "0"});
+  ASSERT_TRUE(wait_finished()) << log();
+  stop(SIGKILL);
+  const fs::path file = dir / "state" / "board-in-progress.inputs";
+  std::string first;
+  std::getline(std::ifstream(file) >> std::ws, first);
+  const json head = json::parse(first);
+  {
+    cardtable::daemon::InputLog logged(file, {head["record"].get<std::string>(), head["zones"].get<std::vector<std::string>>()});
+    std::vector<std::string> warnings;
+    const auto resumed = logged.load(warnings);
+    ASSERT_TRUE(resumed) << text_of(file);
+    logged.continue_file();
+    const auto master = cardtable::daemon::load_master({SCENARIO_DIR "/master"});
+    std::vector<cardtable::table::ScenarioError> errors;
+    const auto rest = cardtable::table::parse_scenario(text_of(SCENARIO_DIR "/restart/play-clean-board-after.scn"), SCENARIO_DIR "/restart",
+                                                       [&](const auto&) -> const cardtable::bridge::MasterRecord& { return *master.record; }, errors);
+    ASSERT_TRUE(rest) << (errors.empty() ? "" : errors[0].message);
+    // As the daemon runs a scenario after a resume: its times go on from the replayed board's.
+    auto inputs = cardtable::table::scenario_inputs(*rest);
+    cardtable::table::Millis offset = 0;
+    for (const auto& in : inputs)
+      if (in.kind != cardtable::table::TableInput::Kind::Tick) {
+        offset = std::max<cardtable::table::Millis>(0, resumed->last_time - in.time);
+        break;
+      }
+    double wall = 1000.0;
+    for (auto in : inputs) {
+      in.time += offset;
+      in.observation.time += offset;
+      in.command.time += offset;
+      logged.record(in, true, wall += 0.01);
+    }
+    logged.poll();
+  }
+  start("play-clean-board.scn", 20, {"--embargo", "0"});  // the next board: board 1 again, played whole
+  ASSERT_TRUE(wait_finished()) << log();
+  EXPECT_NE(log().find("resumed board"), std::string::npos) << log();
+  std::size_t cards = 0;
+  ASSERT_TRUE(wait_for([&] {
+    auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
+    if (!r || !(*r)["ok"].get<bool>()) return false;
+    cards = 0;
+    for (const json& e : (*r)["events"]) cards += e["type"] == "live.card" ? 1U : 0U;
+    return cards > 0;
+  })) << log();
+  EXPECT_EQ(cards, 52u) << "the next board's broadcast carries its own 52 cards only";
 }
 
 // When the embargo ended, a broadcast file that could not be moved out (broadcast/ not a folder, not
