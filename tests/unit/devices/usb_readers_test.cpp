@@ -54,7 +54,16 @@ class UsbReaders : public ::testing::Test {
     for (auto& r : readers_) r->stop();
     readers_.clear();
     fakes_.clear();
+    models_.clear();
     if (testbed_) g_object_unref(testbed_);
+  }
+  // The emulated boards' behaviour, kept by the fixture: a test's local model died when the test body
+  // returned, while its reader, stopped only in TearDown, still polled it through umockdev's thread -- a
+  // use after free that crashed a test in twenty under load (and corrupted a mutex in a run of them all).
+  template <class Model, class... Args>
+  Model& model(Args&&... args) {
+    models_.push_back(std::make_unique<Model>(std::forward<Args>(args)...));
+    return static_cast<Model&>(*models_.back());
   }
   FakeUsbDevice& plug(int devnum, const char* port, const char* descriptors, test::UsbModel& model) {
     fakes_.push_back(std::make_unique<FakeUsbDevice>(testbed_, 1, devnum, port, descriptors, model));
@@ -73,13 +82,14 @@ class UsbReaders : public ::testing::Test {
   UMockdevTestbed* testbed_ = nullptr;
   DeviceEnvironment env_;
   RecordingSink sink_;
+  std::vector<std::unique_ptr<test::UsbModel>> models_;  // before the fakes: they answer through it
   std::vector<std::unique_ptr<FakeUsbDevice>> fakes_;
   std::vector<std::unique_ptr<Device>> readers_;
 };
 
 TEST_F(UsbReaders, Acr122uIsFoundByVidPidShakesHandsAndReadsTheCardFaced) {
   env_.quirks_path = CARDTABLE_SHIPPED_QUIRKS;  // the file we install, with its real periods
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   plug(2, "1-1", test::kAcr122uDescriptors, acr);
   Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:N")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -101,7 +111,7 @@ TEST_F(UsbReaders, Acr122uIsFoundByVidPidShakesHandsAndReadsTheCardFaced) {
 }
 
 TEST_F(UsbReaders, Acr122uTagInNoDeckIsReadAsUnknown) {
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   plug(2, "1-1", test::kAcr122uDescriptors, acr);
   Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("scan")}}), env_));
   acr.place(uid("04FFFFFFFFFFFF"));
@@ -114,7 +124,7 @@ TEST_F(UsbReaders, Acr122uTagInNoDeckIsReadAsUnknown) {
 }
 
 TEST_F(UsbReaders, Acr122uAnswerCutShortIsCountedDroppedAndReadingGoesOn) {
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   plug(2, "1-1", test::kAcr122uDescriptors, acr);
   Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:E")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -127,7 +137,7 @@ TEST_F(UsbReaders, Acr122uAnswerCutShortIsCountedDroppedAndReadingGoesOn) {
 }
 
 TEST_F(UsbReaders, Acr122uThatStopsAnsweringTimesOutIsResetThenReportedAndComesBack) {
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   FakeUsbDevice& fake = plug(2, "1-1", test::kAcr122uDescriptors, acr);
   Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:S")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -157,7 +167,7 @@ TEST_F(UsbReaders, AReaderNotPluggedInAtStartSaysSoOnceAndIsTakenWhenPluggedIn) 
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0], "north: no acr122u reader on USB port 1-1 is plugged in: waiting for it; its zones are unknown until it is");
   EXPECT_FALSE(reader.present());
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   acr.place(uid(kSA));
   plug(2, "1-1", test::kAcr122uDescriptors, acr);
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -167,7 +177,7 @@ TEST_F(UsbReaders, AReaderNotPluggedInAtStartSaysSoOnceAndIsTakenWhenPluggedIn) 
 // A zone on an antenna the board does not have was never read, with no word why. The board says how
 // many it has when it shakes hands (it may have more than the quirk file's count), so it is said then.
 TEST_F(UsbReaders, AZoneOnAnAntennaTheBoardLacksIsSaidWhenTheBoardArrives) {
-  BoardModel board;  // four antennas
+  BoardModel& board = model<BoardModel>();  // four antennas
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("b0", "cardtable-board", {{0, zone("play:N")}, {9, zone("play:S")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -189,7 +199,7 @@ TEST_F(UsbReaders, AZoneOnAnAntennaTheBoardLacksIsSaidWhenTheBoardArrives) {
 // The two numberings were compared as one: antenna2's zone, on a real antenna, was never read, and
 // antenna1's, on none, was reported read empty at every poll -- a seat with no card.
 TEST_F(UsbReaders, ABoardWithFewerAntennasThanTheOrderLacksTheLogicalAntennasWithNoPhysicalOne) {
-  BoardModel board(2);
+  BoardModel& board = model<BoardModel>(2);
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(
       config("b0", "cardtable-board", {{0, zone("play:N")}, {1, zone("play:E")}, {2, zone("play:S")}, {3, zone("play:W")}}), env_));
@@ -211,7 +221,7 @@ TEST_F(UsbReaders, ABoardWithFewerAntennasThanTheOrderLacksTheLogicalAntennasWit
 }
 
 TEST_F(UsbReaders, Acr122uUnpluggedIsLostOnceAndReadsAgainWhenPluggedBack) {
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   FakeUsbDevice& fake = plug(2, "1-1", test::kAcr122uDescriptors, acr);
   Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:W")}}), env_));
   acr.place(uid(kSA));
@@ -220,7 +230,7 @@ TEST_F(UsbReaders, Acr122uUnpluggedIsLostOnceAndReadsAgainWhenPluggedBack) {
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
   EXPECT_FALSE(reader.present());
 
-  AcrModel again;  // plugged back: a new address on the same port
+  AcrModel& again = model<AcrModel>();  // plugged back: a new address on the same port
   again.place(uid(kHK));
   plug(3, "1-1", test::kAcr122uDescriptors, again);
   std::size_t seen = sink_.input_count();
@@ -233,7 +243,7 @@ TEST_F(UsbReaders, Acr122uUnpluggedIsLostOnceAndReadsAgainWhenPluggedBack) {
 }
 
 TEST_F(UsbReaders, BoardWhoseTransfersFailWithNoDeviceIsLostWithoutWaitingForUdev) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   FakeUsbDevice& fake = plug(4, "1-2", test::kBoardDescriptors, board);
   start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{0, zone("play:E")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -249,14 +259,14 @@ TEST_F(UsbReaders, BoardWhoseTransfersFailWithNoDeviceIsLostWithoutWaitingForUde
 // into another port was refused and the zones stayed unknown. The reader frees itself; the "remove" that
 // comes late for the dead board leaves the new one alone.
 TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByOnePluggedIntoAnotherPort) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   FakeUsbDevice& dead = plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
   dead.unplug(false);
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
 
-  BoardModel spare;
+  BoardModel& spare = model<BoardModel>();
   spare.place(0, {{uid(kC7), 10}});  // antenna_order 2,0,1,3: physical 0 is antenna2
   plug(5, "1-3", test::kBoardDescriptors, spare);
   std::size_t seen = sink_.input_count();
@@ -279,7 +289,8 @@ TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByOnePluggedIntoAnotherPo
 // The same with the second board plugged in (and refused: the reader had one) before the first dies:
 // nothing arrives after the death, so the reader asks the bus again for a free one.
 TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByAFreeOneAlreadyPluggedIn) {
-  BoardModel board, spare;
+  BoardModel& board = model<BoardModel>();
+  BoardModel& spare = model<BoardModel>();
   spare.place(0, {{uid(kC7), 10}});
   FakeUsbDevice& dead = plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
@@ -298,7 +309,7 @@ TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByAFreeOneAlreadyPluggedI
 // The HELLO reply's shortest poll period (docs/hardware.md) is what the board can do: it scans every
 // antenna at each SCAN. It was read and never used: a board asking for 250 ms was polled every 20 ms.
 TEST_F(UsbReaders, ABoardIsPolledNoFasterThanItsHelloSays) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   board.min_poll_ms = 250;
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
@@ -312,7 +323,7 @@ TEST_F(UsbReaders, ABoardIsPolledNoFasterThanItsHelloSays) {
 }
 
 TEST_F(UsbReaders, BoardShakesHandsAndMapsPhysicalAntennasThroughTheQuirkOrder) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(
       config("board0", "cardtable-board", {{0, zone("play:N")}, {1, zone("play:E")}, {2, zone("play:S")}, {3, zone("play:W")}}), env_));
@@ -330,7 +341,7 @@ TEST_F(UsbReaders, BoardShakesHandsAndMapsPhysicalAntennasThroughTheQuirkOrder) 
 }
 
 TEST_F(UsbReaders, BoardCrcFailureAndStaleReplyAreCountedAndDropped) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -347,7 +358,7 @@ TEST_F(UsbReaders, BoardCrcFailureAndStaleReplyAreCountedAndDropped) {
 // of each right one (answers to requests it had given up on, which a slow board sends late), a healthy
 // board read nothing, and each right reply left behind made the next request's queue longer.
 TEST_F(UsbReaders, BoardReadsOnPastStaleRepliesUntilTheRightOne) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -365,7 +376,7 @@ TEST_F(UsbReaders, BoardReadsOnPastStaleRepliesUntilTheRightOne) {
 // hour into the journal): the first few of a window are said, the rest only counted.
 TEST_F(UsbReaders, AFrameDroppedAtEveryPollIsSaidAFewTimesAndCountedEveryTime) {
   test::WarningLog warnings;
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -381,7 +392,7 @@ TEST_F(UsbReaders, AFrameDroppedAtEveryPollIsSaidAFewTimesAndCountedEveryTime) {
 
 // The same for the ACR122U's CCID answers: a DataBlock with an older bSeq is skipped, the right one read.
 TEST_F(UsbReaders, Acr122uReadsOnPastStaleAnswersUntilTheRightOne) {
-  AcrModel acr;
+  AcrModel& acr = model<AcrModel>();
   plug(2, "1-1", test::kAcr122uDescriptors, acr);
   Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:E")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -396,7 +407,7 @@ TEST_F(UsbReaders, Acr122uReadsOnPastStaleAnswersUntilTheRightOne) {
 }
 
 TEST_F(UsbReaders, BoardTagOnTwoAntennasIsOneCardOrUncertain) {
-  BoardModel board;
+  BoardModel& board = model<BoardModel>();
   plug(4, "1-2", test::kBoardDescriptors, board);
   Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:N")}, {0, zone("play:E")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
@@ -416,8 +427,9 @@ TEST_F(UsbReaders, BoardTagOnTwoAntennasIsOneCardOrUncertain) {
 }
 
 TEST_F(UsbReaders, TwoReadersAtOnceEachOnItsPortAndOneUnpluggedAlone) {
-  AcrModel north, south;
-  BoardModel board;
+  AcrModel& north = model<AcrModel>();
+  AcrModel& south = model<AcrModel>();
+  BoardModel& board = model<BoardModel>();
   plug(2, "1-1", test::kAcr122uDescriptors, north);
   plug(3, "1-3", test::kAcr122uDescriptors, south);
   FakeUsbDevice& board_usb = plug(4, "1-2", test::kBoardDescriptors, board);
