@@ -23,7 +23,7 @@ hub_options=$(sed -n 's/^#[[:space:]]*CARDTABLE_HUB_OPTIONS="\(.*\)"$/\1/p' "$ro
 [ -n "$hub_options" ] || { echo "FAIL: /etc/default/cardtable-hub gives no example CARDTABLE_HUB_OPTIONS"; exit 1; }
 echo "operations.md's demo lines:"; echo "$demo" | sed 's/^/  /'
 echo "/etc/default/cardtable-hub's example: CARDTABLE_HUB_OPTIONS=\"$hub_options\""
-# The example's address, on a port the system gives (tcp://127.0.0.1:5570 -> tcp://127.0.0.1:*).
+# The example's addresses, each on a port the system gives (its fixed port number becomes '*').
 hub_options=$(echo "$hub_options" | sed -E 's#(tcp://[^ ]*):[0-9]+#\1:*#g')
 mkdir -p "$work/state" "$work/run"
 as=()
