@@ -680,14 +680,8 @@ TEST_F(Daemon, ABoardInPlaySurvivesKillNineWithoutAFalseRevokeAndItsBroadcastIsW
   EXPECT_EQ(tricks, (std::vector<int>{4, 5, 6, 7, 8, 9, 10, 11, 12, 13})) << "board.trick counts on from the tricks before the restart";
   EXPECT_TRUE(returned) << log();
   // After the embargo the broadcaster gets the whole board: the cards before the restart too.
-  std::size_t cards = 0;
-  ASSERT_TRUE(wait_for([&] {
-    auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
-    if (!r || !(*r)["ok"].get<bool>()) return false;
-    cards = 0;
-    for (const json& e : (*r)["events"]) cards += e["type"] == "live.card" ? 1U : 0U;
-    return cards > 0;
-  })) << log();
+  const std::size_t cards = released_cards();
+  ASSERT_GT(cards, 0u) << log();
   EXPECT_EQ(cards, 52u);
   std::string pbn;
   ASSERT_TRUE(wait_for([&] { return !(pbn = text_of(dir / "state" / "broadcast" / "board-1-1.pbn")).empty(); })) << log();
@@ -739,14 +733,8 @@ TEST_F(Daemon, AReplayPastABoardsReturnHoldsNothingOfThatBoardForTheNext) {
   start("play-clean-board.scn", 20, {"--embargo", "0"});  // the next board: board 1 again, played whole
   ASSERT_TRUE(wait_finished()) << log();
   EXPECT_NE(log().find("resumed board"), std::string::npos) << log();
-  std::size_t cards = 0;
-  ASSERT_TRUE(wait_for([&] {
-    auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
-    if (!r || !(*r)["ok"].get<bool>()) return false;
-    cards = 0;
-    for (const json& e : (*r)["events"]) cards += e["type"] == "live.card" ? 1U : 0U;
-    return cards > 0;
-  })) << log();
+  const std::size_t cards = released_cards();
+  ASSERT_GT(cards, 0u) << log();
   EXPECT_EQ(cards, 52u) << "the next board's broadcast carries its own 52 cards only";
 }
 

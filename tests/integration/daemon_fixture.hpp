@@ -96,6 +96,19 @@ class Daemon : public ::testing::Test {
       since = out.back()["seq"].get<std::uint64_t>() + 1;
     }
   }
+  // The live.card events the live journal holds once the first board's embargo has ended (0 if none
+  // comes within the wait): what a broadcaster gets of the play.
+  std::size_t released_cards() {
+    std::size_t cards = 0;
+    wait_for([&] {
+      auto r = request({{"command", "replay-live"}, {"since", 1}}, 500);
+      if (!r || !(*r)["ok"].get<bool>()) return false;
+      cards = 0;
+      for (const json& e : (*r)["events"]) cards += e["type"] == "live.card" ? 1U : 0U;
+      return cards > 0;
+    });
+    return cards;
+  }
   std::string log() const { return text_of(dir / "daemon.log"); }
   // A file's whole text (a program's log): empty when there is none.
   static std::string text_of(const fs::path& file) {
