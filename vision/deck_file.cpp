@@ -63,11 +63,15 @@ Deck parse_deck(std::string_view text, const std::string& where) {
   return d;
 }
 
-std::string missing_cards(const Deck& deck) {
+std::string missing_cards(const std::function<bool(int)>& has) {
   std::string out;
   for (int id = 0; id < 52; ++id)
-    if (!deck.prototypes.contains(id)) out += (out.empty() ? "" : " ") + bridge::Card::from_id(id).str();
+    if (!has(id)) out += (out.empty() ? "" : " ") + bridge::Card::from_id(id).str();
   return out;
+}
+
+std::string missing_cards(const Deck& deck) {
+  return missing_cards([&](int id) { return deck.prototypes.contains(id); });
 }
 
 Deck read_deck(const std::filesystem::path& file) {

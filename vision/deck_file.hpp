@@ -13,6 +13,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -43,6 +44,8 @@ std::string format_deck(const Deck& d);
 // from its look-alike only against the look-alike's own prototype (the two of clubs from the two of
 // spades), so with one missing the nearest other card stands in for it and the camera reads a false card.
 std::string missing_cards(const Deck& deck);
+// The same for any set of cards: `has(id)` says whether card `id` is there.
+std::string missing_cards(const std::function<bool(int)>& has);
 
 // Averages and normalises per-card embeddings into prototypes.
 Deck make_deck(const std::string& name, const std::map<int, std::vector<std::vector<float>>>& samples);

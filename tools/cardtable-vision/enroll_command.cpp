@@ -139,9 +139,7 @@ int enroll_command(const std::vector<std::string>& args) {
                                                                        " is a photo of a card named after it (SA.jpg, H10_2.png)"));
   // The whole pack or nothing: a card with no prototype would be read as its nearest look-alike
   // (vision/deck_file.hpp), a false card; the daemon refuses such a deck file too.
-  std::string lacks;
-  for (int id = 0; id < 52; ++id)
-    if (!(faces ? face_photos.contains(id) : samples.contains(id))) lacks += (lacks.empty() ? "" : " ") + bridge::Card::from_id(id).str();
+  const std::string lacks = vision::missing_cards([&](int id) { return faces ? face_photos.contains(id) : samples.contains(id); });
   if (!lacks.empty())
     throw std::runtime_error("no usable photo of " + lacks + " (" + std::to_string(enrolled) +
                              " of 52 cards enrolled); no deck written: a deck holds the whole pack, a missing card would be read as its look-alike."
