@@ -23,8 +23,8 @@ bool is_parse_error(const beast::error_code& ec) {
 template <class Stream>
 class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream stream, Gateway& gateway, std::string client)
-      : stream_(std::move(stream)), gateway_(gateway), connections_(gateway.connections()),
+  HttpSession(Stream stream, Gateway& gateway, OriginCheck& origins, std::string client)
+      : stream_(std::move(stream)), gateway_(gateway), origins_(origins), connections_(gateway.connections()),
         by_address_(gateway.connections_by_address()), client_(std::move(client)) {
     ++*connections_;
     ++(*by_address_)[client_];
@@ -108,7 +108,13 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
     if (ec && is_parse_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message)
       return refuse(http::status::bad_request, "malformed request: " + ec.message());
     if (ec) return close();  // closed, timed out, reset
-    gateway_.route(parser_->release(), this->shared_from_this());
+    Request req = parser_->release();
+    // Before the gateway: a request another site's page sent with the director's cookie changes nothing.
+    if (auto why = origins_.refusal(req, kTls)) {
+      origins_.log_refusal(req, client_, *why);
+      return refuse(http::status::forbidden, *why);
+    }
+    gateway_.route(std::move(req), this->shared_from_this());
   }
 
   void refuse(http::status status, const std::string& why) {
@@ -155,6 +161,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
 
   Stream stream_;
   Gateway& gateway_;
+  OriginCheck& origins_;
   std::shared_ptr<std::size_t> connections_;
   std::shared_ptr<Gateway::AddressCounts> by_address_;
   std::string client_;
@@ -169,8 +176,8 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
 
 }  // namespace
 
-HttpListener::HttpListener(net::io_context& io, tcp::endpoint at, Gateway& gateway, net::ssl::context* tls)
-    : io_(io), acceptor_(io), gateway_(gateway), tls_(tls) {
+HttpListener::HttpListener(net::io_context& io, tcp::endpoint at, Gateway& gateway, net::ssl::context* tls, OriginCheck& origins)
+    : io_(io), acceptor_(io), gateway_(gateway), tls_(tls), origins_(origins) {
   acceptor_.open(at.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(at);
@@ -201,10 +208,11 @@ void HttpListener::accept() {
       socket.set_option(tcp::no_delay(true), ignored);
       if (self->tls_) {
         std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
-            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, client)
+            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, self->origins_, client)
             ->run();
       } else {
-        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, client)->run();
+        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, self->origins_, client)
+            ->run();
       }
     }
     self->accept();

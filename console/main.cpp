@@ -20,6 +20,7 @@
 #include "gateway.hpp"
 #include "http_listener.hpp"
 #include "logins.hpp"
+#include "request_origin.hpp"
 #include "table_requests.hpp"
 #include "tls_certificate.hpp"
 #include "venue_state.hpp"
@@ -162,7 +163,7 @@ int main(int argc, char** argv) {
   std::string listen = "127.0.0.1:8080", config, hub, hub_control, hub_key, director_key, broadcaster_key, logins_file,
               www = devices::source_or_installed(CARDTABLE_CONSOLE_WWW_SOURCE, CARDTABLE_CONSOLE_WWW),
               tls_cert, tls_key;
-  std::vector<std::string> events_direct, tables;
+  std::vector<std::string> events_direct, tables, allowed_origins;
   double allowance = 450, lost_after = 15;
   GatewayLimits limits;
   // Read as signed and checked: Boost's unsigned parser took --max-streams -1 as no limit at all.
@@ -194,7 +195,10 @@ int main(int argc, char** argv) {
       "max-connections", po::value(&max_connections)->default_value(max_connections), "browser connections at most")(
       "max-connections-per-address", po::value(&max_per_address)->default_value(max_per_address),
       "browser connections at most from one address (behind a reverse proxy every browser has the proxy's)")(
-      "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)");
+      "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)")(
+      "allowed-origin", po::value(&allowed_origins)->composing(),
+      "SCHEME://HOST[:PORT] the browsers use besides the console's own address, e.g. a reverse proxy's "
+      "https://console.venue.lan (repeat); a state-changing request from any other site is refused (403)");
   po::variables_map vm;
   try {
     // No positional arguments: a stray word was dropped without a word.
@@ -236,6 +240,12 @@ int main(int argc, char** argv) {
   limits.max_connections = static_cast<std::size_t>(max_connections);
   limits.max_connections_per_address = static_cast<std::size_t>(max_per_address);
   limits.max_streams = static_cast<std::size_t>(max_streams);
+  std::optional<OriginCheck> origins;
+  try {
+    origins.emplace(allowed_origins);
+  } catch (const std::invalid_argument& e) {
+    return usage_error(e.what());
+  }
   bool tls = !tls_cert.empty() || !tls_key.empty();
   if (tls && (tls_cert.empty() || tls_key.empty())) return usage_error("--tls-cert and --tls-key go together");
   // Passwords and session cookies cross the venue's network only encrypted.
@@ -309,7 +319,7 @@ int main(int argc, char** argv) {
     zmq::context_t zmq_ctx;
     TableRequests requests(zmq_ctx);
     Gateway gateway(io, venue, std::move(logins), requests, control, www, limits, live_replay);
-    auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr);
+    auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr, *origins);
     listener->start();
     auto bound = listener->local_endpoint();
     std::string host = bound.address().to_string();

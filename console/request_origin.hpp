@@ -1,0 +1,43 @@
+// Cross-site request forgery: a director logged in to the console in one tab visits a hostile page in
+// another, and that page sends the console a request with the director's cookie. The cookie is
+// SameSite=Strict and a state-changing request must carry JSON and X-Cardtable (which no form can send
+// and a cross-site fetch cannot send without a CORS preflight the console never grants); the origin check
+// is the third wall, and the one that does not depend on what a browser does with cookies: a request
+// that changes state (any method but GET and HEAD), and any request of the API that names an origin, is
+// refused (403, logged) unless that origin is the console's own (the scheme it serves, and the host and
+// port of the request's Host header) or one given with --allowed-origin (a reverse proxy's public name).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gateway.hpp"
+
+namespace cardtable::console {
+
+// "HTTPS://Console.Venue.LAN:443/" -> "https://console.venue.lan": scheme and host without case, the
+// scheme's default port dropped. nullopt (and why in error) for anything that is not scheme://host[:port].
+std::optional<std::string> normalize_origin(std::string_view text, std::string& error);
+
+class OriginCheck {
+ public:
+  // allowed: origins as an operator writes them (--allowed-origin); throws std::invalid_argument naming a bad one.
+  explicit OriginCheck(const std::vector<std::string>& allowed = {});
+  // Why the request is refused, or nullopt when it may go on. tls: the scheme this listener serves.
+  std::optional<std::string> refusal(const Request& req, bool tls) const;
+  // Logs a refusal (at most one line in 10 s, then how many were not logged): a hostile page sending
+  // requests in a loop must not fill the log.
+  void log_refusal(const Request& req, const std::string& client, const std::string& why);
+  const std::vector<std::string>& allowed() const { return allowed_; }
+
+ private:
+  std::vector<std::string> allowed_;
+  std::uint64_t unlogged_ = 0;
+  std::chrono::steady_clock::time_point last_log_{};
+};
+
+}  // namespace cardtable::console
