@@ -191,17 +191,26 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     if (!body.is_object() || !body.contains("name") || !body.contains("password") || !body["name"].is_string() ||
         !body["password"].is_string())
       return answer(http::status::bad_request, {{"error", "expected {\"name\":...,\"password\":...}"}});
-    auto result = logins_.login(body["name"], body["password"], r->client_address(), Logins::Clock::now());
-    if (result.outcome == Logins::Outcome::rate_limited) {
-      Response res = reply(req, http::status::too_many_requests, {{"error", "too many failed logins; wait"}, {"retry_after", result.retry_after_s}});
-      res.set(http::field::retry_after, std::to_string(result.retry_after_s));
-      return r->respond(std::move(res));
-    }
-    if (result.outcome == Logins::Outcome::refused) return answer(http::status::unauthorized, {{"error", "wrong name or password"}});
-    Response res = reply(req, http::status::ok, {{"role", result.role}, {"name", body["name"]}});
-    res.set(http::field::set_cookie, "ct_session=" + result.token + "; Path=/; HttpOnly; SameSite=Strict" +
-                                          (r->secure() ? "; Secure" : "") + "; Max-Age=43200");
-    return r->respond(std::move(res));
+    // The password is checked on a hashing thread (Logins::login_async): here it froze every page.
+    auto request = std::make_shared<Request>(std::move(req));
+    logins_.login_async(body["name"], body["password"], r->client_address(), Logins::Clock::now(), io_,
+                        [this, r, request, name = body["name"].get<std::string>()](Logins::Result result) {
+      if (result.outcome == Logins::Outcome::rate_limited || result.outcome == Logins::Outcome::busy) {
+        const bool busy = result.outcome == Logins::Outcome::busy;
+        Response res = reply(*request, busy ? http::status::service_unavailable : http::status::too_many_requests,
+                             {{"error", busy ? "the console is checking other logins; try again in a moment" : "too many failed logins; wait"},
+                              {"retry_after", result.retry_after_s}});
+        res.set(http::field::retry_after, std::to_string(result.retry_after_s));
+        return r->respond(std::move(res));
+      }
+      if (result.outcome == Logins::Outcome::refused)
+        return r->respond(reply(*request, http::status::unauthorized, {{"error", "wrong name or password"}}));
+      Response res = reply(*request, http::status::ok, {{"role", result.role}, {"name", name}});
+      res.set(http::field::set_cookie, "ct_session=" + result.token + "; Path=/; HttpOnly; SameSite=Strict" +
+                                            (r->secure() ? "; Secure" : "") + "; Max-Age=43200");
+      r->respond(std::move(res));
+    });
+    return;
   }
 
   auto session = session_of(req);

@@ -4,7 +4,12 @@
 #include <openssl/evp.h>
 #include <openssl/rand.h>
 
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -108,37 +113,99 @@ bool Logins::limited(const std::string& who, Clock::time_point now, int& retry_a
   return true;
 }
 
-Logins::Result Logins::login(const std::string& name, const std::string& password, const std::string& client, Clock::time_point now) {
+std::optional<Logins::Attempt> Logins::begin(const std::string& name, const std::string& client, Clock::time_point now, Result& stopped) {
   int retry = 0;
   // Checked before the password, so a limited guesser learns nothing and costs no PBKDF2 time. A name's
   // limit stops only an address that has failed itself within the window: applied to every address, any
   // machine on the venue's network could lock the director out by guessing five times a minute.
   // Guessers on many machines still get one try each at a limited name.
-  const std::string by_address = "addr:" + client;
-  if (limited(by_address, now, retry)) return {Outcome::rate_limited, {}, {}, retry};
-  if (auto own = failures_.find(by_address); own != failures_.end() && !own->second.empty() && limited("name:" + name, now, retry))
-    return {Outcome::rate_limited, {}, {}, retry};
-  auto it = users_.find(name);
-  bool ok = false;
-  if (it != users_.end()) {
-    std::string key = pbkdf2(password, it->second.salt, it->second.iterations);
-    ok = CRYPTO_memcmp(key.data(), it->second.key.data(), key.size()) == 0;
+  const std::string by_address = "addr:" + client, by_name = "name:" + name;
+  if (limited(by_address, now, retry) ||
+      (failures_.count(by_address) && !failures_[by_address].empty() && limited(by_name, now, retry))) {
+    stopped = {Outcome::rate_limited, {}, {}, retry};
+    return std::nullopt;
+  }
+  Attempt a{name, client, {}, false, now};
+  if (auto it = users_.find(name); it != users_.end()) {
+    a.user = it->second;
+    a.known = true;
   } else {
     // The same time whether or not the name exists: a fixed 100000 against the staff's 200000 made a
     // refused real name take twice as long as a made-up one.
-    pbkdf2(password, "no such user", decoy_iterations_);
+    a.user.salt = "no such user";
+    a.user.iterations = decoy_iterations_;
   }
-  if (!ok) {
-    failures_["addr:" + client].push_back(now);
-    failures_["name:" + name].push_back(now);
-    if (failures_.size() > 100000) failures_.clear();  // bounded memory under a spray of addresses
-    return {Outcome::refused, {}, {}, 0};
+  // Counted as failed until it succeeds: the hashing is no longer done one login at a time, and ten
+  // guesses sent together from one address must not all pass the check above before the first fails.
+  failures_[by_address].push_back(now);
+  failures_[by_name].push_back(now);
+  if (failures_.size() > 100000) {
+    failures_.clear();  // bounded memory under a spray of addresses
+    failures_[by_address].push_back(now);
+    failures_[by_name].push_back(now);
   }
+  return a;
+}
+
+bool Logins::password_matches(const Attempt& a, const std::string& password) {
+  std::string key = pbkdf2(password, a.user.salt, a.user.iterations);
+  return a.known && CRYPTO_memcmp(key.data(), a.user.key.data(), key.size()) == 0;
+}
+
+Logins::Result Logins::finish(const Attempt& a, bool matches, Clock::time_point now) {
+  if (!matches) return {Outcome::refused, {}, {}, 0};  // its failure was counted when it began
+  // A right password is no failure: the attempt's marks go (one each, at the time it began).
+  for (const std::string& who : {"addr:" + a.client, "name:" + a.name})
+    if (auto f = failures_.find(who); f != failures_.end()) {
+      if (auto mark = std::find(f->second.begin(), f->second.end(), a.at); mark != f->second.end()) f->second.erase(mark);
+      if (f->second.empty()) failures_.erase(f);
+    }
   // Expired sessions go when a new one comes, so the table stays the size of the logged-in staff.
   for (auto s = sessions_.begin(); s != sessions_.end();) s = s->second.expires < now ? sessions_.erase(s) : std::next(s);
   std::string token = random_hex(32);
-  sessions_[token] = {name, it->second.role, now + kSessionLifetime};
-  return {Outcome::ok, token, it->second.role, 0};
+  sessions_[token] = {a.name, a.user.role, now + kSessionLifetime};
+  return {Outcome::ok, token, a.user.role, 0};
+}
+
+Logins::Result Logins::login(const std::string& name, const std::string& password, const std::string& client, Clock::time_point now) {
+  Result stopped{};
+  auto a = begin(name, client, now, stopped);
+  if (!a) return stopped;
+  return finish(*a, password_matches(*a, password), now);
+}
+
+void Logins::login_async(const std::string& name, std::string password, const std::string& client, Clock::time_point now,
+                         boost::asio::io_context& io, std::function<void(Result)> done) {
+  auto answer = [&io, &done](Result r) { boost::asio::post(io, [done = std::move(done), r = std::move(r)] { done(r); }); };
+  if (pending_ >= kMostPendingHashes) {
+    // Before the limits: a refusal for being busy is not a failed login, and must not count as one.
+    if (now - last_busy_log_ < std::chrono::seconds(10)) {
+      ++busy_unlogged_;
+    } else {
+      std::cerr << "cardtable-console: a login from " << client << " refused (503): " << kMostPendingHashes
+                << " logins are being checked already (a burst of logins, or a flood)";
+      if (busy_unlogged_) std::cerr << " (and " << busy_unlogged_ << " more refused so in the last "
+                                    << std::chrono::duration_cast<std::chrono::seconds>(now - last_busy_log_).count() << " s, not logged one by one)";
+      std::cerr << std::endl;
+      busy_unlogged_ = 0;
+      last_busy_log_ = now;
+    }
+    return answer({Outcome::busy, {}, {}, 1});
+  }
+  Result stopped{};
+  auto a = begin(name, client, now, stopped);
+  if (!a) return answer(stopped);
+  if (!hashers_) hashers_ = std::make_unique<boost::asio::thread_pool>(kHashThreads);
+  ++pending_;
+  // The guard keeps io.run() from returning while a password is being checked (nothing else may be queued).
+  boost::asio::post(*hashers_, [this, &io, work = boost::asio::make_work_guard(io), a = std::move(*a), password = std::move(password),
+                                done = std::move(done)]() mutable {
+    const bool matches = password_matches(a, password);
+    boost::asio::post(io, [this, work = std::move(work), a = std::move(a), matches, done = std::move(done)] {
+      --pending_;
+      done(finish(a, matches, Clock::now()));
+    });
+  });
 }
 
 std::optional<Session> Logins::session(const std::string& token, Clock::time_point now) {

@@ -3,12 +3,21 @@
 // writes one). A login gives a session: a random token in an HttpOnly cookie, never in a URL. Failed
 // logins are limited per client address and per name (the name's limit only for addresses that failed
 // lately, so nobody can lock a director out), so a password cannot be guessed at network speed.
+// The PBKDF2 of a login (60 to 400 ms at 200,000 iterations) runs on hashing threads of its own, never on
+// the console's one I/O thread: there it froze every director's and broadcaster's page for as long, and a
+// burst of logins (even refused ones) for seconds.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+
 #include <chrono>
+#include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -26,14 +35,24 @@ class Logins {
   static Logins load(const std::filesystem::path& file);
   static std::string hash_password(const std::string& password, int iterations = kDefaultIterations);
 
-  enum class Outcome { ok, refused, rate_limited };
+  // busy: kMostPendingHashes logins are being checked already (a burst): try again in a moment.
+  enum class Outcome { ok, refused, rate_limited, busy };
   struct Result {
     Outcome outcome;
     std::string token;  // when ok
     std::string role;
     int retry_after_s = 0;
   };
+  // Checks the password here, on the caller's thread (the unit tests, and tools that have no I/O thread).
   Result login(const std::string& name, const std::string& password, const std::string& client, Clock::time_point now);
+  // The console's way: the limits are checked now, the PBKDF2 runs on a hashing thread, and `done` runs
+  // on `io` with the result (every outcome, busy and rate_limited too, comes through `done`, never at
+  // once). Everything but the hashing stays on io's thread, which must be the caller's. A Logins with
+  // logins in flight must not be moved.
+  void login_async(const std::string& name, std::string password, const std::string& client, Clock::time_point now,
+                   boost::asio::io_context& io, std::function<void(Result)> done);
+  // Logins handed to the hashing threads whose result io has not yet taken back.
+  std::size_t hashes_pending() const { return pending_; }
   std::optional<Session> session(const std::string& token, Clock::time_point now);
   void logout(const std::string& token) { sessions_.erase(token); }
   std::size_t users() const { return users_.size(); }
@@ -42,8 +61,13 @@ class Logins {
   int decoy_iterations() const { return decoy_iterations_; }
 
   static constexpr int kDefaultIterations = 200000;  // hash-password's default
-  // A login hashes on the console's one I/O thread: more than this stalls every page for seconds.
+  // More than this keeps a hashing thread, and the logins queued behind it, for seconds.
   static constexpr int kMostIterations = 5000000;
+  // Two logins are checked at once (the console's I/O thread and the table requests keep the rest of a
+  // small venue PC), and at most this many wait or run: a flood of logins from many addresses is refused
+  // (busy, 503) instead of queueing minutes of hashing. A venue's staff logging in together is a handful.
+  static constexpr int kHashThreads = 2;
+  static constexpr std::size_t kMostPendingHashes = 8;
 
   static constexpr int kFailuresAllowed = 5;                          // per address and per name ...
   static constexpr std::chrono::seconds kFailureWindow{60};           // ... in this window
@@ -54,11 +78,28 @@ class Logins {
     std::string role, salt, key;
     int iterations = 0;
   };
+  // A login past the limits, with what its password is checked against (a copy: the hashing thread
+  // touches nothing of the Logins).
+  struct Attempt {
+    std::string name, client;
+    User user;  // the decoy (salt "no such user", the staff's iterations) for a name not in the file
+    bool known = false;
+    Clock::time_point at;
+  };
+  // The limits; counts the attempt as a failure until it succeeds, so that logins in flight together
+  // cannot pass the limits together. nullopt and `limited` set when the limits stop it.
+  std::optional<Attempt> begin(const std::string& name, const std::string& client, Clock::time_point now, Result& limited);
+  static bool password_matches(const Attempt& attempt, const std::string& password);  // the PBKDF2: any thread
+  Result finish(const Attempt& attempt, bool matches, Clock::time_point now);
   bool limited(const std::string& who, Clock::time_point now, int& retry_after);
   std::map<std::string, User> users_;
   int decoy_iterations_ = kDefaultIterations;
   std::map<std::string, Session> sessions_;
   std::map<std::string, std::deque<Clock::time_point>> failures_;  // "addr:..." or "name:..."
+  std::unique_ptr<boost::asio::thread_pool> hashers_;  // started by the first login_async
+  std::size_t pending_ = 0;
+  std::uint64_t busy_unlogged_ = 0;
+  Clock::time_point last_busy_log_{};
 };
 
 }  // namespace cardtable::console

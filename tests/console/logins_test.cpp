@@ -1,10 +1,14 @@
 // Logins: hashed passwords, sessions, and the limit on failed attempts.
 #include "console/logins.hpp"
 
+#include <boost/asio/io_context.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <vector>
 
 using cardtable::console::Logins;
 
@@ -84,4 +88,85 @@ TEST(Logins, AnotherAddressGuessingTheNameDoesNotLockTheDirectorOut) {
   EXPECT_EQ(l.login("td", "guess", "10.0.0.67", now).outcome, Logins::Outcome::rate_limited)
       << "an address that failed lately meets the name's limit: guessers on many machines get one try each";
   EXPECT_EQ(l.login("td", "secret", "10.0.0.5", now).outcome, Logins::Outcome::ok) << "the director, from a clean address";
+}
+
+// The console checks passwords on hashing threads (Logins::login_async); on its one I/O thread each login
+// froze every page for the length of a PBKDF2, and a burst of logins for seconds. What comes back runs
+// on the io_context, so nothing here depends on how fast the hashing is: a result is taken back only
+// when the test runs io.
+namespace {
+struct Outcomes {
+  std::vector<Logins::Result> results;
+  std::function<void(Logins::Result)> collect() {
+    return [this](Logins::Result r) { results.push_back(std::move(r)); };
+  }
+  int count(Logins::Outcome o) const {
+    return static_cast<int>(std::count_if(results.begin(), results.end(), [o](const auto& r) { return r.outcome == o; }));
+  }
+};
+}  // namespace
+
+TEST(LoginsAsync, TheRightPasswordOpensASessionOnTheIoThread) {
+  Logins l = staff();
+  boost::asio::io_context io;
+  Outcomes got;
+  l.login_async("td", "secret", "10.0.0.5", Logins::Clock::now(), io, got.collect());
+  EXPECT_TRUE(got.results.empty()) << "the answer comes through io, never at once";
+  io.run();
+  ASSERT_EQ(got.results.size(), 1u);
+  ASSERT_EQ(got.results[0].outcome, Logins::Outcome::ok);
+  EXPECT_EQ(got.results[0].role, "director");
+  EXPECT_TRUE(l.session(got.results[0].token, Logins::Clock::now()));
+  EXPECT_EQ(l.hashes_pending(), 0u);
+}
+
+// A flood of logins from many addresses (no address's limit reached) queued PBKDF2 without end; past
+// kMostPendingHashes they are refused busy (503) at once, and a busy refusal is no failed login.
+TEST(LoginsAsync, ABurstBeyondTheQueueIsRefusedBusyAndCountsAsNoFailure) {
+  Logins l = staff();
+  boost::asio::io_context io;
+  Outcomes got;
+  const auto now = Logins::Clock::now();
+  for (std::size_t i = 0; i < Logins::kMostPendingHashes; ++i)
+    l.login_async("td", "guess", "10.0.1." + std::to_string(i), now, io, got.collect());
+  EXPECT_EQ(l.hashes_pending(), Logins::kMostPendingHashes);
+  for (int i = 0; i < Logins::kFailuresAllowed + 1; ++i) l.login_async("td", "secret", "10.0.2.1", now, io, got.collect());
+  io.run();
+  EXPECT_EQ(got.count(Logins::Outcome::refused), static_cast<int>(Logins::kMostPendingHashes));
+  EXPECT_EQ(got.count(Logins::Outcome::busy), Logins::kFailuresAllowed + 1);
+  for (const auto& r : got.results) EXPECT_TRUE(r.outcome != Logins::Outcome::busy || r.retry_after_s > 0);
+  EXPECT_EQ(l.hashes_pending(), 0u);
+  got.results.clear();
+  l.login_async("td", "secret", "10.0.2.1", now, io, got.collect());
+  io.restart();
+  io.run();
+  ASSERT_EQ(got.results.size(), 1u);
+  EXPECT_EQ(got.results[0].outcome, Logins::Outcome::ok) << "six busy refusals did not lock the address out";
+}
+
+// Checked one at a time, the sixth guess from an address met the five failures before it. Sent together,
+// all ten would pass the limit before the first had failed: an attempt in flight counts as a failure.
+TEST(LoginsAsync, GuessesSentTogetherFromOneAddressStillStopAtTheLimit) {
+  Logins l = staff();
+  boost::asio::io_context io;
+  Outcomes got;
+  const auto now = Logins::Clock::now();
+  for (int i = 0; i < 2 * Logins::kFailuresAllowed; ++i) l.login_async("td", "guess", "10.0.3.3", now, io, got.collect());
+  io.run();
+  EXPECT_EQ(got.count(Logins::Outcome::refused), Logins::kFailuresAllowed);
+  EXPECT_EQ(got.count(Logins::Outcome::rate_limited), Logins::kFailuresAllowed);
+}
+
+// The right password, checked while it counted as a failure, leaves no failure behind.
+TEST(LoginsAsync, ARightPasswordInFlightLeavesNoFailureBehind) {
+  Logins l = staff();
+  boost::asio::io_context io;
+  Outcomes got;
+  const auto now = Logins::Clock::now();
+  for (int i = 0; i < Logins::kFailuresAllowed - 1; ++i) l.login_async("td", "guess", "10.0.4.4", now, io, got.collect());
+  l.login_async("td", "secret", "10.0.4.4", now, io, got.collect());
+  io.run();
+  EXPECT_EQ(got.count(Logins::Outcome::ok), 1);
+  EXPECT_EQ(l.login("td", "guess", "10.0.4.4", now).outcome, Logins::Outcome::refused) << "the fifth failure, not the sixth";
+  EXPECT_EQ(l.login("td", "secret", "10.0.4.4", now).outcome, Logins::Outcome::rate_limited);
 }
