@@ -212,6 +212,10 @@ bool UsbReader::offer(libusb_device* device) {
   stopping_ = false;
   port_ = port;
   model_ = q->model;
+  // Another device (a replacement for a dead board, or the same one plugged back): what `status` said of
+  // the last one -- its error, its firmware -- is not this one's. The dead one's reason is in its device.lost.
+  last_error_.clear();
+  firmware_.clear();
   poll_ms_ = option_poll_ms_ ? option_poll_ms_ : q->poll_ms;
   thread_ = std::thread([this, device, quirk = *q] { run(device, quirk); });
   return true;
@@ -328,6 +332,9 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
     if (!shaken) {
       o = open_and_handshake(device, quirk, handle, link);
       if (o.kind == Outcome::Kind::Ok) {
+        // Answering again (device.added): the failures that made it lost are over, and said in the
+        // device.error/device.lost events of the journal; status's last_error is of this run.
+        note_error({});
         shaken = true;
         failures = 0;
         present_ = true;

@@ -50,7 +50,9 @@ class DaemonWithReaders : public ::testing::Test {
     if (testbed_) g_object_unref(testbed_);
     fs::remove_all(dir_);
   }
-  void plug(int devnum) { fakes_.push_back(std::make_unique<test::FakeUsbDevice>(testbed_, 1, devnum, "1-2", test::kBoardDescriptors, board_)); }
+  void plug(int devnum, const char* port = "1-2") {
+    fakes_.push_back(std::make_unique<test::FakeUsbDevice>(testbed_, 1, devnum, port, test::kBoardDescriptors, board_));
+  }
   void start(const std::string& quirks) {
     start({"--master", SCENARIO_DIR "/master", "--device", "board0=cardtable-board", "--zone", "play:N=board0/antenna0",
            "--zone", "play:E=board0/antenna1", "--zone", "play:S=board0/antenna2", "--zone", "play:W=board0/antenna3",
@@ -152,6 +154,32 @@ TEST_F(DaemonWithReaders, UnpluggedBoardMakesItsZonesUnknownNeverAnIrregularityA
   ASSERT_TRUE(s);
   EXPECT_EQ((*s)["devices"][0]["present"], true);
   EXPECT_GT((*s)["devices"][0]["counters"]["observations"].get<int>(), 0);
+}
+
+// A board that died on a hub that keeps the dead port (no udev "remove") and was replaced by one in another
+// port: the daemon's `status` went on showing the dead board's NO_DEVICE as the new one's `last_error`
+// while it read cards, and a technician went looking for a fault that was gone. The reason stays where it
+// belongs, in the dead board's device.lost.
+TEST_F(DaemonWithReaders, AReplacedDeadBoardsErrorIsNotTheReplacementsInStatus) {
+  plug(4);
+  start(FAST_QUIRKS);
+  ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.added") == 1; })) << log();
+  fakes_.back()->unplug(false);
+  ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.lost") == 1; })) << log();
+  std::string lost_reason;
+  for (const auto& e : events_)
+    if (e["type"] == "device.lost") lost_reason = e["evidence"].value("reason", "");
+  // NO_DEVICE from a transfer, or "unplugged" when libusb noticed the dead device first: either way, said there.
+  EXPECT_FALSE(lost_reason.empty()) << log();
+
+  plug(5, "1-3");
+  ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.added") == 2; })) << log();
+  auto s = status();
+  ASSERT_TRUE(s) << log();
+  const json& board = (*s)["devices"][0];
+  EXPECT_EQ(board["present"], true) << board.dump();
+  EXPECT_EQ(board["port"], "1-3") << board.dump();
+  EXPECT_FALSE(board.contains("last_error")) << board.dump();
 }
 
 // The camera driver is a plug-in (devices/plugin.hpp): a daemon whose devices are all RFID readers never

@@ -286,6 +286,47 @@ TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByOnePluggedIntoAnotherPo
   EXPECT_EQ(lost, 1u);
 }
 
+// A director's `status` showed the dead board's NO_DEVICE as `last_error` of the board that replaced it,
+// long after the new one was added and reading: a working reader that looked broken. The dead board's
+// reason is in its device.lost event; the reader's status speaks of the hardware it holds now.
+TEST_F(UsbReaders, AReplacementBoardThatWorksShowsNoErrorOfTheDeadOne) {
+  BoardModel& board = model<BoardModel>();
+  FakeUsbDevice& dead = plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:E")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  dead.unplug(false);
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  ASSERT_NE(reader.status().value("last_error", "").find("LIBUSB_ERROR_NO_DEVICE"), std::string::npos) << reader.status().dump();
+
+  BoardModel& spare = model<BoardModel>();
+  spare.place(0, {{uid(kC7), 10}});
+  plug(5, "1-3", test::kBoardDescriptors, spare);
+  std::size_t seen = sink_.input_count();
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2));
+  ASSERT_TRUE(sink_.wait_reading(zone("play:E"), cards({"C7"}), seen));
+  const auto s = reader.status();
+  EXPECT_EQ(s["port"], "1-3");
+  EXPECT_TRUE(s["present"].get<bool>());
+  EXPECT_FALSE(s.contains("last_error")) << s.dump();
+}
+
+// The same reader that stopped answering and came back after a reset: its `status` said it was failing
+// while it read again.
+TEST_F(UsbReaders, AReaderThatRecoversShowsNoErrorOnceAddedAgain) {
+  AcrModel& acr = model<AcrModel>();
+  plug(2, "1-1", test::kAcr122uDescriptors, acr);
+  Device& reader = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:S")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  acr.mute = true;
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Lost));
+  ASSERT_TRUE(reader.status().contains("last_error")) << reader.status().dump();
+  acr.mute = false;
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2));
+  acr.place(uid(kSA));
+  ASSERT_TRUE(sink_.wait_reading(zone("play:S"), cards({"SA"})));
+  EXPECT_FALSE(reader.status().contains("last_error")) << reader.status().dump();
+}
+
 // The same with the second board plugged in (and refused: the reader had one) before the first dies:
 // nothing arrives after the death, so the reader asks the bus again for a free one.
 TEST_F(UsbReaders, ABoardDeadWithNoUdevRemoveIsReplacedByAFreeOneAlreadyPluggedIn) {
