@@ -279,6 +279,23 @@ TEST_F(Daemon, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) {
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st << "\nhub: " << hub_log();
 }
 
+// A director who pointed `ack`, `evidence` or `replay` at the hub (operations.md points `alerts` there)
+// was told "the hub's requests have no fields": nothing said that these go to the table's own endpoint.
+TEST_F(Daemon, TableRequestsSentToTheHubSayToAskTheTablesOwnControlEndpoint) {
+  const std::string hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid = fork_exec({HUB, "--upstream", "ipc://" + (dir / "hub-up").string(), "--downstream", "ipc://" + (dir / "hub-down").string(), "--control", hubctl},
+                  (dir / "hub.log").string());
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"ack", "9", "--by", "Anne"}, {"evidence", "9"}, {"replay", "--since", "1"},
+                                               {"board", "7"}, {"contract", "4H S"}}) {
+    std::vector<std::string> line = args;
+    line.insert(line.end(), {"-c", hubctl});
+    CtlRun r;
+    ASSERT_TRUE(wait_for([&] { return (r = run_ctl(line)).out.find("no reply") == std::string::npos; })) << r.out;  // the hub is up
+    EXPECT_EQ(r.status, 1) << args[0] << ": " << r.out;
+    EXPECT_NE(r.out.find("'" + args[0] + "' is a request for a table's own control endpoint"), std::string::npos) << args[0] << ": " << r.out;
+  }
+}
+
 // Told a table's control endpoint badly, the hub refuses to start, naming the option (exit 2).
 TEST_F(Daemon, TheHubRefusesABadTableControl) {
   for (const std::string& bad : {std::string("default/A/1"), std::string("A/1=ipc://x"), std::string("default/A/1=tcp://192.0.2.10:5552")}) {
