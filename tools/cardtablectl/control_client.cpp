@@ -161,7 +161,7 @@ int run_watch(const std::vector<std::string>& args) {
   double seconds = 0;
   po::options_description opts("cardtablectl watch [options]");
   opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint")(
-      "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before")(
+      "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps (through a hub: one table's; the other tables' gaps are named on stderr)")(
       "since", po::value<std::string>(), "first replay the journal from this seq (1 or more)")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
@@ -192,7 +192,6 @@ int run_watch(const std::vector<std::string>& args) {
   const char* replay_command = live ? "replay-live" : "replay";
   // Each table numbers its own events: through a hub, seq 12 of table 2 is not seq 12 of table 1.
   std::map<std::string, std::uint64_t> last_seqs;
-  std::uint64_t last_seq = 0;  // of the table whose control endpoint we replay from
   auto show = [&](const json& e) {
     if (e.value("type", "") == "daemon.heartbeat" && !heartbeats) return;
     if (e.contains("seq") && e["seq"].is_number_unsigned()) {
@@ -200,7 +199,6 @@ int run_watch(const std::vector<std::string>& args) {
       std::uint64_t& seen = last_seqs[table_of(e)];
       if (s <= seen) return;  // already shown (replayed)
       seen = s;
-      last_seq = std::max(last_seq, s);
     }
     std::cout << (as_json ? e.dump(-1, ' ', true, json::error_handler_t::replace) : human(e, colour)) << std::endl;
   };
@@ -216,6 +214,28 @@ int run_watch(const std::vector<std::string>& args) {
     std::cerr << "cardtablectl watch: " << endpoint << ": " << e.what() << '\n';
     return kExitProblems;
   }
+  // Which table --control serves: through a hub, events of every table come on the one endpoint, but
+  // --control replays only its own table's journal (a hub's has none). Asked with `status` when first
+  // needed; a control endpoint that does not answer is asked again after a while, not at every gap (each
+  // question waits for its reply: 3 s a gap froze the whole venue on the screen).
+  std::optional<std::string> control_table;
+  std::optional<std::chrono::steady_clock::time_point> control_asked;
+  auto control_serves = [&](const std::string& table) -> bool {
+    if (!control_table && (!control_asked || std::chrono::steady_clock::now() - *control_asked > std::chrono::seconds(30))) {
+      control_asked = std::chrono::steady_clock::now();
+      std::string error;
+      auto r = request(control, {{"command", "status"}}, 1000, error);
+      if (r && r->is_object() && r->contains("status") && (*r)["status"].is_object()) control_table = table_of((*r)["status"]);
+      else if (r && r->is_object()) control_table = "";  // a hub, or something else that keeps no table's journal
+    }
+    return control_table && *control_table == table;
+  };
+  // A gap of a table --control does not serve: said (on stderr, outside --json's lines), never filled with
+  // another table's events.
+  auto say_gap = [&](const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
+    std::cerr << "cardtablectl watch: " << printable(table) << ": events #" << first << " to #" << last << " not received (" << why
+              << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT\n";
+  };
   auto replay_from = [&](std::uint64_t since) -> bool {
     std::string error;
     while (true) {
@@ -225,15 +245,18 @@ int run_watch(const std::vector<std::string>& args) {
                   << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
         return false;
       }
+      std::uint64_t page_last = since;
       for (const auto& e : (*r)["events"]) {
         std::string topic = e.value("class", "") + "/";
         bool wanted = filters.empty();
         for (const auto& f : filters) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
         if (wanted) show(e);
-        else if (e.contains("seq")) last_seq = std::max(last_seq, e["seq"].get<std::uint64_t>());
+        if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
       }
       if (!(*r)["more"].get<bool>()) return true;
-      since = last_seq + 1;
+      // The next page follows this one's last event (paging from the highest seq shown of any table, through
+      // a hub, skipped this table's events).
+      since = page_last + 1;
     }
   };
   std::optional<std::uint64_t> since;
@@ -279,14 +302,21 @@ int run_watch(const std::vector<std::string>& args) {
     if (e.is_discarded()) continue;
     // A gap (an event lost to a full queue, or published before we connected): fetch it from the journal.
     std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
-    std::uint64_t seen = last_seqs[table_of(e)];
+    const std::string table = table_of(e);
+    std::uint64_t seen = last_seqs[table];
     if (e.value("type", "") == "daemon.heartbeat") {
       std::uint64_t daemon_last = 0;
       if (e.contains("evidence") && e["evidence"].is_object())
         daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
-      if (daemon_last > seen && vm.count("since")) replay_from(seen + 1);
+      if (daemon_last > seen && vm.count("since") && control_serves(table)) replay_from(seen + 1);
     } else if (seq > seen + 1 && seen > 0) {
-      replay_from(seen + 1);
+      if (control_serves(table)) {
+        if (!replay_from(seen + 1)) say_gap(table, seen + 1, seq - 1, "its replay failed");
+      } else if (filters.empty()) {
+        // Filtered, seqs skip the events of other topics: a jump is no gap there.
+        say_gap(table, seen + 1, seq - 1, "lost on the way: a hub restarted, or this watch fell behind");
+        last_seqs[table] = seq - 1;
+      }
     }
     show(e);
   }
