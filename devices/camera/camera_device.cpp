@@ -188,7 +188,12 @@ void CameraDevice::run(DeviceSink& sink) {
       if (!std::exchange(frame_error_said, true)) event(sink, DeviceEvent::Kind::Error, frame->origin + ": " + e.what());
       continue;
     }
-    frame_error_said = false;
+    // Frames read again: the trouble is over (said in its device.error, in the journal), and status's
+    // last_error is the camera's trouble now, as the RFID readers' is once a board answers again.
+    if (std::exchange(frame_error_said, false)) {
+      std::lock_guard lock(error_mutex_);
+      last_error_.clear();
+    }
     // Added once a frame is usable: a camera whose every frame was the wrong size was announced, then
     // stayed present for good after it had stopped, its zones never reported.
     if (!present_) {

@@ -333,6 +333,30 @@ TEST_F(CameraDeviceTest, AFolderFrameThatIsGoneOrDamagedIsCountedAndSaid) {
 }
 
 
+// status's last_error is the camera's trouble now, as the RFID readers' is: a camera whose frames read
+// again after damaged ones (a recording's bad files, a USB camera's glitch) showed the old error for good,
+// and a technician looking at `cardtablectl status` went hunting a fault that was over. The error stays in
+// the journal's device.error.
+TEST_F(CameraDeviceTest, ACameraWhoseFramesReadAgainShowsNoErrorInStatus) {
+  for (int i = 0; i < 6; ++i) frame(i, cv::Mat(640, 640, CV_8UC3, cv::Scalar(40, 90, 30)));
+  std::ofstream(dir_ / "frames" / "0000.png", std::ios::trunc) << "not a png";
+  std::ofstream(dir_ / "frames" / "0001.png", std::ios::trunc) << "nor this";
+  auto d = make(config());
+  ASSERT_TRUE(d);
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error));
+  ASSERT_TRUE(sink.wait_event(DeviceEvent::Kind::Error, 1));
+  ASSERT_TRUE(sink.wait([&](auto&, auto&) { return d->status()["counters"]["frames"] >= 4; }));
+  const auto status = d->status();
+  d->stop();
+  EXPECT_EQ(status["counters"]["garbage"], 2);
+  EXPECT_FALSE(status.contains("last_error")) << status.dump();
+  bool said = false;
+  for (const auto& e : sink.events()) said |= e.kind == DeviceEvent::Kind::Error && e.reason.find("0000.png") != std::string::npos;
+  EXPECT_TRUE(said) << "the damaged frame is still said in its device.error";
+}
+
 TEST_F(CameraDeviceTest, AVideoFileReplaysThroughTheSameDevice) {
   if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
   const auto clip = dir_ / "clip.avi";
