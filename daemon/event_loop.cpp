@@ -2,7 +2,6 @@
 
 #include <signal.h>
 #include <systemd/sd-daemon.h>
-#include <sys/timerfd.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -70,7 +69,7 @@ EventLoop::EventLoop(Options options)
   if (simulation) {
     table_config_ = simulation->config;
     scenario_inputs_ = std::move(simulation->inputs);
-    real_clock_ = simulation->real_clock;
+    if (!simulation->real_clock) clock_.use_scenario_clock();
     preset.push_back(simulation->device);
   }
   // devices/ does not include the scenario parser: the sim gets the scenario parsed here.
@@ -87,7 +86,7 @@ EventLoop::EventLoop(Options options)
     for (const table::Zone& z : simulation->config.zones) configs.front().antennas[i++] = z;
   }
   devices::DeviceEnvironment env;
-  env.clock = [this] { return clock_ms(); };
+  env.clock = [this] { return clock_.ms(); };
   env.quirks_path = options_.quirks;
   try {
     devices_.create(configs, env);
@@ -159,15 +158,7 @@ void EventLoop::resume() {
   replaying_ = false;
   input_log_->continue_file();
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
-  const double gap_ms = std::max(0.0, (wall() - resumed->last_wall) * 1000.0);
-  clock_base_ = resumed->last_time + static_cast<table::Millis>(gap_ms);
-  // A sped-up scenario brings its own times, from its start again: they go on after the replayed board's
-  // (else every zone was silent for minutes by the table's clock at the first tick, an alert apiece).
-  if (!real_clock_) {
-    auto first = std::find_if(scenario_inputs_.begin(), scenario_inputs_.end(),
-                              [](const table::TableInput& in) { return in.kind != table::TableInput::Kind::Tick; });
-    if (first != scenario_inputs_.end()) scenario_offset_ = std::max<table::Millis>(0, resumed->last_time - first->time);
-  }
+  clock_.resume(resumed->last_time, resumed->last_wall, scenario_inputs_);
   if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
   const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - began).count();
   char took[32];
@@ -187,14 +178,7 @@ void EventLoop::logged(const table::TableInput& in, const std::vector<Published>
   else input_log_->record(in, !events.empty(), wall());
 }
 
-EventLoop::~EventLoop() {
-  devices_.stop();
-  if (timer_fd_ >= 0) close(timer_fd_);
-}
-
-table::Millis EventLoop::clock_ms() const {
-  return clock_base_ + std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started_).count();
-}
+EventLoop::~EventLoop() { devices_.stop(); }
 
 void EventLoop::load_decks() {
   if (options_.decks.empty()) return;
@@ -238,12 +222,6 @@ void EventLoop::on_device_event(const devices::DeviceEvent& d) {
     publish(u);
   }
 }
-
-double EventLoop::wall() const {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-double EventLoop::mono() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count(); }
 
 void EventLoop::publish(protocol::WireEvent& e) {
   publisher_->publish(e, true);
@@ -327,7 +305,7 @@ json EventLoop::status() const {
             {"live_last_seq", publisher_->live_journal().last_seq()}, {"boards_under_embargo", publisher_->boards_under_embargo()},
             {"endpoints", bound_}, {"open_alerts", alerts_.open_count()},
             {"analyzer", broadcast_->analyzer() ? broadcast_->analyzer()->string() : std::string()},
-            {"devices", devices_.status()}, {"clock", real_clock_ ? "daemon" : "scenario"},
+            {"devices", devices_.status()}, {"clock", clock_.real() ? "daemon" : "scenario"},
             {"input_latency", input_latency_.summary()}, {"input_waits", queue_.waits()},
             {"inputs_queued", queue_.size()}};
   json zones = json::object();
@@ -498,11 +476,8 @@ int EventLoop::run() {
     log(Priority::Error, std::string("cannot start a device: ") + e.what());
     return 2;
   }
-  // The table's clock: a tick every 100 ms, so silence, the pocket gap and slow boards fire while every
-  // zone is quiet. A scenario sped up (--speed) brings its own ticks instead: the timer is then not armed.
-  timer_fd_ = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
-  itimerspec every{{0, 100'000'000}, {0, 100'000'000}};
-  if (timer_fd_ < 0 || (real_clock_ && timerfd_settime(timer_fd_, 0, &every, nullptr) != 0)) {
+  // The table's clock: a tick every 100 ms (table_clock.hpp); not armed for a sped-up scenario's own ticks.
+  if (!clock_.start_timer()) {
     log(Priority::Error, std::string("timerfd: ") + strerror(errno));
     return 2;
   }
@@ -515,18 +490,14 @@ int EventLoop::run() {
   while (true) {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
                                {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {nullptr, devices_.events_fd(), ZMQ_POLLIN, 0},
-                               {nullptr, timer_fd_, ZMQ_POLLIN, 0},
+                               {nullptr, clock_.timer_fd(), ZMQ_POLLIN, 0},
                                {nullptr, reader_->fd(), ZMQ_POLLIN, 0},
                                {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
     // Requests left after a batch: poll without waiting, so they are served right after what else is due.
     zmq::poll(items, zap_ ? 7 : 6, std::chrono::milliseconds(control_->socket().get(zmq::sockopt::events) & ZMQ_POLLIN ? 0 : 200));
     if (items[3].revents & ZMQ_POLLIN)
       for (const devices::DeviceEvent& e : devices_.take_events()) on_device_event(e);
-    if (items[4].revents & ZMQ_POLLIN) {
-      std::uint64_t expirations = 0;
-      (void)!read(timer_fd_, &expirations, sizeof expirations);
-      apply(table::TableInput{table::TableInput::Kind::Tick, {}, {}, clock_ms()});
-    }
+    if (items[4].revents & ZMQ_POLLIN) apply(clock_.tick());
     if (items[5].revents & ZMQ_POLLIN) send_journal_replies();
     if (zap_ && (items[6].revents & ZMQ_POLLIN)) {
       zap_->handle();
@@ -556,15 +527,7 @@ int EventLoop::run() {
     if (items[1].revents & ZMQ_POLLIN)
       for (const DeviceQueue::Queued& q : queue_.take(kInputsPerBatch)) {
         if (q.input.kind == table::TableInput::Kind::Observe) input_latency_.add(std::chrono::steady_clock::now() - q.at);
-        if (scenario_offset_ == 0) {
-          apply(q.input);
-          continue;
-        }
-        table::TableInput in = q.input;
-        in.time += scenario_offset_;
-        in.observation.time += scenario_offset_;
-        in.command.time += scenario_offset_;
-        apply(in);
+        apply(clock_.scenario_input(q.input));
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     control_->flush_log();

@@ -33,6 +33,7 @@
 #include "daemon/signal_set.hpp"
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
+#include "daemon/table_clock.hpp"
 #include "daemon/trick_tally.hpp"
 #include "daemon/device_manager.hpp"
 #include "protocol/requests.hpp"
@@ -67,10 +68,9 @@ class EventLoop {
   void heartbeat();
   void on_device_event(const devices::DeviceEvent& e);
   void load_decks();
-  table::Millis clock_ms() const;  // the one clock: ms, monotonic; after a resume it goes on from the last run's
   nlohmann::json status() const;
-  double wall() const;
-  double mono() const;
+  double wall() const { return clock_.wall(); }
+  double mono() const { return clock_.mono(); }
 
   std::optional<nlohmann::json> route(const protocol::TypedRequest& r, const ControlServer::Caller& caller);
   // A journal read (replay, replay-live, snapshot, evidence) for the reader thread (journal_requests.hpp).
@@ -88,15 +88,13 @@ class EventLoop {
 
   Options options_;
   SignalSet signals_;  // first: the signal mask is set before any thread (ZeroMQ's included) starts
-  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  TableClock clock_;  // the table's one clock and its timer
   std::unique_ptr<bridge::MasterRecord> master_;
   table::TableConfig table_config_;
   std::unique_ptr<table::Table> table_;
   DeviceQueue queue_;
   DeviceManager devices_{queue_};
   std::vector<table::TableInput> scenario_inputs_;  // what the device "sim" plays (--simulate)
-  bool real_clock_ = true;  // the daemon's timer ticks the table (false: a sped-up scenario's own clock)
-  int timer_fd_ = -1;
   zmq::context_t context_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;  // with CURVE only
   std::unique_ptr<Publisher> publisher_;
@@ -110,9 +108,7 @@ class EventLoop {
   std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   table::Millis last_table_time_ = 0;
-  table::Millis clock_base_ = 0;  // clock_ms() at started_: the replayed board's last time plus the time the restart took
   std::unique_ptr<InputLog> input_log_;
-  table::Millis scenario_offset_ = 0;  // a sped-up scenario's times after a resume: they go on from the replayed board's
   bool replaying_ = false;  // replaying the last run's inputs: their events are in the journal already
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();
