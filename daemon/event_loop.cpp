@@ -189,38 +189,11 @@ void EventLoop::load_decks() {
   devices_.set_decks(std::move(decks));
 }
 
-// device.added / device.lost / device.error on the wire. A lost device's zones are unknown, never an
-// irregularity: each gets reading.uncertain with cause "device lost" (the table's own "silent" report for
-// those zones is then left out, see drain_table); the table resumes them when the device reads again.
+// device.added / device.lost / device.error on the wire; a lost device's zones unknown (device_loss.hpp).
 void EventLoop::on_device_event(const devices::DeviceEvent& d) {
-  const std::string kind = devices::to_string(d.kind);
-  std::string zones;
-  for (const table::Zone& z : d.zones) zones += (zones.empty() ? "" : ",") + z.str();
   const devices::Device* device = devices_.find(d.device);
-  auto e = daemon_event("device." + kind, d.kind == devices::DeviceEvent::Kind::Added ? "info" : "warning",
-                        "Device " + d.device + " " + kind + (d.reason.empty() ? "" : ": " + d.reason), options_, wall(), mono());
-  e.evidence = {{"device", d.device}, {"driver", device ? device->driver() : std::string()}, {"zones", zones}, {"reason", d.reason}};
-  publish(e);  // logged once, by the publisher, with its table and seq (as every event is)
-  if (d.kind == devices::DeviceEvent::Kind::Added) {
-    // Back: the zones its loss made unknown read again (said once, here; the table's own reading.resumed
-    // for a zone whose silence came from the loss is then left out, see drain_table).
-    for (const table::Zone& z : d.zones) {
-      if (!unknown_by_loss_.erase(z.str())) continue;
-      auto r = daemon_event("reading.resumed", "info", "Readings from " + z.str() + " again: its device " + d.device + " is back",
-                            options_, wall(), mono());
-      r.evidence = {{"zone", z.str()}, {"cause", "device back"}, {"source", d.device}};
-      publish(r);
-    }
-    return;
-  }
-  if (d.kind != devices::DeviceEvent::Kind::Lost) return;
-  for (const table::Zone& z : d.zones) {
-    unknown_by_loss_.insert(z.str());
-    auto u = daemon_event("reading.uncertain", "warning", "The reading of " + z.str() + " is unknown: its device " + d.device + " is lost",
-                          options_, wall(), mono());
-    u.evidence = {{"zone", z.str()}, {"cause", "device lost"}, {"source", d.device}};
-    publish(u);
-  }
+  // Each logged once, by the publisher, with its table and seq (as every event is).
+  for (protocol::WireEvent& e : device_loss_.on_device_event(d, device ? device->driver() : std::string(), options_, wall(), mono())) publish(e);
 }
 
 void EventLoop::publish(protocol::WireEvent& e) {
@@ -234,18 +207,8 @@ std::vector<EventLoop::Published> EventLoop::drain_table() {
   std::vector<Published> published;
   for (const table::Event& e : table_->take_events()) {
     published.push_back({e.type, ""});
-    if (e.type == "reading.uncertain" || e.type == "reading.resumed") {  // said with their real cause by on_device_event
-      std::string zone, cause;
-      for (const auto& [k, v] : e.evidence) {
-        if (k == "zone") zone = v;
-        if (k == "cause") cause = v;
-      }
-      if (auto z = table::Zone::parse(zone); z && e.type == "reading.uncertain" && cause == "silent" && devices_.lost(*z)) {
-        silent_by_loss_.insert(zone);
-        continue;
-      }
-      if (e.type == "reading.resumed" && silent_by_loss_.erase(zone)) continue;
-    }
+    // Said with their real cause by on_device_event.
+    if (device_loss_.leaves_out(e, [this](const table::Zone& z) { return devices_.lost(z); })) continue;
     broadcast_->on_event(e);
     protocol::WireEvent w = to_wire(e, options_, wall());
     // The cards played are hand contents: live.*, held until the board is finished here, for broadcasters.

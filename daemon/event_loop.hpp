@@ -22,6 +22,7 @@
 #include "daemon/board_broadcast.hpp"
 #include "daemon/control_server.hpp"
 #include "daemon/curve_setup.hpp"
+#include "daemon/device_loss.hpp"
 #include "daemon/device_queue.hpp"
 #include "daemon/latency_window.hpp"
 #include "daemon/input_log.hpp"
@@ -104,8 +105,7 @@ class EventLoop {
   TrickTally tally_;
   protocol::AlertBook alerts_;
   LatencyWindow input_latency_;  // a reading queued by its reader -> the table (status: input_latency)
-  std::set<std::string> unknown_by_loss_;  // zones said unknown because their device was lost (until it is back)
-  std::set<std::string> silent_by_loss_;   // zones the table found silent while their device was lost
+  DeviceLoss device_loss_;  // the zones a lost device made unknown
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   table::Millis last_table_time_ = 0;
   std::unique_ptr<InputLog> input_log_;
