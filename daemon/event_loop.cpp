@@ -138,25 +138,17 @@ EventLoop::EventLoop(Options options)
   resume();
 }
 
-// The last run's board in progress: its inputs replayed into the table. Their events are in the journal
-// already and are not published again; the cards played are held again for the broadcaster (who gets
-// the whole board after the embargo), the recorder and the trick count see them as they did.
+// The last run's board in progress: its inputs replayed into the table (board_resume.hpp). Their events
+// are in the journal already and are not published again; the cards played are held again for the
+// broadcaster (who gets the whole board after the embargo), the recorder and the trick count see them as
+// they did.
 void EventLoop::resume() {
   InputLog::Identity identity{InputLog::record_hash(*master_), {}};
   for (const table::Zone& z : table_config_.zones) identity.zones.push_back(z.str());
-  input_log_ = std::make_unique<InputLog>(fs::path(options_.state_dir) / "board-in-progress.inputs", std::move(identity));
-  std::vector<std::string> warnings;
-  auto resumed = input_log_->load(warnings);
-  for (const std::string& w : warnings) log(Priority::Warning, w);
-  if (!resumed) {
-    input_log_->start(board_first_seq_, wall());
-    return;
-  }
+  board_resume_ = std::make_unique<BoardResume>(fs::path(options_.state_dir) / "board-in-progress.inputs", std::move(identity));
   const auto began = std::chrono::steady_clock::now();
-  replaying_ = true;
-  for (const table::TableInput& in : resumed->inputs) apply(in);
-  replaying_ = false;
-  input_log_->continue_file();
+  auto resumed = board_resume_->resume(board_first_seq_, wall(), [this](const table::TableInput& in) { apply(in); });
+  if (!resumed) return;
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
   clock_.resume(resumed->last_time, resumed->last_wall, scenario_inputs_);
   if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
@@ -170,12 +162,11 @@ void EventLoop::resume() {
 }
 
 void EventLoop::logged(const table::TableInput& in, const std::vector<Published>& events) {
-  if (replaying_ || !input_log_) return;
+  if (!board_resume_) return;
   // A board that ended leaves the table waiting: it needs no history, the next board starts a new file.
   const bool ended = std::any_of(events.begin(), events.end(),
                                  [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
-  if (ended) input_log_->start(board_first_seq_, wall());
-  else input_log_->record(in, !events.empty(), wall());
+  board_resume_->logged(in, !events.empty(), ended, board_first_seq_, wall());
 }
 
 EventLoop::~EventLoop() { devices_.stop(); }
@@ -224,11 +215,11 @@ std::vector<EventLoop::Published> EventLoop::drain_table() {
       w.card_evidence.clear();
       w.card_message.clear();
       if (e.type == "play.trick")
-        if (auto count = tally_.on_trick(w, options_, wall()); count && !replaying_) publish(*count);
+        if (auto count = tally_.on_trick(w, options_, wall()); count && !replaying()) publish(*count);
       broadcast_->hold(std::move(w));
       continue;
     }
-    if (replaying_) {  // journalled and published by the last run; only what this run keeps of them
+    if (replaying()) {  // journalled and published by the last run; only what this run keeps of them
       if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
       if (e.type == "board.returned" || e.type == "board.verified") broadcast_->forget_board();
       continue;
@@ -301,7 +292,7 @@ void EventLoop::reload(const std::vector<std::string>& paths) {
   const std::string summary = loaded_record.summary;
   auto fresh = std::move(loaded_record.record);
   table_->reload_master(*fresh);             // the old record lives until the table has let go of it
-  input_log_->record_changed(InputLog::record_hash(*fresh));  // the inputs before it were read against the old one
+  board_resume_->record_changed(InputLog::record_hash(*fresh));  // the inputs before it were read against the old one
   master_ = std::move(fresh);
   options_.masters = paths;
   auto loaded = daemon_event("record.loaded", "info", "Master record reloaded: " + summary, options_, wall(), mono());
@@ -494,7 +485,7 @@ int EventLoop::run() {
       }
     if (items[0].revents & ZMQ_POLLIN) control_->handle();
     control_->flush_log();
-    input_log_->poll();
+    board_resume_->poll();
     broadcast_->poll();
     auto now = std::chrono::steady_clock::now();
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {

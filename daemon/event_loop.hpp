@@ -20,12 +20,12 @@
 #include "bridge/master_record.hpp"
 #include "protocol/alert_book.hpp"
 #include "daemon/board_broadcast.hpp"
+#include "daemon/board_resume.hpp"
 #include "daemon/control_server.hpp"
 #include "daemon/curve_setup.hpp"
 #include "daemon/device_loss.hpp"
 #include "daemon/device_queue.hpp"
 #include "daemon/latency_window.hpp"
-#include "daemon/input_log.hpp"
 #include "daemon/journal_reader.hpp"
 #include "daemon/journal_requests.hpp"
 #include "daemon/master_loader.hpp"
@@ -62,6 +62,7 @@ class EventLoop {
   // starts a new one). Nothing while replaying.
   void logged(const table::TableInput& in, const std::vector<Published>& events);
   void resume();  // at start: the board in progress of the last run, replayed from the input log
+  bool replaying() const { return board_resume_ && board_resume_->replaying(); }  // the last run's inputs
   std::vector<Published> drain_table();  // publishes the table's events; returns what it published
   void publish(protocol::WireEvent& e);    // journalled and published
   void reload(const std::vector<std::string>& paths);
@@ -108,8 +109,7 @@ class EventLoop {
   DeviceLoss device_loss_;  // the zones a lost device made unknown
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
   table::Millis last_table_time_ = 0;
-  std::unique_ptr<InputLog> input_log_;
-  bool replaying_ = false;  // replaying the last run's inputs: their events are in the journal already
+  std::unique_ptr<BoardResume> board_resume_;  // the board in progress kept across a restart (after resume())
   std::uint64_t board_first_seq_ = 1;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();
 };

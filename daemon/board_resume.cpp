@@ -1,0 +1,32 @@
+#include "daemon/board_resume.hpp"
+
+#include "daemon/log.hpp"
+
+namespace cardtable::daemon {
+
+std::optional<InputLog::Resumed> BoardResume::resume(
+    std::uint64_t first_seq, double wall, const std::function<void(const table::TableInput&)>& apply) {
+  std::vector<std::string> warnings;
+  auto resumed = log_.load(warnings);
+  for (const std::string& w : warnings) log(Priority::Warning, w);
+  if (!resumed) {
+    log_.start(first_seq, wall);
+    return std::nullopt;
+  }
+  replaying_ = true;
+  for (const table::TableInput& in : resumed->inputs) apply(in);
+  replaying_ = false;
+  log_.continue_file();
+  return resumed;
+}
+
+void BoardResume::logged(const table::TableInput& in, bool emitted, bool ended, std::uint64_t next_first_seq,
+                         double wall) {
+  if (replaying_) return;
+  if (ended)
+    log_.start(next_first_seq, wall);
+  else
+    log_.record(in, emitted, wall);
+}
+
+}  // namespace cardtable::daemon

@@ -1,0 +1,105 @@
+// A restart mid-board resumes it: the last run's inputs go back into the table once, are not kept a second
+// time while they do, and a board that ended leaves nothing to resume.
+#include "daemon/board_resume.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+namespace fs = std::filesystem;
+
+namespace cardtable::daemon {
+namespace {
+
+class BoardResumeTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("board-resume-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  static table::TableInput contract(const std::string& text, table::Millis t) {
+    table::TableInput in;
+    in.kind = table::TableInput::Kind::Command;
+    in.command.kind = table::Command::Kind::Contract;
+    in.command.text = text;
+    in.command.time = t;
+    in.time = t;
+    return in;
+  }
+  // What a restart replays: the commands given to `apply`, and whether each came while replaying.
+  std::vector<std::string> replayed_by_a_restart(std::uint64_t first_seq = 1) {
+    BoardResume again(file(), identity);
+    std::vector<std::string> texts;
+    again.resume(first_seq, 2000.0, [&](const table::TableInput& in) {
+      EXPECT_TRUE(again.replaying());
+      texts.push_back(in.command.text);
+    });
+    EXPECT_FALSE(again.replaying());
+    return texts;
+  }
+  fs::path file() const { return dir / "board-in-progress.inputs"; }
+  InputLog::Identity identity{"0123abcd/2", {"play:N"}};
+  fs::path dir;
+};
+
+TEST_F(BoardResumeTest, WithNothingLeftByTheLastRunNothingIsReplayed) {
+  BoardResume resume(file(), identity);
+  bool applied = false;
+  EXPECT_FALSE(resume.resume(1, 1000.0, [&](const table::TableInput&) { applied = true; }));
+  EXPECT_FALSE(applied);
+  EXPECT_TRUE(fs::exists(file())) << "a fresh file for the board to come";
+}
+
+TEST_F(BoardResumeTest, TheInputsOfTheBoardInProgressAreReplayedOnceAtStart) {
+  {
+    BoardResume resume(file(), identity);
+    resume.resume(7, 1000.0, [](const table::TableInput&) {});
+    resume.logged(contract("4H S", 100), true, false, 7, 1000.1);
+    resume.logged(contract("3NT N", 200), true, false, 7, 1000.2);
+  }
+  {
+    BoardResume again(file(), identity);
+    std::vector<std::string> texts;
+    auto resumed = again.resume(9, 2000.0, [&](const table::TableInput& in) {
+      // The loop applies the replayed input and logs it as any other: kept once only.
+      texts.push_back(in.command.text);
+      again.logged(in, true, false, 9, 2000.0);
+    });
+    ASSERT_TRUE(resumed);
+    EXPECT_EQ(texts, (std::vector<std::string>{"4H S", "3NT N"}));
+    EXPECT_EQ(resumed->first_seq, 7u);
+    EXPECT_EQ(resumed->last_time, 200);
+    EXPECT_DOUBLE_EQ(resumed->last_wall, 1000.2);
+    again.logged(contract("4S E", 300), true, false, 9, 2000.3);  // this run's go on after them
+  }
+  // A second restart replays each input once.
+  EXPECT_EQ(replayed_by_a_restart(), (std::vector<std::string>{"4H S", "3NT N", "4S E"}));
+}
+
+TEST_F(BoardResumeTest, ABoardThatEndedLeavesNothingToResume) {
+  {
+    BoardResume resume(file(), identity);
+    resume.resume(1, 1000.0, [](const table::TableInput&) {});
+    resume.logged(contract("4H S", 100), true, false, 1, 1000.1);
+    resume.logged(contract("pass", 200), true, true, 12, 1000.2);  // board.returned: the next starts afresh
+  }
+  EXPECT_TRUE(replayed_by_a_restart().empty());
+}
+
+TEST_F(BoardResumeTest, AnotherTablesInputsAreNeverReplayedHere) {
+  {
+    BoardResume resume(file(), identity);
+    resume.resume(1, 1000.0, [](const table::TableInput&) {});
+    resume.logged(contract("4H S", 100), true, false, 1, 1000.1);
+  }
+  identity.zones = {"play:N", "play:E"};
+  EXPECT_TRUE(replayed_by_a_restart().empty());
+}
+
+}  // namespace
+}  // namespace cardtable::daemon
