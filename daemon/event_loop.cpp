@@ -19,8 +19,6 @@
 namespace cardtable::daemon {
 namespace fs = std::filesystem;
 using nlohmann::json;
-using protocol::error_reply;
-using protocol::ok_reply;
 
 namespace {
 
@@ -110,8 +108,9 @@ EventLoop::EventLoop(Options options)
   board_first_seq_ = publisher_->journal().last_seq() + 1;
   broadcast_ = std::make_unique<BoardBroadcast>(*publisher_, options_, self_path());
   reader_ = std::make_unique<JournalReader>();
+  requests_ = std::make_unique<TableRequests>(static_cast<TableRequests::Table&>(*this), *publisher_, *reader_, alerts_, options_, clock_);
   control_ = std::make_unique<ControlServer>(
-      context_, [this](const protocol::TypedRequest& r, const ControlServer::Caller& c) { return route(r, c); },
+      context_, [this](const protocol::TypedRequest& r, const ControlServer::Caller& c) { return requests_->route(r, c); },
       !options_.curve_secret.empty());
   if (!options_.curve_secret.empty())
     zap_ = secure_endpoints(context_, options_,
@@ -313,105 +312,26 @@ void EventLoop::refuse_reload(const std::string& why) {
   publish(refused);
 }
 
-std::optional<json> EventLoop::route(const protocol::TypedRequest& r, const ControlServer::Caller& caller) {
-  auto read = journal_read(r);
-  if (!read || !caller.envelope) return dispatch(r, caller.role);
-  // Journal reads go to the reader thread, a bounded number per client: the loop keeps publishing.
-  if (auto why = reader_->refuse(caller.envelope->front())) return error_reply(std::string(protocol::command_name(r)) + ": refused: " + *why);
-  reader_->submit({*caller.envelope, std::move(read)});
-  return std::nullopt;
-}
-
 void EventLoop::send_journal_replies() {
   for (const JournalReader::Done& d : reader_->take()) control_->send_later(d.envelope, d.body, d.ok, d.error);
 }
 
-std::function<json()> EventLoop::journal_read(const protocol::TypedRequest& r) const {
-  return daemon::journal_read(r, {publisher_->journal(), publisher_->live_journal(), board_first_seq_, [this] { return status(); }});
-}
-
-json EventLoop::dispatch(const protocol::TypedRequest& r, const std::string& role) {
-  if (auto read = journal_read(r)) return read();  // a caller with no envelope (fuzz, tests): at once
-  return std::visit(
-      [&](const auto& request) -> json {
-        if constexpr (requires { on(request, role); }) return on(request, role);
-        else return error_reply("no handler");  // never: every other request is a journal read
-      },
-      r);
-}
-
-json EventLoop::on(const protocol::VersionRequest&, const std::string&) {
-  return ok_reply({{"proto_major", protocol::kProtoMajor}, {"proto_minor", protocol::kProtoMinor}, {"daemon", CARDTABLE_VERSION}});
-}
-
-json EventLoop::on(const protocol::StatusRequest&, const std::string&) { return ok_reply({{"status", status()}}); }
-
-json EventLoop::on(const protocol::AlertsRequest&, const std::string&) {
-  json open = alerts_.open();
-  return ok_reply({{"count", open.size()}, {"alerts", std::move(open)}});
-}
-
-json EventLoop::table_command(table::Command cmd, const std::string& what) {
+// TableRequests::Table: what the control requests act on.
+std::optional<std::string> EventLoop::command(table::Command cmd) {
   cmd.time = last_table_time_;
   if (cmd.kind == table::Command::Kind::Contract)
     if (auto c = table::parse_contract_command(cmd.text)) broadcast_->on_contract(*c);
   table_->command(cmd);
   const auto events = drain_table();
   logged(table::TableInput{table::TableInput::Kind::Command, {}, cmd, cmd.time}, events);
-  // The table's own reason is the answer (a board not in the master record, a contract it cannot read).
   const auto rejected = std::find_if(events.begin(), events.end(), [](const Published& p) { return p.type == "table.command_rejected"; });
-  if (rejected != events.end())
-    return error_reply(what + ": the table rejected '" + cmd.text + "': " + rejected->message + " (event " +
-                       std::to_string(publisher_->journal().last_seq()) + ")");
-  return ok_reply({{"last_seq", publisher_->journal().last_seq()}});
+  if (rejected != events.end()) return rejected->message;
+  return std::nullopt;
 }
 
-json EventLoop::on(const protocol::BoardRequest& r, const std::string&) {
-  table::Command cmd;
-  cmd.kind = table::Command::Kind::Board;
-  cmd.text = r.label;
-  return table_command(cmd, "board");
-}
-
-json EventLoop::on(const protocol::ContractRequest& r, const std::string& role) {
-  table::Command cmd;
-  cmd.kind = table::Command::Kind::Contract;
-  cmd.text = r.contract;
-  json reply = table_command(cmd, "contract");
-  if (!reply.value("ok", false)) return reply;
-  // Every director sees the contract a director gave (the console, watch), not only the one who gave it.
-  auto e = daemon_event("director.contract", "info", "Contract " + r.contract + " given by the " + role, options_, wall(), mono());
-  if (auto b = table_->board()) {
-    const bridge::MasterBoard& mb = master_->board(*b);
-    e.board = mb.board;
-  }
-  e.evidence = {{"contract", r.contract}};
-  publish(e);
-  reply["seq"] = e.seq;
-  reply["last_seq"] = e.seq;
-  return reply;
-}
-
-json EventLoop::on(const protocol::AckRequest& r, const std::string&) {
-  if (r.seq > publisher_->journal().last_seq()) return error_reply("ack: no event " + std::to_string(r.seq));
-  if (auto why = alerts_.refuse_ack(r.seq)) return error_reply("ack: " + *why);
-  auto e = daemon_event("director.ack", "info", "Event " + std::to_string(r.seq) + " acknowledged by " + r.by, options_, wall(), mono());
-  e.evidence = {{"seq", std::to_string(r.seq)}, {"by", r.by}};
-  publish(e);
-  // An acknowledgement confirmed is on the disk (fdatasync): a power cut after the reply keeps it and
-  // every event before it (tests/integration/power_cut_test.cpp).
-  publisher_->flush();
-  return ok_reply({{"seq", e.seq}});
-}
-
-json EventLoop::on(const protocol::LoadRecordRequest& r, const std::string&) {
-  try {
-    reload(r.paths.value_or(options_.masters));
-  } catch (const std::exception& e) {
-    refuse_reload(e.what());
-    return error_reply(std::string("load-record: ") + e.what() + "; the previous record stays");
-  }
-  return ok_reply({{"boards", master_->size()}});
+int EventLoop::board_in_play() const {
+  auto b = table_->board();
+  return b ? master_->board(*b).board : 0;
 }
 
 void EventLoop::heartbeat() {

@@ -35,6 +35,7 @@
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
 #include "daemon/table_clock.hpp"
+#include "daemon/table_requests.hpp"
 #include "daemon/trick_tally.hpp"
 #include "daemon/device_manager.hpp"
 #include "protocol/requests.hpp"
@@ -43,7 +44,7 @@
 
 namespace cardtable::daemon {
 
-class EventLoop {
+class EventLoop : private TableRequests::Table {
  public:
   explicit EventLoop(Options options);
   ~EventLoop();
@@ -64,29 +65,22 @@ class EventLoop {
   void resume();  // at start: the board in progress of the last run, replayed from the input log
   bool replaying() const { return board_resume_ && board_resume_->replaying(); }  // the last run's inputs
   std::vector<Published> drain_table();  // publishes the table's events; returns what it published
-  void publish(protocol::WireEvent& e);    // journalled and published
-  void reload(const std::vector<std::string>& paths);
-  void refuse_reload(const std::string& why);  // publishes record.refused: the record in use stays
   void heartbeat();
   void on_device_event(const devices::DeviceEvent& e);
   void load_decks();
-  nlohmann::json status() const;
   double wall() const { return clock_.wall(); }
   double mono() const { return clock_.mono(); }
 
-  std::optional<nlohmann::json> route(const protocol::TypedRequest& r, const ControlServer::Caller& caller);
-  // A journal read (replay, replay-live, snapshot, evidence) for the reader thread (journal_requests.hpp).
-  std::function<nlohmann::json()> journal_read(const protocol::TypedRequest& r) const;
+  // TableRequests::Table: the requests that change the table act through the loop, the one place that changes it.
+  std::optional<std::string> command(table::Command cmd) override;
+  void publish(protocol::WireEvent& e) override;  // journalled and published
+  void reload(const std::vector<std::string>& paths) override;
+  void refuse_reload(const std::string& why) override;  // publishes record.refused: the record in use stays
+  int board_in_play() const override;
+  std::size_t master_boards() const override { return master_->size(); }
+  std::uint64_t board_first_seq() const override { return board_first_seq_; }
+  nlohmann::json status() const override;
   void send_journal_replies();
-  nlohmann::json dispatch(const protocol::TypedRequest& r, const std::string& role);
-  nlohmann::json on(const protocol::VersionRequest&, const std::string& role);
-  nlohmann::json on(const protocol::StatusRequest&, const std::string& role);
-  nlohmann::json on(const protocol::AlertsRequest&, const std::string& role);
-  nlohmann::json on(const protocol::BoardRequest&, const std::string& role);
-  nlohmann::json on(const protocol::ContractRequest&, const std::string& role);
-  nlohmann::json on(const protocol::AckRequest&, const std::string& role);
-  nlohmann::json on(const protocol::LoadRecordRequest&, const std::string& role);
-  nlohmann::json table_command(table::Command cmd, const std::string& what);
 
   Options options_;
   SignalSet signals_;  // first: the signal mask is set before any thread (ZeroMQ's included) starts
@@ -103,6 +97,7 @@ class EventLoop {
   std::unique_ptr<ControlServer> control_;
   std::unique_ptr<JournalReader> reader_;  // after publisher_: stopped before the journals close
   std::unique_ptr<BoardBroadcast> broadcast_;  // after publisher_: it embargoes through it
+  std::unique_ptr<TableRequests> requests_;    // the control requests' handlers
   TrickTally tally_;
   protocol::AlertBook alerts_;
   LatencyWindow input_latency_;  // a reading queued by its reader -> the table (status: input_latency)
