@@ -1,13 +1,16 @@
-// cardtabled's one event loop: it owns the table and ties the parts together, each a class of its own.
+// cardtabled's one event loop: it holds the table and the wiring; every other job is a class of its own.
 // Devices hand their readings in through the DeviceQueue (the input seam: the DeviceManager's drivers
-// push table::TableInput there) and a timerfd ticks the table with the one monotonic clock; the loop
+// push table::TableInput there) and the TableClock ticks the table with the one monotonic clock; the loop
 // applies them to the table and gives the table's events to the Publisher (journal, PUB, embargo). The
 // cards played go to the BoardBroadcast (held, then embargoed with the deal, broadcast files, double-dummy
-// tables), tricks to the TrickTally (board.trick). The ControlServer answers requests: those that act on
-// the table here (the loop is the one place that changes it), journal reads on the JournalReader's thread
-// (journal_requests.hpp). CURVE is set up by secure_endpoints() (curve_setup.hpp), the master record read
-// by load_master(), the simulated table by prepare_simulation(); the SignalSet stops or reloads. The
-// InputLog keeps the inputs of the board in progress, replayed at start after a restart.
+// tables), tricks to the TrickTally (board.trick); DeviceLoss says a lost device's zones unknown and
+// leaves out the table's own silence for them. The ControlServer decodes requests and TableRequests
+// answers them: those that act on the table through the loop (TableRequests::Table: the loop is the one
+// place that changes it), journal reads on the JournalReader's thread (journal_requests.hpp). CURVE is set
+// up by secure_endpoints() (curve_setup.hpp), the master record read by load_master(), the simulated table
+// by prepare_simulation(); the SignalSet stops or reloads. BoardResume replays the board in progress of
+// the last run at start (its InputLog). Still here besides the wiring and run(): applying inputs and
+// publishing the table's events, status, the master record's reload, the heartbeat.
 #pragma once
 
 #include <chrono>
