@@ -248,6 +248,7 @@ json EventLoop::status() const {
   json s = {{"tournament", options_.tournament}, {"section", options_.section}, {"table", options_.table},
             {"proto_major", protocol::kProtoMajor}, {"proto_minor", protocol::kProtoMinor},
             {"last_seq", publisher_->journal().last_seq()}, {"first_seq", publisher_->journal().first_seq()},
+            {"journal", publisher_->journal().id()}, {"live_journal", publisher_->live_journal().id()},
             {"journal_error", publisher_->journal().failing()}, {"unjournalled", publisher_->journal().unjournalled()},
             {"live_journal_error", publisher_->live_journal().failing()},
             {"phase", table_->phase_name()}, {"master_boards", master_->size()},

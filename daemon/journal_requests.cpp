@@ -28,6 +28,8 @@ json replay_reply(const protocol::Journal& journal, std::uint64_t since, std::ui
         previous = seq;
         if (auto j = json::parse(line, nullptr, false); j.is_object()) {
           protocol::strip_card_detail(j);  // replays never carry the card detail: directors ask `evidence SEQ`
+          // A line journalled before identities existed names no journal: it is this one's all the same.
+          if (!j.contains("journal")) j["journal"] = journal.id();
           events.push_back(std::move(j));
         } else {
           unreadable.push_back(seq);  // it was left out without a word: a gap no reply explained
@@ -36,7 +38,9 @@ json replay_reply(const protocol::Journal& journal, std::uint64_t since, std::ui
       },
       upto);
   // Read after the events: a file rotated away meanwhile shows as a first_available above `since`.
-  json reply = {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", upto}};
+  // `journal`: whose seqs these are; a client that asked another journal (the table's was replaced since)
+  // must not take them for the ones it missed.
+  json reply = {{"events", events}, {"more", more}, {"first_available", journal.first_seq()}, {"last_seq", upto}, {"journal", journal.id()}};
   if (!unreadable.empty()) reply["unreadable"] = unreadable;
   return reply;
 }
@@ -56,6 +60,7 @@ json evidence_reply(const protocol::Journal& journal, std::uint64_t seq, std::ui
     return error_reply("evidence: no event " + std::to_string(seq) + " in the journal (it holds " + std::to_string(journal.first_seq()) +
                        " to " + std::to_string(upto) + ")");
   json event = *found;
+  if (!event.contains("journal")) event["journal"] = journal.id();  // a line from before identities: this journal's
   json reply = {{"seq", seq}, {"event", event}};
   reply["card_message"] = event.value("card_message", event.value("message", ""));
   reply["card_evidence"] = event.contains("card_evidence") ? event["card_evidence"] : json::object();

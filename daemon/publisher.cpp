@@ -32,6 +32,7 @@ Publisher::Publisher(zmq::context_t& context, Config config)
   // its seq is given again, so subscribers see no gap) and files beside them that are not the journal's.
   for (const protocol::Journal* j : {journal_.get(), live_journal_.get()}) {
     const std::string dir = (config_.state_dir / (j == journal_.get() ? "journal" : "live")).string();
+    if (!j->id_made_because().empty()) log(Priority::Notice, j->id_made_because() + "; its identity is " + j->id());
     if (j->torn_bytes())
       log(Priority::Warning, dir + ": cut " + std::to_string(j->torn_bytes()) + " bytes of a last line torn by a crash or power cut (its seq is given again)");
     for (const auto& f : j->ignored_files())
@@ -93,6 +94,8 @@ void Publisher::publish(protocol::WireEvent& e, bool journal) {
   if (journal) {
     journal_->append(e);  // journalled first (with the card detail): nothing published is ever lost
     journalled(*journal_, "the journal", journal_failing_);
+  } else {
+    e.journal = journal_->id();  // the heartbeat too: its last_seq is a seq of this journal
   }
   send(pub_, e.topic(), protocol::to_json(e).dump());  // the events endpoint never carries the card detail
   ++published_;

@@ -49,7 +49,7 @@ json TableRequests::on(const protocol::StatusRequest&, const std::string&) {
 
 json TableRequests::on(const protocol::AlertsRequest&, const std::string&) {
   json open = alerts_.open();
-  return ok_reply({{"count", open.size()}, {"alerts", std::move(open)}});
+  return ok_reply({{"count", open.size()}, {"alerts", std::move(open)}, {"journal", publisher_.journal().id()}});
 }
 
 json TableRequests::table_command(table::Command cmd, const std::string& what) {
@@ -85,6 +85,7 @@ json TableRequests::on(const protocol::ContractRequest& r, const std::string& ro
 }
 
 json TableRequests::on(const protocol::AckRequest& r, const std::string&) {
+  if (auto why = protocol::refuse_other_journal(r, publisher_.journal().id())) return error_reply(*why);
   if (r.seq > publisher_.journal().last_seq()) return error_reply("ack: no event " + std::to_string(r.seq));
   if (auto why = alerts_.refuse_ack(r.seq)) return error_reply("ack: " + *why);
   auto e = daemon_event("director.ack", "info", "Event " + std::to_string(r.seq) + " acknowledged by " + r.by,

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -51,7 +52,58 @@ std::uint64_t seq_of_line(const std::string& line) {
   return std::strtoull(line.c_str() + 7, nullptr, 10);
 }
 
+// 16 hex digits from the kernel's CSPRNG: two journals of a venue (or one table's before and after a
+// wipe) must never share an id, whatever clocks and host names they have.
+std::string random_id() {
+  unsigned char bytes[8];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::runtime_error(std::string("getrandom: cannot make the journal's identity: ") + std::strerror(errno));
+    got += static_cast<std::size_t>(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  for (unsigned char b : bytes) {
+    id += kHex[b >> 4];
+    id += kHex[b & 15];
+  }
+  return id;
+}
+
+bool is_identity(const std::string& s) {
+  return s.size() == 16 && s.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 }  // namespace
+
+void Journal::load_identity(bool has_files) {
+  const fs::path file = dir_ / kIdentityFile;
+  std::error_code ec;
+  if (fs::exists(file, ec)) {
+    std::ifstream in(file);
+    std::string text;
+    std::getline(in, text);
+    if (!in.bad() && is_identity(text) && has_files) {
+      id_ = text;
+      return;
+    }
+    // An identity without a journal file: the files were removed and the seqs start again at 1, so
+    // they are another journal's (a new file is always made at once, so a journal never used has one).
+    id_made_because_ = !has_files ? file.string() + " was there without a journal file (the journal's files were removed): the journal starts "
+                                                    "again at seq 1 under a new identity"
+                                  : file.string() + ": not an identity (16 hex digits): '" + text.substr(0, 40) +
+                                        "'; replaced by a new one (subscribers start this table's seqs again)";
+  } else {
+    id_made_because_ = has_files ? file.string() + ": a journal written before identities existed; given one (its seqs go on)"
+                                 : file.string() + ": a new journal, starting at seq 1";
+  }
+  id_ = random_id();
+  // On the disk before any event of the journal is published under it: a power cut right after would
+  // otherwise give the same journal a second identity at the next start.
+  write_file_durably(file, id_ + "\n");
+}
 
 void Journal::cut_torn_line(const fs::path& file) {
   // A crash or a power cut mid-write leaves the newest file ending in part of a line: every line we
@@ -89,6 +141,7 @@ Journal::Journal(fs::path dir, Limits limits) : dir_(std::move(dir)), limits_(li
                                                                      : ": cannot lock the journal folder: " + std::string(std::strerror(error))));
   }
   auto files = journal_files(dir_, &ignored_);
+  load_identity(!files.empty());
   if (!files.empty()) {
     cut_torn_line(files.back());
     std::ifstream in(files.back());
@@ -143,6 +196,7 @@ void Journal::open_new_file() {
 
 std::string Journal::append(WireEvent& e) {
   // "seq" first, so that a line's number can be read without parsing the line.
+  e.journal = id_;  // journalled with it: a replay's events name their journal as the live ones do
   WireEvent body = e;
   body.seq = 0;
   std::string rest = to_json(body, true).dump();  // the journal is private: the card detail is kept

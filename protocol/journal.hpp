@@ -1,6 +1,8 @@
 // The event journal: every event is appended here, with the next sequence number, before it is
 // published. Files of JSON lines in the state directory, rotated by size, the oldest removed beyond a
-// limit; the sequence continues across restarts (it is read back from the newest file).
+// limit; the sequence continues across restarts (it is read back from the newest file). Each journal has
+// an identity, a random id kept beside its files: a journal that starts again at seq 1 (a state dir wiped,
+// a spare computer at the table) has another id, so subscribers know its seqs are not the old ones.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,8 @@ class Journal {
   // each time: sixteen restarts took the whole history, open alerts and all). Holds the folder locked
   // (flock) while it lives: a second daemon on the same --state-dir would give the same seqs twice.
   // Throws std::runtime_error with the path and the reason when the folder cannot be used.
+  // The identity is read from DIR/identity, or made (a new journal, or one written before identities
+  // existed) and written there durably before any event is appended.
   Journal(std::filesystem::path dir, Limits limits);
   ~Journal();
   Journal(const Journal&) = delete;
@@ -59,6 +63,12 @@ class Journal {
   // Files in the folder that look like the journal's but are not named journal-<20 digits>.jsonl (a
   // copy an operator left there): never read, never removed, said by the owner's log.
   const std::vector<std::string>& ignored_files() const { return ignored_; }
+  // The journal's identity: 16 hex digits from the kernel's CSPRNG (getrandom), the same for as long as
+  // the journal goes on, another one whenever it starts again at seq 1 (docs/protocol.md "Journal identity").
+  const std::string& id() const { return id_; }
+  // Why the identity was made at this start (empty when it was read back): the owner's log says it once.
+  const std::string& id_made_because() const { return id_made_because_; }
+  static constexpr const char* kIdentityFile = "identity";
 
  private:
   struct Descriptor {  // closed when the Journal goes, or when its constructor throws
@@ -70,6 +80,7 @@ class Journal {
   void open_file(const std::filesystem::path& file);
   bool write_out(const std::string& line);  // false when not written (failing_ says why)
   void cut_torn_line(const std::filesystem::path& file);
+  void load_identity(bool has_files);
   std::filesystem::path dir_;
   std::filesystem::path file_;  // the file appended to, for errors
   Limits limits_;
@@ -78,6 +89,7 @@ class Journal {
   std::uintmax_t size_ = 0;
   std::uintmax_t torn_bytes_ = 0;
   std::vector<std::string> ignored_;
+  std::string id_, id_made_because_;
   std::string failing_;
   bool reopen_ = false;   // a write failed: the file is opened again before the next one
   bool partial_ = false;  // the file ends inside a line (a write cut short): the next line starts on its own

@@ -22,7 +22,7 @@ const std::vector<CommandSpec> kCommands = {
     {"evidence", Access::Director, {{"seq", FieldType::PositiveInteger, true}}},
     {"board", Access::Director, {{"label", FieldType::Text, true}}},
     {"contract", Access::Director, {{"contract", FieldType::Text, true}}},
-    {"ack", Access::Director, {{"seq", FieldType::PositiveInteger, true}, {"by", FieldType::Name, false}}},
+    {"ack", Access::Director, {{"seq", FieldType::PositiveInteger, true}, {"by", FieldType::Name, false}, {"journal", FieldType::Name, false}}},
     {"load-record", Access::Director, {{"paths", FieldType::TextList, false}}},
 };
 
@@ -83,7 +83,8 @@ TypedRequest build(std::string_view name, const json& j) {
   if (name == "evidence") return EvidenceRequest{u("seq")};
   if (name == "board") return BoardRequest{s("label")};
   if (name == "contract") return ContractRequest{s("contract")};
-  if (name == "ack") return AckRequest{u("seq"), j.contains("by") ? s("by") : std::string("director")};
+  if (name == "ack")
+    return AckRequest{u("seq"), j.contains("by") ? s("by") : std::string("director"), j.contains("journal") ? std::optional(s("journal")) : std::nullopt};
   LoadRecordRequest r;
   if (j.contains("paths")) r.paths = j.at("paths").get<std::vector<std::string>>();
   return r;
@@ -95,6 +96,12 @@ TypedRequest build(std::string_view name, const json& j) {
 static_assert(std::variant_size_v<TypedRequest> == 11);
 
 const std::vector<CommandSpec>& command_specs() { return kCommands; }
+
+std::optional<std::string> refuse_other_journal(const AckRequest& r, const std::string& current) {
+  if (!r.journal || *r.journal == current) return std::nullopt;
+  return "ack: event " + std::to_string(r.seq) + " of journal " + *r.journal + " cannot be acknowledged here: this table's journal is now " +
+         current + " (the journal was replaced: a state folder wiped, another computer at the table); its seqs are other events";
+}
 
 const CommandSpec* find_command(std::string_view name) {
   for (const auto& c : kCommands)

@@ -35,6 +35,9 @@ struct ContractRequest {
 struct AckRequest {
   std::uint64_t seq = 0;
   std::string by = "director";
+  // The identity of the journal whose seq is meant (1.4): absent, the table's journal now. A console that
+  // heard the alert from a journal since replaced must not have a new journal's event acknowledged.
+  std::optional<std::string> journal;
 };
 struct LoadRecordRequest {
   std::optional<std::vector<std::string>> paths;  // absent: the files loaded now
@@ -68,5 +71,7 @@ struct Decoded {
 Decoded decode_request(std::string_view frame) noexcept;
 std::string_view command_name(const TypedRequest& r);
 Access access_of(const TypedRequest& r);
+// Why an ack naming another journal than `current` is refused; nullopt when it names none or this one.
+std::optional<std::string> refuse_other_journal(const AckRequest& r, const std::string& current);
 
 }  // namespace cardtable::protocol

@@ -8,6 +8,7 @@ nlohmann::json to_json(const WireEvent& e, bool with_card_detail) {
   nlohmann::json j = {{"class", e.event_class()}, {"type", e.type}, {"severity", e.severity}, {"time", e.time},
                       {"mono", e.mono}, {"message", e.message}};
   if (e.seq) j["seq"] = e.seq;
+  if (!e.journal.empty()) j["journal"] = e.journal;
   if (!e.laws.empty()) j["laws"] = e.laws;
   for (const auto& [k, v] : {std::pair{"tournament", &e.tournament}, {"section", &e.section}, {"table", &e.table},
                              {"event", &e.event}, {"session", &e.session}})
@@ -45,6 +46,7 @@ std::optional<WireEvent> from_json(const nlohmann::json& j, std::string* error) 
     e.type = j["type"].get<std::string>();
     e.severity = j.value("severity", "info");
     e.seq = j.value("seq", std::uint64_t{0});
+    e.journal = j.value("journal", "");
     e.laws = j.value("laws", std::vector<std::string>{});
     e.tournament = j.value("tournament", "");
     e.section = j.value("section", "");

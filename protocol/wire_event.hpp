@@ -14,10 +14,13 @@
 namespace cardtable::protocol {
 
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 3;
+inline constexpr int kProtoMinor = 4;
 
 struct WireEvent {
   std::uint64_t seq = 0;          // per table, gap-free, continues across restarts; 0 = not journalled (heartbeat)
+  // The identity of the journal `seq` belongs to (Journal::id()): in every event, the heartbeat too, so
+  // that a subscriber hearing seq 1 again from a new journal knows it at once, not a heartbeat later.
+  std::string journal;
   std::string type;               // "irregularity.wrong_count"; the class is the part before the dot
   std::string severity = "info";  // info, warning, alert
   std::vector<std::string> laws;

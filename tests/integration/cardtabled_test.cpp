@@ -200,6 +200,64 @@ TEST_F(Daemon, AJournalThatCannotWriteStopsNothingAndStatusSaysWhy) {
   EXPECT_NE(log().find("events are published but not journalled until it can write again"), std::string::npos) << log();
 }
 
+// The journal's identity (protocol 1.4): a restart on the same state folder keeps it, so subscribers go on
+// with their seqs; a journal of an older daemon gets one and its seqs go on; an empty state folder (a
+// spare computer at the table) starts again at seq 1 under another identity, which every event, the
+// replay and status name, and an ack naming the old journal is refused.
+TEST_F(Daemon, TheJournalsIdentityGoesOnAcrossRestartsAndIsNewWhenTheJournalStartsAgain) {
+  auto journal_now = [&]() -> json {
+    std::optional<json> s;
+    EXPECT_TRUE(wait_for([&] { return (s = request({{"command", "status"}}, 500)).has_value(); })) << log();
+    return s ? (*s)["status"] : json();
+  };
+  start("play-count-after-play.scn", 20);
+  ASSERT_TRUE(wait_finished()) << log();
+  json st = journal_now();
+  const std::string first = st["journal"].get<std::string>();
+  EXPECT_EQ(first.size(), 16u) << st.dump();
+  EXPECT_NE(st["live_journal"].get<std::string>(), first) << "the live journal is a journal of its own";
+  const std::uint64_t last = st["last_seq"].get<std::uint64_t>();
+  for (const json& e : replay_all()) EXPECT_EQ(e.value("journal", ""), first) << e.dump();
+  auto open = request({{"command", "alerts"}});
+  ASSERT_TRUE(open && !(*open)["alerts"].empty()) << (open ? open->dump() : "no reply");
+  EXPECT_EQ((*open)["journal"], first);
+  const std::uint64_t alert = (*open)["alerts"][0]["seq"].get<std::uint64_t>();
+  auto refused = request({{"command", "ack"}, {"seq", alert}, {"journal", "0123456789abcdef"}});
+  ASSERT_TRUE(refused);
+  EXPECT_FALSE((*refused)["ok"].get<bool>());
+  EXPECT_NE((*refused)["error"].get<std::string>().find("journal is now " + first), std::string::npos) << refused->dump();
+  auto acked = request({{"command", "ack"}, {"seq", alert}, {"journal", first}});
+  ASSERT_TRUE(acked && (*acked)["ok"].get<bool>()) << (acked ? acked->dump() : "no reply");
+  stop();
+
+  start("play-count-after-play.scn", 20);
+  st = journal_now();
+  EXPECT_EQ(st["journal"], first) << "a restart on the same state folder: the same journal";
+  EXPECT_GT(st["last_seq"].get<std::uint64_t>(), last);
+  stop();
+
+  fs::remove(dir / "state" / "journal" / "identity");  // a journal written by a daemon older than 1.4
+  start("play-count-after-play.scn", 20);
+  st = journal_now();
+  const std::string given = st["journal"].get<std::string>();
+  EXPECT_NE(given, first);
+  EXPECT_GT(st["last_seq"].get<std::uint64_t>(), last) << "its seqs go on";
+  EXPECT_NE(log().find("a journal written before identities existed; given one"), std::string::npos) << log();
+  stop();
+
+  fs::remove_all(dir / "state");  // the state folder lost: the journal starts again at seq 1
+  start("play-count-after-play.scn", 20);
+  ASSERT_TRUE(wait_finished()) << log();
+  st = journal_now();
+  EXPECT_NE(st["journal"], first);
+  EXPECT_NE(st["journal"], given);
+  EXPECT_EQ(replay_all().front()["seq"], 1u);
+  EXPECT_EQ(replay_all().front()["journal"], st["journal"]);
+  auto old_ack = request({{"command", "ack"}, {"seq", alert}, {"journal", given}});
+  ASSERT_TRUE(old_ack);
+  EXPECT_FALSE((*old_ack)["ok"].get<bool>()) << "an ack of the replaced journal never reaches the new journal's event " << alert;
+}
+
 // A second daemon on the same --state-dir ran beside the first, and both wrote the same seqs into one
 // journal: it is refused (exit 2), naming the folder, and the first goes on.
 TEST_F(Daemon, ASecondDaemonOnTheSameStateFolderIsRefusedAndTheFirstGoesOn) {

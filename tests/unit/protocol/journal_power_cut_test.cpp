@@ -47,7 +47,9 @@ TEST(JournalPowerCut, CutAtEveryByteOfTheLastLineTheJournalReopensWithTheComplet
       j.append(e);
     }
   }
-  fs::path file = fs::directory_iterator(dir)->path();
+  fs::path file;  // the journal's one file (its identity file lies beside it)
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".jsonl") file = f.path();
   const std::string whole = read(file);
   const std::size_t last_line = whole.rfind('\n', whole.size() - 2) + 1;
   for (std::size_t cut = last_line; cut < whole.size(); ++cut) {

@@ -204,3 +204,73 @@ TEST(Journal, AWriteThatFailsIsSaidAndTheJournalWritesAgainWhenItCan) {
   EXPECT_EQ(replayed(j, 1), (std::vector<std::uint64_t>{4}));
   fs::remove_all(dir);
 }
+
+// The journal's identity: kept across restarts (the same journal goes on), another one for a journal that
+// starts again at seq 1, so that subscribers never take its seqs for the old journal's events.
+TEST(JournalIdentity, KeptAcrossRestartsAndNewForAJournalStartedAgain) {
+  fs::path dir = fresh_dir("identity");
+  std::string first;
+  {
+    Journal j(dir, {});
+    first = j.id();
+    EXPECT_EQ(first.size(), 16u);
+    EXPECT_EQ(first.find_first_not_of("0123456789abcdef"), std::string::npos) << first;
+    EXPECT_NE(j.id_made_because().find("a new journal"), std::string::npos) << j.id_made_because();
+    WireEvent e = event("x");
+    const std::string line = j.append(e);
+    EXPECT_EQ(e.journal, first) << "every journalled event names its journal";
+    EXPECT_EQ(nlohmann::json::parse(line)["journal"], first);
+  }
+  {
+    Journal j(dir, {});
+    EXPECT_EQ(j.id(), first) << "a restart on the same state folder: the same journal";
+    EXPECT_TRUE(j.id_made_because().empty());
+    EXPECT_EQ(j.last_seq(), 1u);
+  }
+  fs::path other = fresh_dir("identity-other");
+  {
+    Journal j(other, {});
+    EXPECT_NE(j.id(), first) << "another journal, another identity";
+  }
+  // The journal's files removed, its identity file left behind: the seqs start again, so must the id.
+  for (const auto& f : fs::directory_iterator(dir))
+    if (f.path().extension() == ".jsonl") fs::remove(f.path());
+  {
+    Journal j(dir, {});
+    EXPECT_EQ(j.last_seq(), 0u);
+    EXPECT_NE(j.id(), first);
+    EXPECT_NE(j.id_made_because().find("without a journal file"), std::string::npos) << j.id_made_because();
+  }
+  fs::remove_all(dir);
+  fs::remove_all(other);
+}
+
+TEST(JournalIdentity, AJournalWrittenBeforeIdentitiesGetsOneAndGoesOn) {
+  fs::path dir = fresh_dir("identity-legacy");
+  {
+    Journal j(dir, {});
+    for (int i = 0; i < 3; ++i) {
+      WireEvent e = event("x");
+      j.append(e);
+    }
+  }
+  fs::remove(dir / Journal::kIdentityFile);  // as a journal of an older daemon has it
+  std::string id;
+  {
+    Journal j(dir, {});
+    id = j.id();
+    EXPECT_EQ(id.size(), 16u);
+    EXPECT_NE(j.id_made_because().find("before identities"), std::string::npos) << j.id_made_because();
+    EXPECT_EQ(j.last_seq(), 3u) << "its seqs go on";
+  }
+  EXPECT_EQ(Journal(dir, {}).id(), id) << "written down: the next start keeps it";
+  // A damaged identity file: replaced, and said why.
+  std::ofstream(dir / Journal::kIdentityFile) << "not an id\n";
+  {
+    Journal j(dir, {});
+    EXPECT_NE(j.id(), id);
+    EXPECT_NE(j.id_made_because().find("not an identity"), std::string::npos) << j.id_made_because();
+    EXPECT_EQ(j.last_seq(), 3u);
+  }
+  fs::remove_all(dir);
+}

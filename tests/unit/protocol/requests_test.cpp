@@ -95,3 +95,21 @@ TEST(Requests, EveryCommandEveryFieldEveryJsonKindDecodesWithoutThrowing) {
   }
   EXPECT_GT(decoded, 300u);
 }
+
+// An ack may name the journal its seq is of (1.4): the daemon refuses one naming another journal, so an
+// alert heard from a replaced journal never acknowledges the new journal's event of the same seq.
+TEST(Requests, AnAckNamingAnotherJournalIsRefused) {
+  auto d = decode_request(R"({"command":"ack","seq":7,"journal":"aaaaaaaaaaaaaaaa"})");
+  ASSERT_TRUE(d.request) << d.error;
+  const auto& ack = std::get<AckRequest>(*d.request);
+  ASSERT_TRUE(ack.journal);
+  EXPECT_EQ(*ack.journal, "aaaaaaaaaaaaaaaa");
+  EXPECT_FALSE(refuse_other_journal(ack, "aaaaaaaaaaaaaaaa"));
+  auto why = refuse_other_journal(ack, "bbbbbbbbbbbbbbbb");
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("journal is now bbbbbbbbbbbbbbbb"), std::string::npos) << *why;
+  auto plain = decode_request(R"({"command":"ack","seq":7})");
+  ASSERT_TRUE(plain.request);
+  EXPECT_FALSE(refuse_other_journal(std::get<AckRequest>(*plain.request), "bbbbbbbbbbbbbbbb")) << "an ack naming no journal: the table's";
+  EXPECT_FALSE(decode_request(R"({"command":"ack","seq":7,"journal":7})").request);
+}
