@@ -219,7 +219,20 @@ void Hub::forward_upstream() {
       continue;
     }
     TableState& t = tables_[table];
-    if (topic.ends_with("/daemon.heartbeat")) {
+    // Seqs are per journal (protocol 1.4): a table whose journal started again at 1 must not have its new
+    // alerts taken for acknowledged ones of the old journal (the book remembers acks by seq).
+    bool stale = false;
+    if (auto j = body.find("journal"); j != body.end() && j->is_string() && !j->get_ref<const std::string&>().empty()) {
+      const std::string id = j->get<std::string>();
+      if (t.replaced_journals.count(id)) stale = true;  // an old daemon still publishing: forwarded, never counted
+      else if (t.journal.empty()) t.journal = id;
+      else if (id != t.journal) replace_journal(table, t, id);
+    }
+    if (stale) {
+      if (stale_++ % 100 == 0)
+        log(Priority::Warning, table + ": an event of its replaced journal " + body.value("journal", "") + " (is the old daemon still running?): forwarded, " +
+                                   "not counted in its alerts (" + std::to_string(stale_) + " so far)");
+    } else if (topic.ends_with("/daemon.heartbeat")) {
       t.last_heartbeat = std::move(body);
       maybe_ask_alerts(table, t);
     } else {
@@ -312,6 +325,11 @@ void Hub::take_alerts_reply(const std::string& name, TableState& t) {
       log(Priority::Warning, name + ": its control endpoint answered alerts with " + r.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 300));
       continue;
     }
+    if (auto j = r.find("journal"); j != r.end() && j->is_string() && !t.journal.empty() && j->get<std::string>() != t.journal) {
+      log(Priority::Warning, name + ": its alerts answered from journal " + j->get<std::string>() + ", not " + t.journal + " that the hub follows: asking again");
+      t.asked_ever = false;
+      continue;
+    }
     // The table's list as it was when it answered, then what the hub forwarded since it asked (those
     // events may already be in the list: giving them again changes nothing).
     t.alerts.replace_open(r["alerts"]);
@@ -319,6 +337,29 @@ void Hub::take_alerts_reply(const std::string& name, TableState& t) {
     t.since_asked.clear();
     log(Priority::Info, name + ": " + std::to_string(t.alerts.open_count()) + " open alerts, from its control endpoint");
   }
+}
+
+void Hub::replace_journal(const std::string& name, TableState& t, const std::string& journal) {
+  json open = t.alerts.open();
+  std::string said;
+  std::size_t n = 0;
+  for (json& a : open) {
+    if (n++ < 20) said += "; seq " + a.value("seq", json(0)).dump() + " " + json(a.value("type", "")).dump() + " " + json(a.value("message", "").substr(0, 120)).dump();
+    a["replaced"] = true;
+    if (!a.contains("journal")) a["journal"] = t.journal;
+    t.replaced.push_back(std::move(a));
+  }
+  while (t.replaced.size() > kReplacedKeptPerTable) t.replaced.pop_front();
+  if (n > 20) said += "; and " + std::to_string(n - 20) + " more";
+  log(Priority::Notice, name + ": its journal was replaced (" + t.journal + " by " + journal + "): its seqs start again at 1; " +
+                            std::to_string(n) + " open alert(s) of the old journal closed here, the table can no longer acknowledge them" + said);
+  t.replaced_journals.insert(t.journal);
+  t.journal = journal;
+  t.alerts = protocol::AlertBook{kAcksKeptPerTable};
+  t.events.clear();
+  t.since_asked.clear();
+  if (t.asking) t.control.reset();  // its answer would be the old journal's, or come too late to tell
+  t.asking = t.asked_ever = false;  // the new journal's own list is asked for at its next heartbeat
 }
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows
@@ -331,6 +372,8 @@ json Hub::alerts() const {
   for (const auto& [name, t] : tables_) {
     json open = t.alerts.open();
     json entry = {{"open", open.size()}};
+    if (!t.journal.empty()) entry["journal"] = t.journal;
+    if (!t.replaced.empty()) entry["replaced"] = json(t.replaced);  // shown, never counted as open: the table cannot acknowledge them
     if (t.last_heartbeat.is_object() && t.last_heartbeat.contains("evidence") && t.last_heartbeat["evidence"].is_object()) {
       const json& ev = t.last_heartbeat["evidence"];
       if (ev.contains("open_alerts") && ev["open_alerts"].is_string()) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <set>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -38,6 +39,8 @@ struct HubOptions {
 // Acknowledgements the hub remembers per table (the newest): enough to tell an acknowledged alert from
 // an open one among the events it keeps, bounded whatever the session's length.
 constexpr std::size_t kAcksKeptPerTable = 1000;
+// Alerts of a replaced journal kept per table for the alerts reply (the newest).
+constexpr std::size_t kReplacedKeptPerTable = 100;
 
 // The table keys: clients/table/T/S/N.pub speaks for table "T/S/N"; throws naming the bad file.
 std::map<std::string, protocol::ClientKey> read_table_keys(const std::string& clients);
@@ -65,7 +68,15 @@ class Hub {
     bool asking = false, asked_ever = false;
     std::chrono::steady_clock::time_point asked_at;
     std::vector<nlohmann::json> since_asked;  // journalled events forwarded while the question was out
+    // The identity of the table's journal (protocol 1.4; empty: an older daemon). Another one means the
+    // journal started again at seq 1: the book of the old one is closed (see replace_journal).
+    std::string journal;
+    std::set<std::string> replaced_journals;
+    std::deque<nlohmann::json> replaced;  // alerts open when their journal was replaced (the newest kept)
   };
+  // The table's journal replaced: its old open alerts leave the book with a logged reason and are kept as
+  // "replaced" (the table numbers other events with their seqs now); the book and the board start again.
+  void replace_journal(const std::string& name, TableState& t, const std::string& journal);
   void maybe_ask_alerts(const std::string& name, TableState& t);
   void take_alerts_reply(const std::string& name, TableState& t);
   nlohmann::json alerts() const;
@@ -78,7 +89,7 @@ class Hub {
   std::map<std::string, std::string> table_control_, table_keys_;  // table -> control endpoint, its public key
   std::map<std::string, std::string> bound_;  // "upstream" -> the address bound (an ephemeral port read back)
   std::string public_key_, secret_key_;  // the hub's own: a CURVE client of the tables' control endpoints
-  std::uint64_t forwarded_ = 0, dropped_ = 0;
+  std::uint64_t forwarded_ = 0, dropped_ = 0, stale_ = 0;
   bool curve_ = false;
 };
 

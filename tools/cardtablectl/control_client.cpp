@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <map>
+#include <set>
 #include <optional>
 #include <csignal>
 #include <iostream>
@@ -192,8 +193,35 @@ int run_watch(const std::vector<std::string>& args) {
   const char* replay_command = live ? "replay-live" : "replay";
   // Each table numbers its own events: through a hub, seq 12 of table 2 is not seq 12 of table 1.
   std::map<std::string, std::uint64_t> last_seqs;
+  // Seqs are per journal (protocol 1.4): a table whose journal started again at 1 (its state folder
+  // wiped, a spare computer at the table) numbers new events with seqs already shown. Its seqs start
+  // again here; an event of a journal replaced before (the old daemon still running) is shown, not counted.
+  std::map<std::string, std::string> journals;
+  std::set<std::string> replaced_journals;
+  enum class JournalSeen { Same, Replaced, Stale };
+  auto journal_of = [&](const json& e) {
+    auto j = e.find("journal");
+    if (j == e.end() || !j->is_string() || j->get_ref<const std::string&>().empty()) return JournalSeen::Same;
+    const std::string id = j->get<std::string>(), table = table_of(e);
+    if (replaced_journals.count(table + "#" + id)) return JournalSeen::Stale;
+    std::string& known = journals[table];
+    if (known.empty() || known == id) {
+      known = id;
+      return JournalSeen::Same;
+    }
+    std::cerr << "cardtablectl watch: table " << printable(table) << ": its journal was replaced (" << printable(known) << " by "
+              << printable(id) << "): its seqs start again at 1" << std::endl;
+    replaced_journals.insert(table + "#" + known);
+    known = id;
+    last_seqs[table] = 0;
+    return JournalSeen::Replaced;
+  };
   auto show = [&](const json& e) {
     if (e.value("type", "") == "daemon.heartbeat" && !heartbeats) return;
+    if (journal_of(e) == JournalSeen::Stale) {
+      std::cout << (as_json ? e.dump(-1, ' ', true, json::error_handler_t::replace) : human(e, colour)) << std::endl;
+      return;
+    }
     if (e.contains("seq") && e["seq"].is_number_unsigned()) {
       std::uint64_t s = e["seq"].get<std::uint64_t>();
       std::uint64_t& seen = last_seqs[table_of(e)];
@@ -303,8 +331,16 @@ int run_watch(const std::vector<std::string>& args) {
     // A gap (an event lost to a full queue, or published before we connected): fetch it from the journal.
     std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
     const std::string table = table_of(e);
+    // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
+    const bool replaced = journal_of(e) == JournalSeen::Replaced;
     std::uint64_t seen = last_seqs[table];
-    if (e.value("type", "") == "daemon.heartbeat") {
+    if (replaced && seq > 1) {
+      if (control_serves(table)) {
+        if (!replay_from(1)) say_gap(table, 1, seq - 1, "its replay failed");
+      } else if (filters.empty()) {
+        say_gap(table, 1, seq - 1, "published by its new journal before this watch heard it");
+      }
+    } else if (e.value("type", "") == "daemon.heartbeat") {
       std::uint64_t daemon_last = 0;
       if (e.contains("evidence") && e["evidence"].is_object())
         daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
