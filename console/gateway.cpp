@@ -247,7 +247,7 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     return answer(http::status::ok, detail);
   }
   if ((path == "/api/ack" && post) || (path == "/api/evidence" && get)) {
-    std::string table;
+    std::string table, journal;  // journal: the one the alert came from (protocol 1.4)
     std::uint64_t seq = 0;
     if (post) {
       json body = json::parse(req.body(), nullptr, false);
@@ -256,9 +256,13 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
         return answer(http::status::bad_request, {{"error", "expected {\"table\":\"tournament/section/table\",\"seq\":N} (N from 1)"}});
       table = body["table"];
       seq = body["seq"];
+      if (body.contains("journal") && !body["journal"].is_string())
+        return answer(http::status::bad_request, {{"error", "\"journal\" is the alert's journal (a string), as the alert gives it"}});
+      journal = body.value("journal", "");
     } else {
       auto q = query(target_of(req));
       table = q["table"];
+      journal = q["journal"];
       // Digits only: stoull read seq=-1 as 2^64-1 and seq=1x as 1.
       const std::string& text = q["seq"];
       if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos || (seq = std::stoull(text)) == 0)
@@ -267,10 +271,25 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     auto peer = table_control_.find(table);
     if (peer == table_control_.end())
       return answer(http::status::not_found, {{"error", "no control endpoint configured for table " + table}});
+    // An alert of a replaced journal: its seq is another event at the table now. Refused here, and the
+    // daemon refuses an ack naming another journal too (the console may not have heard the new one yet).
+    const std::string current = venue_.journal_of(table);
+    if (!journal.empty() && !current.empty() && journal != current)
+      return answer(http::status::conflict, {{"error", "event " + std::to_string(seq) + " of table " + table + " belongs to its replaced journal " + journal +
+                                                           " (the table's journal is now " + current +
+                                                           "): the table can no longer acknowledge it or give its evidence"}});
+    if (journal.empty() && post && venue_.journal_replaced(table))
+      return answer(http::status::conflict, {{"error", "table " + table + "'s journal was replaced: say which journal the alert is of (\"journal\")"}});
+    if (journal.empty()) journal = current;
     // The table's daemon answers (it checks our director key); the wait happens off the I/O thread.
-    boost::asio::post(control_pool_, [this, r, peer = peer->second, seq, post, by = session->name, version = req.version(),
+    boost::asio::post(control_pool_, [this, r, peer = peer->second, seq, post, journal, by = session->name, version = req.version(),
                                       keep = req.keep_alive()] {
-      json result = post ? requests_.ack(peer, seq, by) : requests_.evidence(peer, seq);
+      json result = post ? requests_.ack(peer, seq, by, journal) : requests_.evidence(peer, seq);
+      // The evidence of a seq is of the table's journal now: not the one asked about when it was replaced.
+      if (!post && !journal.empty() && ok_of(result) && result.contains("event") && result["event"].is_object() &&
+          result["event"].value("journal", journal) != journal)
+        result = {{"ok", false}, {"error", "event " + std::to_string(seq) + " of journal " + journal + " is no longer at the table (its journal is now " +
+                                               result["event"].value("journal", "") + ")"}};
       boost::asio::post(io_, [r, result, version, keep] {
         // 502 only when the table did not answer; a refusal it gave (already acknowledged, no such event)
         // is the request's, not the gateway's: 409 with the table's reason.
@@ -342,13 +361,34 @@ void Gateway::apply(const json& event, bool live) {
   if (live) {
     // A gap in a table's live seq (boards released while the live subscription reconnected, a table
     // restarted past its embargo): the missing hands come from the table's live journal.
-    if (std::uint64_t since = venue_.live_gap_before(event)) replay_live_from(VenueState::table_id(event), since);
-    if (!venue_.apply_live(event)) return;
+    const std::string table = VenueState::table_id(event), before = venue_.live_journal_of(table);
+    if (std::uint64_t since = venue_.live_gap_before(event)) replay_live_from(table, since);
+    const bool applied = venue_.apply_live(event);
+    if (const std::string after = venue_.live_journal_of(table); !before.empty() && after != before)
+      std::cerr << "cardtable-console: table " << table << ": its live journal was replaced (" << before << " by " << after
+                << "): its live seqs start again at 1; the boards already shown stay" << std::endl;
+    if (!applied) return;
     json board = venue_.live_board(VenueState::table_id(event), VenueState::live_key(event));
     if (!board.is_null()) broadcast("broadcaster", "board", board);
     return;
   }
   std::string id = VenueState::table_id(event);
+  // A table whose journal started again (protocol 1.4: every event names its journal): its seqs are new
+  // events from 1, replayed below as a gap from 1; its open alerts are the replaced journal's now. Every
+  // director page gets the venue again, so that no page keeps an old alert under a seq of the new journal.
+  if (auto change = venue_.note_journal(event)) {
+    std::cerr << "cardtable-console: table " << id << ": its journal was replaced (" << change->from << " by " << change->to
+              << "): its seqs start again at 1 and are replayed from there; " << change->alerts_replaced
+              << " open alert(s) of the old journal can no longer be acknowledged at the table and are shown as replaced" << std::endl;
+    broadcast("director", "snapshot", venue_.director_snapshot(now));
+  }
+  if (venue_.from_replaced_journal(event)) {
+    // Another daemon still publishing for this table under the old journal (the old computer left running?)
+    if (stale_++ % 100 == 0)
+      std::cerr << "cardtable-console: table " << id << ": an event of its replaced journal " << event.value("journal", "")
+                << " ignored (is the old daemon still running? " << stale_ << " so far)" << std::endl;
+    return;
+  }
   // A gap in a table's seq (the PUB dropped, the hub restarted): ask the table for what is missing.
   // A table first heard with a history (its seq, or a heartbeat's last_seq, past 1: it started before the
   // hub link was up, or while the hub was down) may hold open alerts the console never saw: ask for them.
@@ -383,6 +423,7 @@ void Gateway::fetch_open_alerts(const std::string& table) {
       }
       double now = wall_now();
       for (const auto& e : *alerts) {
+        if (!venue_.of_current_journal(e)) continue;  // the table's journal was replaced since: its replay from 1 brings them
         venue_.apply_replayed(e);
         if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
       }
@@ -425,6 +466,13 @@ void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uin
       std::uint64_t last = 0;
       for (const auto& e : events) {
         if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
+        // Asked of one journal, answered by another (the table's was replaced meanwhile): these seqs are
+        // not the ones missed. The new journal's next event starts its own replay from seq 1.
+        if (!venue_.of_current_journal(e)) {
+          std::cerr << "cardtable-console: table " << table << ": a replay answered from journal " << e.value("journal", "")
+                    << ", not the one the console follows: dropped" << std::endl;
+          return;
+        }
         std::uint64_t seq = e["seq"].get<std::uint64_t>();
         if (until && seq >= until) break;  // from here on the live stream had them
         last = std::max(last, seq);

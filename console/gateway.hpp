@@ -118,7 +118,7 @@ class Gateway {
   std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
   std::shared_ptr<AddressCounts> connections_by_address_ = std::make_shared<AddressCounts>();
   unsigned ticks_ = 0;
-  std::uint64_t rejected_ = 0, trick_errors_ = 0, live_replay_errors_ = 0;
+  std::uint64_t rejected_ = 0, trick_errors_ = 0, live_replay_errors_ = 0, stale_ = 0;
 };
 
 }  // namespace cardtable::console

@@ -38,8 +38,12 @@ json TableRequests::request(const Peer& peer, const json& req) const {
 std::optional<json> TableRequests::open_alerts(const Peer& table) const {
   json r = request(table, {{"command", "alerts"}});
   if (!ok_of(r)) return std::nullopt;  // a 1.0 daemon: "unknown command"
-  const json list = r.contains("alerts") ? r["alerts"] : r.value("events", json::array());
-  return list.is_array() ? list : json::array();
+  json list = r.contains("alerts") ? r["alerts"] : r.value("events", json::array());
+  if (!list.is_array()) return json::array();
+  if (auto j = r.find("journal"); j != r.end() && j->is_string())
+    for (json& e : list)
+      if (e.is_object() && !e.contains("journal")) e["journal"] = *j;
+  return list;
 }
 
 }  // namespace cardtable::console

@@ -38,10 +38,15 @@ class TableRequests {
   // each call has its own socket.
   nlohmann::json request(const Peer& peer, const nlohmann::json& req) const;
 
-  nlohmann::json ack(const Peer& table, std::uint64_t seq, const std::string& by) const {
-    return request(table, {{"command", "ack"}, {"seq", seq}, {"by", by}});
+  // journal: the identity of the journal the alert came from (protocol 1.4; empty: not said): the daemon
+  // refuses the ack when its journal is another one, so an ack never reaches another journal's event.
+  nlohmann::json ack(const Peer& table, std::uint64_t seq, const std::string& by, const std::string& journal = {}) const {
+    nlohmann::json req = {{"command", "ack"}, {"seq", seq}, {"by", by}};
+    if (!journal.empty()) req["journal"] = journal;
+    return request(table, req);
   }
-  // Protocol 1.1: the table's unacknowledged alerts, oldest first; null when the daemon predates it.
+  // Protocol 1.1: the table's unacknowledged alerts, oldest first; null when the daemon predates it. Each
+  // names the journal the reply came from (1.4), so an answer of a journal replaced meanwhile is told apart.
   std::optional<nlohmann::json> open_alerts(const Peer& table) const;
   // Protocol 1.1: the card-level detail of an irregularity, for directors only.
   nlohmann::json evidence(const Peer& table, std::uint64_t seq) const {

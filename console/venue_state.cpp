@@ -56,7 +56,7 @@ json VenueState::director_view(const json& e) {
   if (cls.empty()) cls = type.substr(0, type.find('.'));
   if (cls == "live" || cls == "play" || type.starts_with("live.") || type.starts_with("play.")) return nullptr;
   json v = json::object();
-  for (const char* k : {"seq", "type", "class", "severity", "time", "mono", "message", "tournament", "section", "table", "event",
+  for (const char* k : {"seq", "journal", "type", "class", "severity", "time", "mono", "message", "tournament", "section", "table", "event",
                         "session", "board", "laws", "seats"})
     if (e.contains(k)) v[k] = e[k];
   v["class"] = cls;
@@ -89,12 +89,16 @@ bool VenueState::silent(const TableView& t, double now) const {
 
 bool VenueState::apply_event(const json& e, double now) {
   json v = director_view(e);
-  if (v.is_null() || !e.contains("table")) return false;
+  if (v.is_null() || !e.contains("table") || from_replaced_journal(e)) return false;
+  note_journal(e);  // the gateway has done it (and logged it) already; a no-op then
   TableView& t = table(table_id(e));
   t.last_heard = now;
   silent_[t.id] = false;
   std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
-  if (e.contains("seq") && e["seq"].is_number_unsigned()) t.last_seq = std::max(t.last_seq, e["seq"].get<std::uint64_t>());
+  if (e.contains("seq") && e["seq"].is_number_unsigned()) {
+    t.last_seq = std::max(t.last_seq, e["seq"].get<std::uint64_t>());
+    t.seqs_restarted = false;
+  }
   if (type == "daemon.heartbeat") {
     // The heartbeat says the table is alive and in which phase; events say more, so it only fills gaps.
     std::string phase = evidence(e, "phase");
@@ -172,7 +176,9 @@ std::uint64_t VenueState::published_before(const json& e) {
 
 std::uint64_t VenueState::gap_before(const json& e) const {
   auto it = tables_.find(table_id(e));
-  if (it == tables_.end() || it->second.last_seq == 0) return 0;  // a table first heard now: nothing to compare
+  // A table first heard now: nothing to compare. One whose journal was just replaced: everything of the
+  // new journal before this event is missing (from seq 1).
+  if (it == tables_.end() || (it->second.last_seq == 0 && !it->second.seqs_restarted)) return 0;
   const std::uint64_t seen = it->second.last_seq, now_at = published_before(e);
   return now_at > seen ? seen + 1 : 0;
 }
@@ -189,7 +195,8 @@ std::pair<std::uint64_t, std::uint64_t> VenueState::mark_missed(const std::strin
 bool VenueState::shows_unseen_history(const json& e) const {
   if (!e.is_object() || !e.contains("table")) return false;
   auto it = tables_.find(table_id(e));
-  if (it != tables_.end() && it->second.last_seq != 0) return false;
+  // A journal replaced is replayed from seq 1 (gap_before): its open alerts come with it.
+  if (it != tables_.end() && (it->second.last_seq != 0 || it->second.seqs_restarted)) return false;
   if (e.contains("seq") && e["seq"].is_number_unsigned()) return e["seq"].get<std::uint64_t>() > 1;
   if (str(e, "type") != "daemon.heartbeat") return false;
   try {
@@ -201,9 +208,10 @@ bool VenueState::shows_unseen_history(const json& e) const {
 
 void VenueState::apply_replayed(const json& e) {
   json v = director_view(e);
-  if (v.is_null() || !v.contains("seq") || !v["seq"].is_number_unsigned() || !e.contains("table")) return;
+  if (v.is_null() || !v.contains("seq") || !v["seq"].is_number_unsigned() || !e.contains("table") || !of_current_journal(e)) return;
   TableView& t = table(table_id(e));
   t.last_seq = std::max(t.last_seq, v["seq"].get<std::uint64_t>());
+  t.seqs_restarted = false;
   std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
   if (type == "director.ack") {
     try {
@@ -215,6 +223,72 @@ void VenueState::apply_replayed(const json& e) {
   }
   t.timeline.push_front(v);
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
+}
+
+std::optional<JournalChange> VenueState::note_journal(const json& e) {
+  if (!e.is_object() || !e.contains("table")) return std::nullopt;
+  const std::string j = str(e, "journal");
+  if (j.empty()) return std::nullopt;  // a daemon older than protocol 1.4: seqs alone, as before
+  TableView& t = table(table_id(e));
+  if (t.journal == j || t.replaced_journals.count(j)) return std::nullopt;
+  if (t.journal.empty()) {  // first heard (or a daemon upgraded to 1.4): its journal goes on
+    t.journal = j;
+    return std::nullopt;
+  }
+  JournalChange change{t.id, t.journal, j, t.open_alerts.size()};
+  // The old journal's open alerts cannot be acknowledged at the table any more (an ack of their seq would
+  // reach another event): kept, marked, shown; never merged with the new journal's alerts of the same seq.
+  for (auto& [seq, alert] : t.open_alerts) {
+    json a = alert;
+    a["replaced"] = true;
+    if (!a.contains("journal")) a["journal"] = t.journal;
+    t.replaced_alerts.push_back(std::move(a));
+  }
+  while (t.replaced_alerts.size() > kReplacedAlertsKept) t.replaced_alerts.pop_front();
+  t.open_alerts.clear();
+  t.replaced_journals.insert(t.journal);
+  t.journal = j;
+  t.last_seq = 0;
+  t.missed = t.missed_through = 0;
+  t.trick_seq = 0;
+  t.seqs_restarted = true;
+  json note = {{"type", "console.journal_replaced"}, {"class", "console"}, {"severity", "warning"}, {"time", number(e, "time")},
+               {"tournament", str(e, "tournament")}, {"section", str(e, "section")}, {"table", str(e, "table")}, {"journal", j},
+               {"message", "The table's journal was replaced (" + change.from + " by " + j + "): its seqs start again at 1; " +
+                               std::to_string(change.alerts_replaced) +
+                               " open alert(s) of the old journal can no longer be acknowledged at the table and are shown as replaced"}};
+  t.timeline.push_front(std::move(note));
+  if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
+  return change;
+}
+
+bool VenueState::from_replaced_journal(const json& e) const {
+  if (!e.is_object()) return false;
+  auto it = tables_.find(table_id(e));
+  const std::string j = str(e, "journal");
+  return it != tables_.end() && !j.empty() && it->second.replaced_journals.count(j) != 0;
+}
+
+bool VenueState::of_current_journal(const json& e) const {
+  if (!e.is_object()) return false;
+  auto it = tables_.find(table_id(e));
+  const std::string j = str(e, "journal");
+  return it == tables_.end() || j.empty() || it->second.journal.empty() || it->second.journal == j;
+}
+
+std::string VenueState::journal_of(const std::string& table) const {
+  auto it = tables_.find(table);
+  return it == tables_.end() ? std::string() : it->second.journal;
+}
+
+bool VenueState::journal_replaced(const std::string& table) const {
+  auto it = tables_.find(table);
+  return it != tables_.end() && !it->second.replaced_journals.empty();
+}
+
+std::string VenueState::live_journal_of(const std::string& table) const {
+  auto it = tables_.find(table);
+  return it == tables_.end() ? std::string() : it->second.live_journal;
 }
 
 bool VenueState::apply_trick_count(const std::string& id, std::uint64_t seq, const json& detail) {
@@ -256,6 +330,9 @@ bool VenueState::heard_within(const std::string& table, double now, double secon
 std::uint64_t VenueState::live_gap_before(const json& e) const {
   if (!e.is_object() || !e.contains("table")) return 0;
   const std::uint64_t seq = seq_of(e), last = live_last_seq(table_id(e));
+  auto it = tables_.find(table_id(e));
+  if (const std::string j = str(e, "journal"); it != tables_.end() && !j.empty() && !it->second.live_journal.empty() && j != it->second.live_journal)
+    return (it->second.replaced_live_journals.count(j) != 0 || seq <= 1) ? 0 : 1;  // a new live journal: from its seq 1
   return last && seq > last + 1 ? last + 1 : 0;
 }
 
@@ -264,6 +341,18 @@ bool VenueState::apply_live(const json& e) {
   std::string type = str(e, "type");
   if (type != "live.deal" && type != "live.card" && type != "live.trick" && type != "live.double_dummy") return false;
   TableView& t = table(table_id(e));
+  // A live journal started again (its state folder wiped): its seqs are new releases, not ones applied.
+  const std::string journal = str(e, "journal");
+  if (!journal.empty()) {
+    if (t.replaced_live_journals.count(journal)) return false;
+    if (!t.live_journal.empty() && t.live_journal != journal) {
+      t.replaced_live_journals.insert(t.live_journal);
+      t.live_seen.clear();
+      t.live_last_seq = 0;
+      t.live_deal_seq.clear();
+    }
+    t.live_journal = journal;
+  }
   // Once each: the stream, the start's catch-up and a gap's replay overlap (a board's cards were
   // counted twice, 104 to a board).
   const std::uint64_t seq = seq_of(e);
@@ -276,8 +365,11 @@ bool VenueState::apply_live(const json& e) {
   std::uint64_t& deal_seq = t.live_deal_seq[key];
   if (seq && seq < deal_seq) return false;  // an older play of a board played again: the newest is shown
   json& b = t.live_boards[key];
+  // A board of the replaced live journal played again under the new one: the newest play is shown.
+  if (b.is_object() && !journal.empty() && b.contains("journal") && b["journal"] != journal) b = nullptr;
   if (b.is_null()) b = {{"table", t.id}, {"session", str(e, "session")}, {"board", static_cast<int>(number(e, "board"))},
                         {"event", str(e, "event")}, {"tricks", json::array()}, {"cards", json::array()}};
+  if (!journal.empty()) b["journal"] = journal;
   json ev = e.contains("evidence") && e["evidence"].is_object() ? e["evidence"] : json::object();
   if (type == "live.deal") {
     if (seq && deal_seq) {
@@ -341,7 +433,9 @@ json VenueState::tile(const std::string& id, double now) const {
           {"last_heard", t.last_heard},
           {"heard", t.last_heard > 0},
           {"missed", t.missed},
-          {"last_seq", t.last_seq}};
+          {"last_seq", t.last_seq},
+          {"journal", t.journal},
+          {"replaced_alerts", t.replaced_alerts.size()}};
 }
 
 json VenueState::director_snapshot(double now) const {
@@ -350,6 +444,7 @@ json VenueState::director_snapshot(double now) const {
   for (const auto& [id, t] : tables_) {
     tiles.push_back(tile(id, now));
     for (const auto& [seq, a] : t.open_alerts) all.push_back(a);
+    for (const json& a : t.replaced_alerts) all.push_back(a);  // marked "replaced": shown, not acknowledgeable
   }
   std::sort(all.begin(), all.end(), [](const json& a, const json& b) { return number(a, "time") > number(b, "time"); });
   for (auto& a : all) alerts.push_back(std::move(a));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -29,6 +30,15 @@ struct TableView {
   int tricks_ns = -1, tricks_ew = -1;
   std::uint64_t trick_seq = 0;
   std::uint64_t last_seq = 0;
+  // The identity of the journal the table's seqs belong to (protocol 1.4; empty: an older daemon, or not
+  // heard yet). Another one means the table's journal started again at seq 1 (a state folder wiped, a
+  // spare computer at the table): its seqs are new events, and the seq state here starts again.
+  std::string journal;
+  bool seqs_restarted = false;  // the journal was replaced and nothing of the new one is applied yet: a gap from 1
+  std::set<std::string> replaced_journals;  // events still coming from these are stale (never applied)
+  // Alerts open when their journal was replaced: the table can no longer acknowledge them (its seqs are
+  // other events now), so they are shown as the replaced journal's, never dropped without a word.
+  std::deque<nlohmann::json> replaced_alerts;
   // Events the console knows it missed and could not fetch (no control endpoint to replay from), and
   // the last seq counted among them, so that a gap seen again (each heartbeat shows it) counts once.
   std::uint64_t missed = 0, missed_through = 0;
@@ -46,6 +56,14 @@ struct TableView {
   std::set<std::uint64_t> live_seen;
   std::uint64_t live_last_seq = 0;
   std::map<std::string, std::uint64_t> live_deal_seq;
+  std::string live_journal;  // the live journal's identity: another one starts the live seqs again
+  std::set<std::string> replaced_live_journals;
+};
+
+// A table's journal replaced (VenueState::note_journal): for the caller's log.
+struct JournalChange {
+  std::string table, from, to;
+  std::size_t alerts_replaced = 0;  // open alerts of the old journal, now shown as replaced
 };
 
 class VenueState {
@@ -55,6 +73,21 @@ class VenueState {
   // Whether this message is the first seq the console hears from its table and shows events before it
   // (a seq past 1, a heartbeat's last_seq past 0): alerts may be open that no gap check can see.
   bool shows_unseen_history(const nlohmann::json& event) const;
+  // Called with every event of the events endpoint (and every reply's journal) before anything else: when
+  // it names another journal than the table's, the table's seq state starts again (last seq, missed
+  // counts), its open alerts become replaced alerts (shown, not acknowledgeable), and the change is
+  // returned for the log. Nothing when the event names no journal, the known one, or one replaced before.
+  std::optional<JournalChange> note_journal(const nlohmann::json& event);
+  // Whether the event comes from a journal the table has replaced (a stale reply; two daemons publishing
+  // for one table): such an event is never applied.
+  bool from_replaced_journal(const nlohmann::json& event) const;
+  // The identity of the table's journal now (empty: unknown), and whether one was ever replaced here.
+  std::string journal_of(const std::string& table) const;
+  bool journal_replaced(const std::string& table) const;
+  // Whether the event names no journal, or the table's (a reply of a journal not heard yet is not).
+  bool of_current_journal(const nlohmann::json& event) const;
+  std::string live_journal_of(const std::string& table) const;
+  static constexpr std::size_t kReplacedAlertsKept = 200;
   // An event from the events endpoint (hub). Returns the tables whose tile changed (empty: nothing did).
   // Events of class live, and play.* events, never enter the director's state.
   bool apply_event(const nlohmann::json& event, double now);

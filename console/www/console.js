@@ -4,7 +4,7 @@
 
 const $ = (id) => document.getElementById(id);
 const tiles = new Map();   // table id -> {el, data}
-const alerts = new Map();  // "table#seq" -> {el, data}
+const alerts = new Map();  // "table#journal#seq" -> {el, data}: a table's journal replaced numbers its events from 1 again
 let streamClock = 0;       // the gateway's clock minus ours, from the snapshot
 // For tests and the benchmark: when each alert was shown, publish-to-visible latencies.
 window.cardtableStats = { latencies: [], shown: 0 };
@@ -174,11 +174,14 @@ function isAlert(e) {
   return e && e.seq && (e.severity === 'alert' || (e.severity === 'warning' && (e.class === 'irregularity' || e.class === 'timing')));
 }
 
+const alertKey = (table, journal, seq) => `${table}#${journal || ''}#${seq}`;
+
 function addAlert(e, fresh) {
-  const key = `${tableId(e)}#${e.seq}`;
+  const key = alertKey(tableId(e), e.journal, e.seq);
   if (alerts.has(key)) return;
-  const li = el('li', fresh ? 'fresh' : '');
+  const li = el('li', (fresh ? 'fresh' : '') + (e.replaced ? ' replaced' : ''));
   li.dataset.table = tableId(e);
+  li.dataset.journal = e.journal || '';
   li.dataset.seq = e.seq;
   li.dataset.type = e.type;
   li.dataset.shownAt = String(Date.now() / 1000);
@@ -192,20 +195,24 @@ function addAlert(e, fresh) {
   const more = el('button', 'more', 'Evidence');
   more.addEventListener('click', () => evidence(e, li));
   const actions = el('div', 'actions');
-  actions.append(ack, more);
+  // An alert of a journal since replaced (the table's state folder wiped, another computer there): the
+  // table numbers other events with its seq now, so it cannot be acknowledged there; check it by hand.
+  if (e.replaced) actions.append(el('span', 'replaced', `journal ${e.journal} replaced: cannot be acknowledged at the table`));
+  else actions.append(ack, more);
   li.append(where, el('div', 'msg', e.message || e.type), actions);
   alerts.set(key, { el: li, data: e });
   // Newest first.
   const list = $('alerts');
-  const later = [...list.children].find((c) => Number(alerts.get(`${c.dataset.table}#${c.dataset.seq}`).data.time) < e.time);
+  const later = [...list.children].find((c) => Number(alerts.get(alertKey(c.dataset.table, c.dataset.journal, c.dataset.seq)).data.time) < e.time);
   list.insertBefore(li, later || null);
   $('alert-count').textContent = alerts.size;
   window.cardtableStats.shown++;
   if (fresh) beep();
 }
 
-function removeAlert(table, seq) {
-  const key = `${table}#${seq}`;
+function removeAlert(table, journal, seq) {
+  // An alert heard from a daemon older than journal identities names none: the ack (newer) may name one.
+  const key = alerts.has(alertKey(table, journal, seq)) ? alertKey(table, journal, seq) : alertKey(table, '', seq);
   const a = alerts.get(key);
   if (!a) return;
   a.el.remove();
@@ -216,14 +223,14 @@ function removeAlert(table, seq) {
 async function acknowledge(e, button) {
   button.disabled = true;
   button.textContent = 'Sending…';
-  const r = await api('/api/ack', { table: tableId(e), seq: e.seq });
+  const r = await api('/api/ack', e.journal ? { table: tableId(e), seq: e.seq, journal: e.journal } : { table: tableId(e), seq: e.seq });
   // The alert goes when the table's own director.ack comes back on the stream, not before.
   button.textContent = r.status === 200 ? 'Acknowledged' : (r.data.error || 'failed');
   if (r.status !== 200) button.disabled = false;
 }
 
 async function evidence(e, li) {
-  const r = await api(`/api/evidence?table=${encodeURIComponent(tableId(e))}&seq=${e.seq}`);
+  const r = await api(`/api/evidence?table=${encodeURIComponent(tableId(e))}&seq=${e.seq}` + (e.journal ? `&journal=${encodeURIComponent(e.journal)}` : ''));
   let box = li.querySelector('.evidence');
   if (!box) { box = el('div', 'evidence'); li.append(box); }
   // The daemon's `evidence SEQ` reply (protocol 1.1): the card-level detail, for directors only.
@@ -292,7 +299,7 @@ function openDirectorStream() {
   source.addEventListener('snapshot', (m) => {
     const s = JSON.parse(m.data);
     streamClock = s.now - Date.now() / 1000;
-    for (const a of [...alerts.values()]) removeAlert(tableId(a.data), a.data.seq);
+    for (const a of [...alerts.values()]) removeAlert(tableId(a.data), a.data.journal, a.data.seq);
     for (const t of s.tables) setTile(t);
     for (const a of s.alerts.slice().reverse()) addAlert(a, false);
   });
@@ -303,7 +310,7 @@ function openDirectorStream() {
     if (!e) return;
     if (e.time) pendingLatencies.push(e.time);
     if (isAlert(e)) addAlert(e, true);
-    if (e.type === 'director.ack' && e.evidence) removeAlert(tableId(e), Number(e.evidence.seq));
+    if (e.type === 'director.ack' && e.evidence) removeAlert(tableId(e), e.journal, Number(e.evidence.seq));
     if (selected === u.tile.id) $('timeline').prepend(timelineItem(e));
   });
 }

@@ -210,3 +210,96 @@ TEST(Tile, ADeclaredTableNeverHeardIsLostAfterTheSameSilence) {
   EXPECT_EQ(v.tile("t/A/7", 1017)["state"], "auction");
   EXPECT_TRUE(v.tile("t/A/7", 1017)["heard"].get<bool>());
 }
+
+namespace {
+json of_journal(json e, const std::string& journal) {
+  e["journal"] = journal;
+  return e;
+}
+}  // namespace
+
+// A table whose journal starts again at seq 1 (its state folder wiped, a spare computer at the table): the
+// new journal's alert under a seq the old journal used is a new alert, shown beside the old one, which
+// stays visible as the replaced journal's (the table can no longer acknowledge it).
+TEST(JournalIdentity, ANewJournalStartsTheSeqsAgainAndKeepsTheOldAlertsAsReplaced) {
+  VenueState v;
+  v.apply_event(of_journal(event("board.arrived", 1), "aaaaaaaaaaaaaaaa"), 1000);
+  v.apply_event(of_journal(event("irregularity.wrong_count", 2, "alert", {{"observed", "N=12"}}), "aaaaaaaaaaaaaaaa"), 1000);
+  v.apply_event(of_journal(event("board.returned", 3), "aaaaaaaaaaaaaaaa"), 1000);
+  EXPECT_FALSE(v.note_journal(of_journal(event("board.arrived", 4), "aaaaaaaaaaaaaaaa"))) << "the same journal goes on";
+  EXPECT_EQ(v.tile("t/A/7", 1000)["last_seq"], 3u);
+
+  // The new journal's seq 2, heard first: the seqs it published before it are missing from 1.
+  json fresh = of_journal(event("irregularity.wrong_count", 2, "alert", {{"observed", "S=14"}}, 1100), "bbbbbbbbbbbbbbbb");
+  auto change = v.note_journal(fresh);
+  ASSERT_TRUE(change);
+  EXPECT_EQ(change->from, "aaaaaaaaaaaaaaaa");
+  EXPECT_EQ(change->to, "bbbbbbbbbbbbbbbb");
+  EXPECT_EQ(change->alerts_replaced, 1u);
+  EXPECT_EQ(v.gap_before(fresh), 1u) << "replayed from the new journal's seq 1";
+  EXPECT_FALSE(v.shows_unseen_history(fresh)) << "the replay from 1 brings its alerts";
+  ASSERT_TRUE(v.apply_event(fresh, 1100));
+  json tile = v.tile("t/A/7", 1100);
+  EXPECT_EQ(tile["last_seq"], 2u);
+  EXPECT_EQ(tile["alerts"], 1u);
+  EXPECT_EQ(tile["replaced_alerts"], 1u);
+  EXPECT_EQ(tile["journal"], "bbbbbbbbbbbbbbbb");
+  json alerts = v.director_snapshot(1100)["alerts"];
+  ASSERT_EQ(alerts.size(), 2u) << "the old alert is not hidden behind the new one of the same seq, nor the new behind the old";
+  EXPECT_EQ(alerts[0]["journal"], "bbbbbbbbbbbbbbbb");
+  EXPECT_FALSE(alerts[0].contains("replaced"));
+  EXPECT_EQ(alerts[1]["journal"], "aaaaaaaaaaaaaaaa");
+  EXPECT_TRUE(alerts[1]["replaced"].get<bool>());
+  EXPECT_TRUE(v.journal_replaced("t/A/7"));
+  EXPECT_EQ(v.journal_of("t/A/7"), "bbbbbbbbbbbbbbbb");
+
+  // The new journal's ack of its seq 2 closes the new alert only.
+  v.apply_event(of_journal(event("director.ack", 3, "info", {{"seq", "2"}, {"by", "td"}}), "bbbbbbbbbbbbbbbb"), 1101);
+  alerts = v.director_snapshot(1101)["alerts"];
+  ASSERT_EQ(alerts.size(), 1u);
+  EXPECT_TRUE(alerts[0]["replaced"].get<bool>());
+  EXPECT_NE(v.tile("t/A/7", 1101)["state"], "alert") << "a replaced alert cannot be acknowledged: it does not hold the tile red for ever";
+
+  // An event of the replaced journal (a stale reply, the old daemon still running) is never applied.
+  json old = of_journal(event("irregularity.revoke", 9, "alert"), "aaaaaaaaaaaaaaaa");
+  EXPECT_TRUE(v.from_replaced_journal(old));
+  EXPECT_FALSE(v.note_journal(old));
+  EXPECT_FALSE(v.apply_event(old, 1102));
+  v.apply_replayed(old);
+  EXPECT_EQ(v.director_snapshot(1102)["alerts"].size(), 1u);
+  EXPECT_EQ(v.tile("t/A/7", 1102)["last_seq"], 3u);
+}
+
+TEST(JournalIdentity, AHeartbeatOfANewJournalShowsTheGapFromSeqOne) {
+  VenueState v;
+  v.apply_event(of_journal(event("board.arrived", 40), "aaaaaaaaaaaaaaaa"), 1000);
+  json hb = of_journal(event("daemon.heartbeat", 0, "info", {{"last_seq", "5"}, {"phase", "waiting"}}), "cccccccccccccccc");
+  hb.erase("seq");
+  ASSERT_TRUE(v.note_journal(hb));
+  EXPECT_EQ(v.gap_before(hb), 1u) << "seqs 1..5 of the new journal, though the old one was at 40";
+  // A daemon older than identities (no journal in its events) keeps the seq rules of before.
+  VenueState old;
+  old.apply_event(event("board.arrived", 40), 1000);
+  EXPECT_FALSE(old.note_journal(event("board.arrived", 1)));
+  EXPECT_EQ(old.gap_before(event("board.arrived", 42)), 41u);
+}
+
+TEST(JournalIdentity, ANewLiveJournalIsAppliedFromItsSeqOne) {
+  VenueState v;
+  auto live = [](const std::string& type, std::uint64_t seq, const std::string& journal, json evidence) {
+    json e = event(type, seq, "info", std::move(evidence));
+    e["journal"] = journal;
+    e["session"] = "1";
+    return e;
+  };
+  ASSERT_TRUE(v.apply_live(live("live.deal", 1, "1111111111111111", {{"deal", "N:old"}})));
+  ASSERT_TRUE(v.apply_live(live("live.card", 2, "1111111111111111", {{"card", "SA"}, {"trick", "1"}})));
+  // The live journal started again: its seq 1 and 2 are new releases, not the ones applied.
+  json deal = live("live.deal", 2, "2222222222222222", {{"deal", "N:new"}});
+  EXPECT_EQ(v.live_gap_before(deal), 1u);
+  ASSERT_TRUE(v.apply_live(deal)) << "not taken for the old journal's seq 2";
+  json b = v.live_board("t/A/7", "1/3");
+  EXPECT_EQ(b["deal"], "N:new");
+  EXPECT_TRUE(b["cards"].empty()) << "the old play's cards are not merged into the new one";
+  EXPECT_FALSE(v.apply_live(live("live.card", 3, "1111111111111111", {{"card", "SK"}, {"trick", "1"}}))) << "the replaced live journal";
+}
