@@ -248,6 +248,60 @@ TEST_F(Daemon, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {
   for (const json& a : after["alerts"]) EXPECT_FALSE(a["table"] == "2" && a["seq"] == seq2) << "acknowledged, still listed";
 }
 
+// A table whose daemon is killed (or whose machine or network goes) stayed listed at the hub as if alive,
+// its alerts with it: a director had no sign that no new alert could come from it. Past --silent-after
+// without a heartbeat or an event the hub calls it silent (alerts, status, its log) until it is heard again.
+TEST_F(Daemon, AHubCallsATableSilentOnceItsHeartbeatsStop) {
+  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
+              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--silent-after", "1.5"},
+                        (dir / "hub.log").string());
+  std::vector<pid_t> tables;
+  for (const char* t : {"1", "2"})
+    tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
+                                "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + std::string(t))).string(), "--table", t,
+                                "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / ("ctl" + std::string(t))).string(),
+                                "--live", "bind:ipc://" + (dir / ("live" + std::string(t))).string()},
+                               (dir / ("daemon" + std::string(t) + ".log")).string()));
+  struct Stop {
+    std::vector<pid_t>& pids;
+    pid_t hub;
+    ~Stop() {
+      for (pid_t p : pids) ::kill(p, SIGTERM);
+      ::kill(hub, SIGTERM);
+      for (pid_t p : pids) ::waitpid(p, nullptr, 0);
+      ::waitpid(hub, nullptr, 0);
+    }
+  } stop_all{tables, hub};
+  auto hub_reply = [&](const char* command) -> json {
+    CtlRun r = run_ctl({command, "--json", "-c", hubctl});
+    json j = json::parse(r.out, nullptr, false);
+    return j.is_object() ? j : json::object();
+  };
+  ASSERT_TRUE(wait_for([&] {
+    json j = hub_reply("alerts");
+    return j.value("ok", false) && j["tables"].contains("default/A/1") && j["tables"].contains("default/A/2") &&
+           j["tables"]["default/A/2"].value("open", 0) > 0;
+  })) << hub_reply("alerts").dump(2) << "\n" << log();
+  json alive = hub_reply("alerts");
+  EXPECT_TRUE(alive["silent"].empty()) << alive.dump(2);
+  EXPECT_FALSE(alive["tables"]["default/A/1"].contains("silent")) << alive.dump(2);
+
+  // Table 2's daemon killed: within --silent-after the hub calls it silent, table 1 stays heard.
+  ::kill(tables[1], SIGKILL);
+  ::waitpid(tables[1], nullptr, 0);
+  ASSERT_TRUE(wait_for([&] { return hub_reply("alerts")["silent"] == json::array({"default/A/2"}); })) << hub_reply("alerts").dump(2);
+  json after = hub_reply("alerts");
+  EXPECT_EQ(after["tables"]["default/A/2"]["silent"], true);
+  EXPECT_GE(after["tables"]["default/A/2"]["heard_ago"].get<double>(), 1.5) << "to a tenth";
+  EXPECT_GT(after["tables"]["default/A/2"].value("open", 0), 0) << "its alerts stay listed";
+  EXPECT_EQ(hub_reply("status")["silent"], json::array({"default/A/2"}));
+  CtlRun text = run_ctl({"alerts", "-c", hubctl});
+  EXPECT_NE(text.out.find("table default/A/2: silent, last heard"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("table default/A/1: silent"), std::string::npos) << text.out;
+  ASSERT_TRUE(wait_for([&] { return text_of(dir / "hub.log").find("default/A/2: silent for") != std::string::npos; })) << text_of(dir / "hub.log");
+}
+
 // A hub started after a table's alert was made lists it all the same: told the table's control endpoint
 // (--table-control), it asks the table for its open alerts when the table's first heartbeat comes. Then
 // an acknowledgement at the table closes it in the hub's list, and nothing is "incomplete".

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 
@@ -77,6 +78,7 @@ bool Hub::may_publish(const std::string& user_id, const std::string& topic, bool
 Hub::Hub(const HubOptions& o)
     : xsub_(ctx_, zmq::socket_type::xsub), xpub_(ctx_, zmq::socket_type::xpub), ctl_(ctx_, zmq::socket_type::router) {
   curve_ = !o.curve_secret.empty();
+  silent_after_ = o.silent_after;
   if (curve_ != !o.clients.empty()) throw HubStartupError("--curve-secret and --clients go together");
   std::vector<std::pair<std::string, protocol::Endpoint>> own;
   for (const auto& [name, text] : {std::pair{"--upstream", o.upstream}, {"--downstream", o.downstream}, {"--control", o.control}}) {
@@ -219,6 +221,8 @@ void Hub::forward_upstream() {
       continue;
     }
     TableState& t = tables_[table];
+    t.last_heard = std::chrono::steady_clock::now();
+    if (std::exchange(t.silent, false)) log(Priority::Notice, table + ": heard again");
     // Seqs are per journal (protocol 1.4): a table whose journal started again at 1 must not have its new
     // alerts taken for acknowledged ones of the old journal (the book remembers acks by seq).
     bool stale = false;
@@ -366,12 +370,36 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
 // the events it forwarded since it started, and the lists of the tables it was told how to ask
 // (--table-control): a table whose own count (its last heartbeat's open_alerts) differs is named under
 // "incomplete", so a director asks that table's daemon for the full list.
+bool Hub::is_silent(const TableState& t, std::chrono::steady_clock::time_point now) const {
+  return std::chrono::duration<double>(now - t.last_heard).count() > silent_after_;
+}
+
+// A table whose daemon was killed, or whose machine or network went, stayed listed as if alive, its
+// alerts with it: a director had no sign that no new alert could come from it.
+void Hub::check_silent() {
+  const auto now = std::chrono::steady_clock::now();
+  for (auto& [name, t] : tables_)
+    if (!t.silent && is_silent(t, now)) {
+      t.silent = true;
+      log(Priority::Warning, name + ": silent for " + std::to_string(static_cast<int>(silent_after_)) +
+                                 " s (no heartbeat, no event): its daemon stopped, or its machine or network is down; its " +
+                                 std::to_string(t.alerts.open().size()) + " open alerts stay listed");
+    }
+}
+
 json Hub::alerts() const {
   std::vector<json> all;
-  json tables = json::object(), incomplete = json::array();
+  json tables = json::object(), incomplete = json::array(), silent = json::array();
+  const auto now = std::chrono::steady_clock::now();
   for (const auto& [name, t] : tables_) {
     json open = t.alerts.open();
     json entry = {{"open", open.size()}};
+    // Seconds since the table was last heard (to a tenth), and whether that is past --silent-after.
+    entry["heard_ago"] = std::round(std::chrono::duration<double>(now - t.last_heard).count() * 10) / 10;
+    if (is_silent(t, now)) {
+      entry["silent"] = true;
+      silent.push_back(name);
+    }
     if (!t.journal.empty()) entry["journal"] = t.journal;
     if (!t.replaced.empty()) entry["replaced"] = json(t.replaced);  // shown, never counted as open: the table cannot acknowledge them
     if (t.last_heartbeat.is_object() && t.last_heartbeat.contains("evidence") && t.last_heartbeat["evidence"].is_object()) {
@@ -390,7 +418,7 @@ json Hub::alerts() const {
     double tb = b.contains("time") && b["time"].is_number() ? b["time"].get<double>() : 0;
     return ta < tb;
   });
-  return protocol::ok_reply({{"count", all.size()}, {"alerts", all}, {"tables", tables}, {"incomplete", incomplete}});
+  return protocol::ok_reply({{"count", all.size()}, {"alerts", all}, {"tables", tables}, {"incomplete", incomplete}, {"silent", silent}});
 }
 
 namespace {
@@ -403,8 +431,13 @@ bool is_hub_command(const std::string& command) {
 
 json Hub::dispatch(const std::string& command) {
   if (command == "alerts") return alerts();
-  if (command == "status")
-    return protocol::ok_reply({{"tables", tables_.size()}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"endpoints", bound_}});
+  if (command == "status") {
+    json silent = json::array();
+    const auto now = std::chrono::steady_clock::now();
+    for (const auto& [name, t] : tables_)
+      if (is_silent(t, now)) silent.push_back(name);
+    return protocol::ok_reply({{"tables", tables_.size()}, {"silent", silent}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"endpoints", bound_}});
+  }
   if (command == "version") return protocol::ok_reply({{"hub", CARDTABLE_VERSION}});
   return protocol::error_reply("the hub answers snapshot, alerts, status and version; '" + command.substr(0, 40) +
                                "' is a request for a table's own control endpoint");
@@ -495,6 +528,7 @@ int Hub::run() {
         zmq::send_multipart(ctl_, out, zmq::send_flags::dontwait);
       }
     }
+    check_silent();
     if (const std::uint64_t held = drop_log_.roll())
       log(Priority::Warning, std::to_string(held) + " more messages dropped from upstream in the last second, not logged one by one");
   }

@@ -34,6 +34,9 @@ struct HubOptions {
   // "tournament/section/table" -> that table's control endpoint ("tcp://10.0.0.11:5552"): the hub asks it
   // for the table's open alerts (`alerts`), so its list holds alerts made before the hub saw them.
   std::map<std::string, std::string> table_control;
+  // Seconds without a word from a table (a heartbeat or an event) before the hub calls it silent: its
+  // daemon killed, its machine off, its network cut. Its alerts stay listed; a director is told it is gone.
+  double silent_after = 15;
 };
 
 // Acknowledgements the hub remembers per table (the newest): enough to tell an acknowledged alert from
@@ -73,7 +76,12 @@ class Hub {
     std::string journal;
     std::set<std::string> replaced_journals;
     std::deque<nlohmann::json> replaced;  // alerts open when their journal was replaced (the newest kept)
+    std::chrono::steady_clock::time_point last_heard;  // its last message (heartbeat or event)
+    bool silent = false;                               // said silent in the log, until heard again
   };
+  // Tables not heard for silent_after: logged once when they fall silent (and when heard again).
+  void check_silent();
+  bool is_silent(const TableState& t, std::chrono::steady_clock::time_point now) const;
   // The table's journal replaced: its old open alerts leave the book with a logged reason and are kept as
   // "replaced" (the table numbers other events with their seqs now); the book and the board start again.
   void replace_journal(const std::string& name, TableState& t, const std::string& journal);
@@ -91,6 +99,7 @@ class Hub {
   std::string public_key_, secret_key_;  // the hub's own: a CURVE client of the tables' control endpoints
   std::uint64_t forwarded_ = 0, dropped_ = 0, stale_ = 0;
   bool curve_ = false;
+  double silent_after_ = 15;  // HubOptions::silent_after
 };
 
 }  // namespace cardtable::hub

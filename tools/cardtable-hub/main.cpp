@@ -44,7 +44,10 @@ int main(int argc, char** argv) {
       "table-control", po::value(&table_controls)->composing(),
       "TOURNAMENT/SECTION/TABLE=ENDPOINT, once per table: that table's control endpoint; the hub asks it for the table's open "
       "alerts when the table connects and whenever its heartbeat's count differs from the hub's list (with CURVE the "
-      "hub's key must be in the table's clients/hub/)");
+      "hub's key must be in the table's clients/hub/)")(
+      "silent-after", po::value(&o.silent_after)->default_value(o.silent_after),
+      "seconds without a heartbeat or an event before a table is called silent (logged; status and alerts list it): "
+      "its daemon stopped, its machine or network down; above the tables' --heartbeat");
   po::variables_map vm;
   try {
     // The command line first: what it gives wins over the config file (as cardtabled).
@@ -61,6 +64,7 @@ int main(int argc, char** argv) {
     std::cout << opts;
     return 0;
   }
+  if (!(o.silent_after > 0)) return fail(Priority::Error, "--silent-after must be above 0 seconds", 2);
   for (const std::string& tc : table_controls) {
     auto eq = tc.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == tc.size())

@@ -484,6 +484,13 @@ int run_control(const std::string& command, const std::vector<std::string>& args
           if (t.is_string())
             std::cout << "table " << printable(t.get<std::string>()) << ": the hub has not seen all its open alerts (it reports "
                       << printable((*reply)["tables"][t.get<std::string>()].value("at_table", "?")) << "); ask its own control endpoint\n";
+      // Through a hub: a table not heard for the hub's --silent-after: no new alert can come from it.
+      if (reply->contains("silent") && (*reply)["silent"].is_array())
+        for (const auto& t : (*reply)["silent"])
+          if (t.is_string() && (*reply)["tables"].contains(t.get<std::string>()))
+            std::cout << "table " << printable(t.get<std::string>()) << ": silent, last heard "
+                      << printable((*reply)["tables"][t.get<std::string>()].value("heard_ago", json(0)).dump()) << " s ago: its daemon "
+                      << "stopped, or its machine or network is down; no alert can come from it until it is back\n";
     } else if (command == "evidence") {
       std::cout << printable((*reply).value("card_message", "")) << '\n';
       if ((*reply)["card_evidence"].is_object())
