@@ -12,6 +12,9 @@ table::Observation observe(const Zone& zone, const AntennaTags& heard, const Dec
     auto match = decks ? decks->find(s.uid) : std::nullopt;
     if (match) {
       o.cards.add(match->card);
+      // The tag's UID with its card: only it tells one card heard by two readers (the same UID in two
+      // zones: cross-talk) from a second card of the same face from another pack (Law 13C).
+      o.card_ids[match->card] = s.uid.str();
     } else {
       ++o.unknown;
       o.unknown_ids.push_back(s.uid.str());

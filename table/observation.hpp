@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,7 +24,13 @@ struct Observation {
   // What identifies each unknown tag, where the device can tell (an RFID UID as upper-case hex): a
   // director finds the stray tag by it. Opaque text here; table/ knows nothing of USB or tags.
   std::vector<std::string> unknown_ids;
-  // The same reading? (What stability compares: cards, unknown count.)
+  // What identifies each card read, where the device can tell (the RFID drivers: the tag's UID; a camera
+  // leaves it empty, it never hears one card twice). Only the tag tells one card heard by two readers at
+  // once (cross-talk: the same UID in two zones) from two cards of the same face (a second ♠A from another
+  // pack, Law 13C: another UID). Opaque text here, as unknown_ids.
+  std::map<bridge::Card, std::string> card_ids;
+  // The same reading? (What stability compares: cards, unknown count. Not the ids: a card is a card, and
+  // the stable reading keeps the ids it was first read with.)
   bool same_reading(const Observation& o) const { return cards == o.cards && unknown == o.unknown; }
 };
 

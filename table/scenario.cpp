@@ -61,11 +61,14 @@ class Parser {
     return master_->size() > 0 ? master_ : nullptr;
   }
   bool action(Millis t, std::vector<std::string> w);
-  bool read(Millis t, const Zone& z, Hand cards, int unknown = 0, double confidence = 1.0, bool complete = true);
+  bool read(Millis t, const Zone& z, Hand cards, int unknown = 0, double confidence = 1.0, bool complete = true,
+            std::map<Card, int> packs = {});
   bool command(Millis t, Command::Kind kind, std::string text, Seat seat = Seat::North);
   // "as master [SEAT] [board LABEL] [-CARD|+CARD]...", starting at w[i] == "as".
-  std::optional<Hand> master_hand(const std::vector<std::string>& w, std::size_t i, Seat default_seat);
-  std::optional<Hand> card_list(const std::vector<std::string>& w, std::size_t from);
+  // Cards written CARD@PACK (a 'tags' scenario) put their pack in `packs`.
+  std::optional<Hand> master_hand(const std::vector<std::string>& w, std::size_t i, Seat default_seat, std::map<Card, int>* packs = nullptr);
+  std::optional<Hand> card_list(const std::vector<std::string>& w, std::size_t from, std::map<Card, int>& packs);
+  std::optional<Card> tagged_card(const std::string& word, std::map<Card, int>& packs);
   void play_card(Millis t, Seat s, Card c);
 
   std::filesystem::path folder_;
@@ -79,7 +82,7 @@ class Parser {
   std::array<std::vector<std::pair<Millis, Card>>, 4> played_{};  // what the script has each seat play
 };
 
-bool Parser::read(Millis t, const Zone& z, Hand cards, int unknown, double confidence, bool complete) {
+bool Parser::read(Millis t, const Zone& z, Hand cards, int unknown, double confidence, bool complete, std::map<Card, int> packs) {
   ScenarioStep s;
   s.kind = ScenarioStep::Kind::Read;
   s.time = t;
@@ -88,6 +91,7 @@ bool Parser::read(Millis t, const Zone& z, Hand cards, int unknown, double confi
   s.unknown = unknown;
   s.confidence = confidence;
   s.complete = complete;
+  s.packs = std::move(packs);
   s.line = line_;
   scenario_.steps.push_back(s);
   return true;
@@ -108,21 +112,41 @@ void Parser::play_card(Millis t, Seat s, Card c) {
   played_[static_cast<std::size_t>(index(s))].emplace_back(t, c);
 }
 
-std::optional<Hand> Parser::card_list(const std::vector<std::string>& w, std::size_t from) {
+// "SA" or, in a scenario with a 'tags' line, "SA@2": the ace of spades of a second pack, whose tag has
+// another UID (Law 13C's card of another pack, told from one card heard by two readers).
+std::optional<Card> Parser::tagged_card(const std::string& word, std::map<Card, int>& packs) {
+  const auto at = word.find('@');
+  auto c = Card::parse(word.substr(0, at));
+  if (!c) {
+    fail("'" + word + "' is not a card");
+    return std::nullopt;
+  }
+  if (at == std::string::npos) return c;
+  const std::string pack = word.substr(at + 1);
+  if (pack.size() != 1 || pack[0] < '1' || pack[0] > '9') {
+    fail("'" + word + "': expected a pack number 1..9 after '@' (e.g. SA@2)");
+    return std::nullopt;
+  }
+  if (!scenario_.tags) {
+    fail("'" + word + "': a card's pack needs a 'tags' line before it (the zones then read tag UIDs)");
+    return std::nullopt;
+  }
+  if (pack[0] != '1') packs[*c] = pack[0] - '0';
+  return c;
+}
+
+std::optional<Hand> Parser::card_list(const std::vector<std::string>& w, std::size_t from, std::map<Card, int>& packs) {
   Hand h;
   for (std::size_t i = from; i < w.size(); ++i) {
     if (w[i] == "-") continue;
-    auto c = Card::parse(w[i]);
-    if (!c) {
-      fail("'" + w[i] + "' is not a card");
-      return std::nullopt;
-    }
+    auto c = tagged_card(w[i], packs);
+    if (!c) return std::nullopt;
     h.add(*c);
   }
   return h;
 }
 
-std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::size_t i, Seat seat) {
+std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::size_t i, Seat seat, std::map<Card, int>* packs) {
   if (i + 1 >= w.size() || w[i] != "as" || w[i + 1] != "master") {
     fail("expected 'as master'");
     return std::nullopt;
@@ -155,12 +179,14 @@ std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::
     return std::nullopt;
   }
   Hand h = m->board(*board).deal.hand(seat);
+  std::map<Card, int> none;
   for (const std::string& mod : mods) {
-    auto c = mod.size() > 1 ? Card::parse(mod.substr(1)) : std::nullopt;
-    if (!c || (mod[0] != '-' && mod[0] != '+')) {
+    if (mod.size() < 2 || (mod[0] != '-' && mod[0] != '+')) {
       fail("'" + mod + "': expected a seat, 'board LABEL', -CARD or +CARD");
       return std::nullopt;
     }
+    auto c = tagged_card(mod.substr(1), packs ? *packs : none);
+    if (!c) return std::nullopt;
     if (mod[0] == '-') h.remove(*c);
     else h.add(*c);
   }
@@ -211,12 +237,13 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     Zone z{verb == "pocket" ? ZoneKind::Pocket : ZoneKind::Hand, *s};
     if (w.size() >= 3 && w[2] == "full") return read(t, z, {}, 1);  // presence: some tag, not identified
     if (w.size() >= 3 && (w[2] == "empty" || w[2] == "-")) return read(t, z, {});
+    std::map<Card, int> packs;
     if (w.size() >= 3 && w[2] == "as") {
-      auto h = master_hand(w, 2, *s);
-      return h && read(t, z, *h);
+      auto h = master_hand(w, 2, *s, &packs);
+      return h && read(t, z, *h, 0, 1.0, true, packs);
     }
-    auto h = card_list(w, 2);
-    return h && read(t, z, *h);
+    auto h = card_list(w, 2, packs);
+    return h && read(t, z, *h, 0, 1.0, true, packs);
   }
   if (verb == "pockets") {
     if (w.size() != 2 || (w[1] != "full" && w[1] != "empty" && w[1] != "as"))
@@ -343,8 +370,9 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
         if (at <= t) h->remove(c);
       return read(t, z, *h);
     }
-    auto h = card_list(w, 1);
-    return h && read(t, z, *h);
+    std::map<Card, int> packs;
+    auto h = card_list(w, 1, packs);
+    return h && read(t, z, *h, 0, 1.0, true, packs);
   }
   if (verb == "clear") {
     auto z = zone_arg(1);
@@ -382,6 +410,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     int unknown = 0;
     double confidence = 1.0;
     bool complete = true;
+    std::map<Card, int> packs;
     for (std::size_t i = 2; i < w.size(); ++i) {
       if (w[i] == "incomplete") {
         complete = false;
@@ -398,11 +427,11 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
         continue;
       }
       if (w[i] == "-") continue;
-      auto c = Card::parse(w[i]);
-      if (!c) return fail("'" + w[i] + "' is not a card");
+      auto c = tagged_card(w[i], packs);
+      if (!c) return false;
       h.add(*c);
     }
-    return read(t, *z, h, unknown, confidence, complete);
+    return read(t, *z, h, unknown, confidence, complete, packs);
   }
   if (verb == "flicker") {  // flicker ZONE C1 C2 SECONDS
     if (w.size() != 5) return fail("flicker: expected a zone, two cards ('-' for none) and a duration in seconds");
@@ -488,6 +517,9 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       else if (w[1] == "play_step_ms") timing_.play_step_ms = ms;
       else if (w[1] == "trick_ms") timing_.trick_ms = ms;
       else fail("set: unknown setting '" + w[1] + "'");
+    } else if (w[0] == "tags") {
+      if (w.size() != 1) fail("tags: expected nothing after it (every card read then carries its tag's UID)");
+      else scenario_.tags = true;
     } else if (w[0] == "end") {
       auto t = w.size() == 2 ? seconds_to_ms(w[1]) : std::nullopt;
       if (!t) fail("end: expected a time in seconds");
@@ -497,7 +529,7 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       if (!t) { fail("at: expected a time in seconds (0 to 86400), e.g. 'at 12.5 play W SQ'"); continue; }
       action(*t, std::vector<std::string>(w.begin() + 2, w.end()));
     } else {
-      fail("unknown line '" + w[0] + "' (expected master, zones, set, at or end)");
+      fail("unknown line '" + w[0] + "' (expected master, zones, set, tags, at or end)");
     }
   }
   if (!zones_given) fail("no 'zones' line: say which zones the table has");
@@ -514,6 +546,16 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
   return Parser(folder, load_master, errors).parse(text);
 }
 
+std::string scenario_tag_uid(Card card, int pack) {
+  static const char* const hex = "0123456789ABCDEF";
+  std::string uid = "04CA7D";
+  for (int byte : {pack, 0, 0, card.id()}) {
+    uid += hex[(byte >> 4) & 0xF];
+    uid += hex[byte & 0xF];
+  }
+  return uid;
+}
+
 namespace {
 struct Live {
   bool active = false;
@@ -521,6 +563,17 @@ struct Live {
 };
 
 std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset);
+
+// What the simulated device reads for a step: with 'tags', each card with its tag's UID.
+Observation observation_of(const Scenario& sc, const ScenarioStep& s, Millis time) {
+  Observation o{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", time, {}, {}};
+  if (sc.tags)
+    s.cards.for_each_descending([&](Card c) {
+      auto pack = s.packs.find(c);
+      o.card_ids[c] = scenario_tag_uid(c, pack == s.packs.end() ? 1 : pack->second);
+    });
+  return o;
+}
 }  // namespace
 
 std::vector<TableInput> scenario_inputs(const Scenario& sc) { return inputs_from(sc, {}, {}, 0); }
@@ -535,7 +588,7 @@ std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, 
       Live& z = zones[static_cast<std::size_t>(s.zone.index())];
       if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
       z.active = s.kind == ScenarioStep::Kind::Read;
-      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", 0, {}};
+      z.obs = observation_of(sc, s, 0);
     }
   }
   return inputs_from(sc, zones, order, offset);
@@ -563,7 +616,7 @@ std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCo
       Live& z = zones[static_cast<std::size_t>(s.zone.index())];
       if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
       z.active = s.kind == ScenarioStep::Kind::Read;
-      z.obs = Observation{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", s.time, {}};
+      z.obs = observation_of(sc, s, s.time);
     }
     for (const Zone& zone : order) {
       Live& z = zones[static_cast<std::size_t>(zone.index())];

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,7 @@ struct ScenarioStep {
   bool complete = true;
   Command command;
   std::vector<std::filesystem::path> masters;  // Reload: the files to load instead (empty: the same)
+  std::map<bridge::Card, int> packs;  // Read: the pack (2..9) of each card whose tag is not of the first
   int line = 0;  // where the script said it
 };
 
@@ -43,7 +45,14 @@ struct Scenario {
   Millis read_period = 100;                    // the simulated device reads every zone this often
   Millis end = -1;                             // run until; -1: 10 s after the last step
   std::vector<ScenarioStep> steps;             // sorted by time (stable)
+  // A `tags` line: the zones are read by RFID and each card read carries its tag's UID
+  // (Observation::card_ids, scenario_tag_uid); without it no ids, as from a camera.
+  bool tags = false;
 };
+
+// The UID a scenario gives the tag of `card` of pack `pack` (1..9): 7 bytes of upper-case hex, as an NTAG
+// inlay's, one for each card of each pack ("04CA7D01000033": pack 1, card id 0x33).
+std::string scenario_tag_uid(bridge::Card card, int pack);
 
 struct ScenarioError {
   int line = 0;

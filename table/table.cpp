@@ -1,6 +1,7 @@
 #include "table/table.hpp"
 
 #include "table/hand_moves.hpp"
+#include "table/heard_twice.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -1252,6 +1253,8 @@ void Table::board_returned(Millis t) {
   std::array<Hand, 4> pockets{};
   std::array<int, 4> unknown{};                      // tags that are no card of the enrolled deck
   std::array<std::vector<std::string>, 4> unknown_ids{};
+  std::array<const std::map<Card, std::string>*, 4> card_ids{};  // the tags' ids, where the readers give them
+  std::array<std::string, 4> readers{};                          // the device that read each pocket
   bool read_cards = false;       // some pocket identified a card
   bool every_pocket_read = true;  // each pocket has a stable, complete reading
   Hand together;                  // every card read in a pocket
@@ -1263,11 +1266,21 @@ void Table::board_returned(Millis t) {
       pockets[si] = r->cards;
       unknown[si] = r->unknown;
       unknown_ids[si] = r->unknown_ids;
-      twice |= together & r->cards;
-      together |= r->cards;
+      card_ids[si] = &r->card_ids;
+      readers[si] = r->source;
     }
     read_cards = read_cards || (r && !r->cards.empty());
     every_pocket_read = every_pocket_read && r && r->complete;
+  }
+  // One tag heard by two pocket readers (one reader a pocket, no signal strength to choose by) is one
+  // card: counted once, where the deal puts it, and the technician told -- never a surplus card and a
+  // pocket of 14 for the director (docs/hardware.md, "Cross-talk"). Another tag is another card (13C).
+  if (every_pocket_read)
+    for (const HeardTwice& h : merge_heard_twice(pockets, card_ids, unknown, info_ ? std::optional(info_->deal) : std::nullopt))
+      heard_by_two_readers(h, readers);
+  for (const Hand& h : pockets) {
+    twice |= together & h;
+    together |= h;
   }
   // The pockets count as read in full -- the evidence of what each hand holds -- when all four read
   // completely and together name at least 40 cards (the board check's floor for the nearest board). An
@@ -1367,6 +1380,28 @@ void Table::board_returned(Millis t) {
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
   emit(std::move(e));
   reset_board();
+}
+
+void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers) {
+  std::string pockets, devices, zones;
+  for (Seat s : h.seats) {
+    pockets += (pockets.empty() ? "" : (s == h.seats.back() ? " and " : ", ")) + seat_word(s);
+    zones += (zones.empty() ? "" : " ") + Zone{ZoneKind::Pocket, s}.str();
+    const std::string& r = readers[static_cast<std::size_t>(index(s))];
+    if (!r.empty() && devices.find(r) == std::string::npos) devices += (devices.empty() ? "" : ", ") + r;
+  }
+  // Public words name no card: the board still travels to the next table.
+  Event e = make("reading.uncertain", Severity::Warning, {},
+                 board_text() + ": one card's tag is heard by the readers of " + pockets + "'s pockets" +
+                     (devices.empty() ? "" : " (" + devices + ")") + "; counted once, in " + seat_word(h.kept) +
+                     "'s — move the readers further apart");
+  e.seats = h.seats;
+  e.evidence = {{"cause", "card heard by two readers"}, {"zones", zones}, {"counted_in", std::string(1, seat_letter(h.kept))}};
+  if (!devices.empty()) e.evidence.emplace_back("readers", devices);
+  e.card_evidence = {{"card", h.card.str()}, {"uid", h.id}};
+  e.card_message = board_text() + ": " + h.card.display() + " (tag " + h.id + ") is heard in " + pockets + "'s pockets; it is " +
+                   seat_word(h.kept) + "'s";
+  emit(std::move(e));
 }
 
 // Law 7C: after play each player puts his 13 cards back into his own pocket, and the board must reach the

@@ -18,6 +18,8 @@
 
 namespace cardtable::table {
 
+struct HeardTwice;  // table/heard_twice.hpp
+
 class Table {
  public:
   // The master record must outlive the table (or be replaced with reload_master before it goes).
@@ -111,6 +113,8 @@ class Table {
   // Law 7C: the pockets read in full at return -- counts, a card twice, unknown tags, cards in no pocket.
   void returned_count(const std::array<bridge::Hand, 4>& pockets, const std::array<int, 4>& unknown,
                       const std::array<std::vector<std::string>, 4>& unknown_ids, bridge::Hand together, bridge::Hand twice);
+  // One tag read in two pockets at the return (merge_heard_twice): said to the technician, not the director.
+  void heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers);
   void reset_board();
   std::optional<Seat> declarer() const;
   std::optional<bridge::Suit> trump() const;
