@@ -52,7 +52,7 @@ std::string hex(std::uint64_t v) {
 // The same run: what stability compares, and what the table weighs (complete, confidence, source).
 bool same_run(const table::Observation& a, const table::Observation& b) {
   return a.zone == b.zone && a.same_reading(b) && a.complete == b.complete && a.confidence == b.confidence &&
-         a.source == b.source && a.unknown_ids == b.unknown_ids;
+         a.source == b.source && a.unknown_ids == b.unknown_ids && a.card_ids == b.card_ids;
 }
 
 bool write_all(int fd, const std::string& text, std::uintmax_t at) {
@@ -198,6 +198,14 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         o.confidence = j.value("f", 1.0);
         o.source = j.value("s", std::string());
         o.unknown_ids = j.value("i", std::vector<std::string>());
+        // The tags' UIDs of the cards read ({"SA": "04..."}): a resumed board tells one card heard by two
+        // readers from a second card of another pack as the live one did.
+        if (j.contains("ci"))
+          for (auto it = j["ci"].begin(); it != j["ci"].end(); ++it) {
+            auto card = bridge::Card::parse(it.key());
+            if (!card) throw std::invalid_argument("'" + it.key() + "' is not a card");
+            o.card_ids[*card] = it.value().get<std::string>();
+          }
         const table::Millis first = j["t"].get<table::Millis>(), last = j.value("l", first);
         const table::Millis lag = j.value("ti", first) - first;  // the input's time against the reading's
         const auto n = std::clamp<std::uint64_t>(j.value("n", std::uint64_t{1}), 1, kMaxReadsPerRun);
@@ -290,6 +298,11 @@ std::string InputLog::line_of(const Run& r) {
   if (o.confidence != 1.0) j["f"] = o.confidence;
   if (!o.source.empty()) j["s"] = o.source;
   if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
+  if (!o.card_ids.empty()) {
+    json ids = json::object();
+    for (const auto& [card, id] : o.card_ids) ids[card.str()] = id;
+    j["ci"] = ids;
+  }
   return j.dump() + "\n";
 }
 

@@ -128,6 +128,34 @@ TEST_F(InputLogFile, RunsOfSeveralZonesAreReplayedInTheOrderTheyWereRead) {
   EXPECT_EQ(resumed->inputs.front().observation.zone.str(), "pocket:N");
 }
 
+// The tags' UIDs of the cards read travel through a restart: the resumed board must tell one card heard by
+// two pocket readers (the same UID) from a second card of another pack (another UID) as the live one did.
+TEST_F(InputLogFile, TheTagIdsOfTheCardsReadAreReplayed) {
+  const auto sa = *cardtable::bridge::Card::parse("SA");
+  const auto hk = *cardtable::bridge::Card::parse("HK");
+  {
+    InputLog log(file(), identity);
+    log.start(1, 1000.0);
+    TableInput in = read("pocket:N", 0, 0);
+    in.observation.cards.add(sa);
+    in.observation.cards.add(hk);
+    in.observation.card_ids = {{sa, "04A1B2C3D4E5F6"}, {hk, "04A1B2C3D4E5F7"}};
+    log.record(in, true, 1000.0);
+    TableInput other = in;  // the same cards, another ♠A's tag: another run, never folded into the first
+    other.observation.card_ids[sa] = "04FFFFFFFFFF01";
+    other.observation.time = other.time = 20;
+    log.record(other, true, 1000.02);
+    log.poll();
+  }
+  std::vector<std::string> warnings;
+  auto resumed = InputLog(file(), identity).load(warnings);
+  ASSERT_TRUE(resumed);
+  ASSERT_EQ(resumed->inputs.size(), 2u) << text();
+  EXPECT_EQ(resumed->inputs[0].observation.card_ids.at(sa), "04A1B2C3D4E5F6");
+  EXPECT_EQ(resumed->inputs[0].observation.card_ids.at(hk), "04A1B2C3D4E5F7");
+  EXPECT_EQ(resumed->inputs[1].observation.card_ids.at(sa), "04FFFFFFFFFF01");
+}
+
 TEST_F(InputLogFile, ACutLastLineIsSkippedWithAWarningTheRestReplayed) {
   {
     InputLog log(file(), identity);
