@@ -95,7 +95,7 @@ TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
 }
 
 // Through a hub, a gap in a table's seqs (events lost while the hub restarted) sent watch to replay from
-// --control -- the default 127.0.0.1:5552, or one table's endpoint -- for every table: 3 s without a line
+// --control -- its default endpoint, or one table's -- for every table: 3 s without a line
 // for each gap, the venue frozen on the director's screen, and the lost events named nowhere. Now a gap of
 // a table that --control does not serve is said, naming the table and the seqs, and watch goes on; the
 // table --control serves is still replayed.
