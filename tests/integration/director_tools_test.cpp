@@ -37,6 +37,44 @@ void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq,
 
 }  // namespace
 
+// A hub and two tables that each publish to it and play the fouled board (an alert each), their control
+// endpoints ctl1 and ctl2; every process ends with the test, whatever fails first.
+class HubVenue : public Daemon {
+ protected:
+  void start_venue(std::vector<std::string> hub_options = {}) {
+    std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl};
+    hub_args.insert(hub_args.end(), hub_options.begin(), hub_options.end());
+    hub = fork_exec(hub_args, (dir / "hub.log").string());
+    for (const std::string t : {"1", "2"})
+      tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
+                                  "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + t)).string(), "--table", t,
+                                  "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / ("ctl" + t)).string(),
+                                  "--live", "bind:ipc://" + (dir / ("live" + t)).string()},
+                                 (dir / ("daemon" + t + ".log")).string()));
+  }
+  void TearDown() override {
+    for (pid_t p : tables) ::kill(p, SIGTERM);
+    if (hub > 0) ::kill(hub, SIGTERM);
+    for (pid_t p : tables) ::waitpid(p, nullptr, 0);
+    if (hub > 0) ::waitpid(hub, nullptr, 0);
+    Daemon::TearDown();
+  }
+  json hub_reply(const char* command) const {
+    CtlRun r = run_ctl({command, "--json", "-c", hubctl});
+    json j = json::parse(r.out, nullptr, false);
+    return j.is_object() ? j : json::object();
+  }
+  void SetUp() override {
+    Daemon::SetUp();  // makes dir
+    up = "ipc://" + (dir / "hub-up").string();
+    down = "ipc://" + (dir / "hub-down").string();
+    hubctl = "ipc://" + (dir / "hub-ctl").string();
+  }
+  std::string up, down, hubctl;
+  pid_t hub = -1;
+  std::vector<pid_t> tables;
+};
+
 // Through a hub, table 2's alert with the same seq as one of table 1's was dropped as "seen"; a message
 // with escape sequences cleared the director's screen. Now seq is per table, every line names its table
 // and time, and control characters are escaped.
@@ -184,32 +222,9 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
 
 // `cardtablectl alerts` through a hub: the open alerts of every table, oldest first, each naming its
 // table; an acknowledgement made at one table's daemon closes that alert in the hub's list too.
-TEST_F(Daemon, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
-  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
-  std::vector<pid_t> tables;
-  for (const char* t : {"1", "2"})
-    tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
-                                "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + std::string(t))).string(), "--table", t,
-                                "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / ("ctl" + std::string(t))).string(),
-                                "--live", "bind:ipc://" + (dir / ("live" + std::string(t))).string()},
-                               (dir / ("daemon" + std::string(t) + ".log")).string()));
-  struct Stop {  // every process started here ends with the test, whatever fails first
-    std::vector<pid_t>& pids;
-    pid_t hub;
-    ~Stop() {
-      for (pid_t p : pids) ::kill(p, SIGTERM);
-      ::kill(hub, SIGTERM);
-      for (pid_t p : pids) ::waitpid(p, nullptr, 0);
-      ::waitpid(hub, nullptr, 0);
-    }
-  } stop_all{tables, hub};
-  auto hub_alerts = [&]() -> json {
-    CtlRun r = run_ctl({"alerts", "--json", "-c", hubctl});
-    json j = json::parse(r.out, nullptr, false);
-    return j.is_object() ? j : json::object();
-  };
+TEST_F(HubVenue, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {
+  start_venue();
+  auto hub_alerts = [&] { return hub_reply("alerts"); };
   // Both tables' fouled boards reach the hub, and each table's heartbeat agrees with the hub's count.
   bool both = wait_for([&] {
     json j = hub_alerts();
@@ -251,33 +266,8 @@ TEST_F(Daemon, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {
 // A table whose daemon is killed (or whose machine or network goes) stayed listed at the hub as if alive,
 // its alerts with it: a director had no sign that no new alert could come from it. Past --silent-after
 // without a heartbeat or an event the hub calls it silent (alerts, status, its log) until it is heard again.
-TEST_F(Daemon, AHubCallsATableSilentOnceItsHeartbeatsStop) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
-  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--silent-after", "1.5"},
-                        (dir / "hub.log").string());
-  std::vector<pid_t> tables;
-  for (const char* t : {"1", "2"})
-    tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
-                                "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + std::string(t))).string(), "--table", t,
-                                "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / ("ctl" + std::string(t))).string(),
-                                "--live", "bind:ipc://" + (dir / ("live" + std::string(t))).string()},
-                               (dir / ("daemon" + std::string(t) + ".log")).string()));
-  struct Stop {
-    std::vector<pid_t>& pids;
-    pid_t hub;
-    ~Stop() {
-      for (pid_t p : pids) ::kill(p, SIGTERM);
-      ::kill(hub, SIGTERM);
-      for (pid_t p : pids) ::waitpid(p, nullptr, 0);
-      ::waitpid(hub, nullptr, 0);
-    }
-  } stop_all{tables, hub};
-  auto hub_reply = [&](const char* command) -> json {
-    CtlRun r = run_ctl({command, "--json", "-c", hubctl});
-    json j = json::parse(r.out, nullptr, false);
-    return j.is_object() ? j : json::object();
-  };
+TEST_F(HubVenue, AHubCallsATableSilentOnceItsHeartbeatsStop) {
+  start_venue({"--silent-after", "1.5"});
   ASSERT_TRUE(wait_for([&] {
     json j = hub_reply("alerts");
     return j.value("ok", false) && j["tables"].contains("default/A/1") && j["tables"].contains("default/A/2") &&
