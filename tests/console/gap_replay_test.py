@@ -16,27 +16,8 @@ import time
 import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue, wait_for
+from venue import Venue, wait_for, get, first_message
 
-
-
-def get(venue, cookie, path):
-    c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
-    c.request("GET", path, headers={"Cookie": cookie})
-    r = c.getresponse()
-    return r.status, json.loads(r.read() or b"{}")
-
-
-def first_message(venue, cookie):
-    """The snapshot a page opening the venue stream now would get."""
-    c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
-    c.request("GET", "/api/stream", headers={"Cookie": cookie, "Accept": "text/event-stream"})
-    r = c.getresponse()
-    text = b""
-    while b"\n\n" not in text:
-        text += r.read1(65536)
-    c.close()
-    return json.loads(text.split(b"data: ", 1)[1].split(b"\n", 1)[0])
 
 
 def table_status(venue, t=1):

@@ -20,14 +20,7 @@ import time
 import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue, wait_for
-
-
-def get(venue, cookie, path):
-    c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
-    c.request("GET", path, headers={"Cookie": cookie})
-    r = c.getresponse()
-    return r.status, json.loads(r.read() or b"{}")
+from venue import Venue, wait_for, get, first_message
 
 
 def post(venue, cookie, path, body):
@@ -35,18 +28,6 @@ def post(venue, cookie, path, body):
     c.request("POST", path, json.dumps(body), {"Cookie": cookie, "Content-Type": "application/json", "X-Cardtable": "1"})
     r = c.getresponse()
     return r.status, json.loads(r.read() or b"{}")
-
-
-def first_message(venue, cookie):
-    """The snapshot a page opening the venue stream now would get."""
-    c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
-    c.request("GET", "/api/stream", headers={"Cookie": cookie, "Accept": "text/event-stream"})
-    r = c.getresponse()
-    text = b""
-    while b"\n\n" not in text:
-        text += r.read1(65536)
-    c.close()
-    return json.loads(text.split(b"data: ", 1)[1].split(b"\n", 1)[0])
 
 
 def status(venue, t):

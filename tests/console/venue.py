@@ -179,3 +179,23 @@ def wait_for(what, check, timeout, every=0.1):
             return v
         time.sleep(every)
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def get(venue, cookie, path):
+    """A GET of the console's API as a logged-in page: (status, the JSON reply)."""
+    c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
+    c.request("GET", path, headers={"Cookie": cookie})
+    r = c.getresponse()
+    return r.status, json.loads(r.read() or b"{}")
+
+
+def first_message(venue, cookie):
+    """The snapshot a page opening the venue stream now would get."""
+    c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=10)
+    c.request("GET", "/api/stream", headers={"Cookie": cookie, "Accept": "text/event-stream"})
+    r = c.getresponse()
+    text = b""
+    while b"\n\n" not in text:
+        text += r.read1(65536)
+    c.close()
+    return json.loads(text.split(b"data: ", 1)[1].split(b"\n", 1)[0])
