@@ -109,6 +109,10 @@ const CommandSpec* find_command(std::string_view name) {
   return nullptr;
 }
 
+bool answered_by_hub(std::string_view command) {
+  return command == "snapshot" || command == "alerts" || command == "status" || command == "version";
+}
+
 Decoded decode_request(std::string_view frame) noexcept {
   Decoded d;
   try {

@@ -62,6 +62,9 @@ struct CommandSpec {
 };
 const std::vector<CommandSpec>& command_specs();
 const CommandSpec* find_command(std::string_view name);
+// The requests a hub's control endpoint answers itself, for every table it gathers (cardtable-hub);
+// the others are a table's own (cardtablectl's help says which go where).
+bool answered_by_hub(std::string_view command);
 
 struct Decoded {
   std::optional<TypedRequest> request;  // set when the frame is a valid request

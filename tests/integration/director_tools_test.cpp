@@ -1,5 +1,6 @@
 // cardtablectl as a director uses it, against the real daemon, the real hub and a hostile publisher.
 #include <array>
+#include <cctype>
 #include <future>
 #include <set>
 
@@ -289,6 +290,13 @@ TEST_F(HubVenue, AHubCallsATableSilentOnceItsHeartbeatsStop) {
   CtlRun text = run_ctl({"alerts", "-c", hubctl});
   EXPECT_NE(text.out.find("table default/A/2: silent, last heard"), std::string::npos) << text.out;
   EXPECT_EQ(text.out.find("table default/A/1: silent"), std::string::npos) << text.out;
+  // The list cannot be whole with a table silent: a problem found, as a table that does not answer is.
+  EXPECT_EQ(text.status, 1) << text.out;
+  // `status` at the hub said "2 tables heard" and exit 0 with a table gone; it names it now, exit 1.
+  CtlRun hub_status = run_ctl({"status", "-c", hubctl});
+  EXPECT_EQ(hub_status.status, 1) << hub_status.out;
+  EXPECT_NE(hub_status.out.find("table default/A/2: silent: its daemon stopped"), std::string::npos) << hub_status.out;
+  EXPECT_EQ(hub_status.out.find("table default/A/1: silent"), std::string::npos) << hub_status.out;
   ASSERT_TRUE(wait_for([&] { return text_of(dir / "hub.log").find("default/A/2: silent for") != std::string::npos; })) << text_of(dir / "hub.log");
 }
 
@@ -354,6 +362,142 @@ TEST_F(Daemon, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) {
   ASSERT_TRUE(wait_for([&] { return whole((*at_table)["count"].get<int>() - 1); })) << hub_alerts().dump(2);
   int st = stop_hub.stop();  // its sockets to the table closed: it stops at once, cleanly (ASan: no leak)
   EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << st << "\nhub: " << hub_log();
+}
+
+// With CURVE, watch through a hub asked the table's control endpoint (-c) with the hub's key (--server-key,
+// which its subscription needs): the table refused the handshake without a word, every gap cost a 1 s
+// status question every 30 s, and no gap was filled. --control-server-key gives the table's own key: the
+// events a table published while the hub was down are replayed from its journal. Without it, watch says
+// once why it cannot fill gaps.
+TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
+  const std::string keys = (dir / "keys").string(), td = keys + "/hub-clients/director/td.key";
+  for (const auto& [name, folder] : {std::pair{"hub", keys}, {"table1", keys}, {"td", keys + "/hub-clients/director"}})
+    ASSERT_EQ(run_ctl({"keygen", name, "--dir", folder}).status, 0);
+  fs::create_directories(keys + "/hub-clients/table/default/A");
+  fs::create_directories(keys + "/table-clients/director");
+  fs::copy_file(keys + "/table1.pub", keys + "/hub-clients/table/default/A/1.pub");  // the table's key speaks for default/A/1
+  fs::copy_file(keys + "/hub-clients/director/td.pub", keys + "/table-clients/director/td.pub");
+  const std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl,
+                                             "--curve-secret", keys + "/hub.key", "--clients", keys + "/hub-clients"};
+  hub = fork_exec(hub_args, (dir / "hub.log").string());
+  const std::string ctl1 = "ipc://" + (dir / "ctl1").string();
+  const std::vector<std::string> table_args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
+                                               "--speed", "50", "--state-dir", (dir / "state1").string(), "--table", "1", "--heartbeat", "0.2",
+                                               "--publish", "connect:" + up, "--control", "bind:" + ctl1, "--live", "bind:ipc://" + (dir / "live1").string(),
+                                               "--curve-secret", keys + "/table1.key", "--clients", keys + "/table-clients", "--hub-key", keys + "/hub.pub"};
+  tables.push_back(fork_exec(table_args, (dir / "daemon1.log").string()));
+  const std::vector<std::string> to_table = {"-c", ctl1, "--key", td, "--server-key", keys + "/table1.pub"};
+  auto at_table = [&](std::vector<std::string> args) {
+    args.insert(args.end(), to_table.begin(), to_table.end());
+    return run_ctl(args);
+  };
+  ASSERT_TRUE(wait_for([&] { return at_table({"status", "--json"}).out.find("\"finished\": true") != std::string::npos; })) << text_of(dir / "daemon1.log");
+  // Two watches of the venue through the hub: one told the table's key for -c, one not.
+  auto watch = [&](const std::string& out, std::vector<std::string> extra) {
+    std::string cmd = std::string("exec '") + CARDTABLECTL + "' watch -e '" + down + "' -c '" + ctl1 + "' --key '" + td + "' --server-key '" + keys +
+                      "/hub.pub' --seconds 60";
+    for (const auto& a : extra) cmd += " '" + a + "'";
+    return fork_exec({"/bin/sh", "-c", cmd + " >'" + (dir / out).string() + "' 2>&1"}, (dir / "sh.log").string());
+  };
+  pid_t filled = watch("filled.out", {"--control-server-key", keys + "/table1.pub"}), named = watch("named.out", {});
+  struct EndWatches {
+    pid_t& a;
+    pid_t& b;
+    ~EndWatches() {
+      cardtable::test::end_process(a);
+      cardtable::test::end_process(b);
+    }
+  } end_watches{filled, named};
+  // A rejected board label: an event the table journals and publishes (its seq in the reply's error).
+  auto new_event = [&]() -> std::uint64_t {
+    CtlRun r = at_table({"board", "Spring Pairs/1/99"});
+    auto at = r.out.find("(event ");
+    return at == std::string::npos ? 0 : std::stoull(r.out.substr(at + 7));
+  };
+  auto watched = [&](const std::string& out, std::uint64_t seq) { return text_of(dir / out).find("default/A/1 #" + std::to_string(seq) + " ") != std::string::npos; };
+  ASSERT_TRUE(wait_for([&] {
+    std::uint64_t seq = new_event();
+    return seq && wait_for([&] { return watched("filled.out", seq) && watched("named.out", seq); }, 1s);
+  })) << text_of(dir / "filled.out") << text_of(dir / "named.out");
+  // The hub dies; the table journals two events its link to the hub only queues, and stops before the hub
+  // is back (the queue goes with it): events the watches never receive. The hub and the table come back.
+  cardtable::test::end_process(hub, SIGKILL);
+  const std::uint64_t lost1 = new_event(), lost2 = new_event();
+  ASSERT_TRUE(lost1 && lost2 == lost1 + 1) << lost1 << " " << lost2;
+  cardtable::test::end_process(tables[0]);
+  hub = fork_exec(hub_args, (dir / "hub2.log").string());
+  tables[0] = fork_exec(table_args, (dir / "daemon1.log").string());
+  // The table's next event shows the watches the gap.
+  ASSERT_TRUE(wait_for([&] {
+    std::uint64_t seq = new_event();
+    return seq && wait_for([&] { return watched("filled.out", seq) && watched("named.out", seq); }, 1s);
+  })) << text_of(dir / "filled.out") << "\n" << text_of(dir / "named.out") << "\n" << text_of(dir / "hub2.log");
+  const std::string filled_out = text_of(dir / "filled.out"), named_out = text_of(dir / "named.out");
+  EXPECT_TRUE(watched("filled.out", lost1) && watched("filled.out", lost2)) << "the gap was not filled from the table:\n" << filled_out;
+  EXPECT_EQ(filled_out.find("not received"), std::string::npos) << filled_out;
+  EXPECT_EQ(filled_out.find("gaps are named, not filled"), std::string::npos) << filled_out;
+  // Given the hub's key for -c, the table cannot answer: said once, with the option that fixes it, and the gap named.
+  const std::string why = "gaps are named, not filled; through a hub, --server-key is the hub's key and --control-server-key the table's";
+  EXPECT_NE(named_out.find(why), std::string::npos) << named_out;
+  EXPECT_EQ(named_out.find(why), named_out.rfind(why)) << named_out;
+  EXPECT_NE(named_out.find("default/A/1: events #" + std::to_string(lost1) + " to #"), std::string::npos) << named_out;
+}
+
+// Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for
+// 15 s" quiet, and the table's silence was said nowhere on the director's screen. Now it is said for that
+// table alone, once.
+TEST_F(HubVenue, WatchThroughAHubSaysWhenOneTableFallsSilent) {
+  start_venue();
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", "ipc://" + (dir / "ctl1").string(), "--seconds", "19"}); });
+  ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("tables", 0) == 2; })) << hub_reply("status").dump(2);
+  std::this_thread::sleep_for(1s);  // watch hears both tables
+  ::kill(tables[1], SIGKILL);
+  ::waitpid(tables[1], nullptr, 0);
+  CtlRun r = watching.get();
+  EXPECT_EQ(r.status, 0) << r.out;
+  const std::string said = "table default/A/2: nothing from it for 15 s, not even a heartbeat, while other tables are heard";
+  EXPECT_NE(r.out.find(said), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(said), r.out.rfind(said)) << "said once: " << r.out;
+  EXPECT_EQ(r.out.find("table default/A/1: nothing from it"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("nothing from " + down), std::string::npos) << "the venue is not silent: " << r.out;
+}
+
+// `board` printed a bare "ok" where `contract` and `ack` name the event they made: the board's
+// board.identified is its reply's last_seq. A director reads each the same way now.
+TEST_F(Daemon, BoardAndContractEachNameTheEventTheyMade) {
+  start("play-fouled-board.scn", 50);
+  ASSERT_TRUE(wait_finished()) << log();
+  CtlRun board = run_ctl({"board", "Spring Pairs/1/3", "-c", ctl});
+  EXPECT_EQ(board.status, 0) << board.out;
+  auto table_status = request({{"command", "status"}});
+  ASSERT_TRUE(table_status);
+  const std::uint64_t identified = (*table_status)["status"]["last_seq"].get<std::uint64_t>();
+  EXPECT_EQ(board.out, "ok (event " + std::to_string(identified) + ")\n");
+  auto event = request({{"command", "replay"}, {"since", identified}});
+  ASSERT_TRUE(event && !(*event)["events"].empty());
+  EXPECT_EQ((*event)["events"][0]["type"], "board.identified") << event->dump();
+  CtlRun contract = run_ctl({"contract", "4H S", "-c", ctl});
+  EXPECT_EQ(contract.status, 0) << contract.out;
+  table_status = request({{"command", "status"}});
+  ASSERT_TRUE(table_status);
+  EXPECT_EQ(contract.out, "ok (event " + std::to_string((*table_status)["status"]["last_seq"].get<std::uint64_t>()) + ")\n");
+}
+
+// Which control commands a hub answers, said in each one's help: a director reading `ack --help` did not
+// know that a hub's endpoint would refuse it, nor `status --help` that the hub answers it.
+TEST(CardtablectlHelp, EachControlCommandSaysWhetherAHubAnswersIt) {
+  // The help as one line: boost wraps a description where the terminal's width falls.
+  auto help = [](const std::vector<std::string>& args) {
+    std::string out = run_ctl(args).out, flat;
+    for (char c : out)
+      if (!(std::isspace(static_cast<unsigned char>(c)) && !flat.empty() && flat.back() == ' ')) flat += std::isspace(static_cast<unsigned char>(c)) ? ' ' : c;
+    return flat;
+  };
+  for (const char* command : {"status", "version", "snapshot", "alerts"})
+    EXPECT_NE(help({command, "--help"}).find("the table's control endpoint, or a hub's"), std::string::npos) << command;
+  for (const char* command : {"ack", "evidence", "board", "contract", "replay", "load-record"})
+    EXPECT_NE(help({command, "--help"}).find("the table's control endpoint (not a hub's)"), std::string::npos) << command;
+  EXPECT_NE(help({"--help"}).find("alerts also a hub's"), std::string::npos);
 }
 
 // A director who pointed `ack`, `evidence` or `replay` at the hub (operations.md points `alerts` there)

@@ -421,14 +421,6 @@ json Hub::alerts() const {
   return protocol::ok_reply({{"count", all.size()}, {"alerts", all}, {"tables", tables}, {"incomplete", incomplete}, {"silent", silent}});
 }
 
-namespace {
-// What the hub answers itself; any other request (ack SEQ, evidence SEQ, replay --since N...) is a table's,
-// and is told so, whatever its fields.
-bool is_hub_command(const std::string& command) {
-  return command == "snapshot" || command == "alerts" || command == "status" || command == "version";
-}
-}  // namespace
-
 json Hub::dispatch(const std::string& command) {
   if (command == "alerts") return alerts();
   if (command == "status") {
@@ -469,7 +461,9 @@ std::string Hub::answer(std::string_view frame) noexcept {
     auto req = protocol::parse_request(frame, error);
     if (!req) {
       reply = protocol::error_reply(error);
-    } else if (req->args.size() > 1 && is_hub_command(req->command)) {
+    } else if (req->args.size() > 1 && protocol::answered_by_hub(req->command)) {
+      // Only the hub's own requests are refused for their fields: any other (ack SEQ, evidence SEQ, replay
+      // --since N...) is a table's, and dispatch says so, whatever its fields.
       reply = protocol::error_reply(req->command.substr(0, 40) + ": the hub's requests have no fields");
     } else if (req->command == "snapshot") {
       return snapshot();

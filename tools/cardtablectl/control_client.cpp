@@ -14,12 +14,14 @@
 #include <set>
 #include <optional>
 #include <csignal>
+#include <functional>
 #include <iostream>
 
 #include "bridge/board_record.hpp"
 #include "hand_diagram.hpp"
 #include "number_args.hpp"
 #include "protocol/curve_keys.hpp"
+#include "protocol/requests.hpp"
 #include "records_command.hpp"
 #include "terminal_text.hpp"
 
@@ -31,16 +33,20 @@ namespace {
 
 volatile std::sig_atomic_t g_stop = 0;
 
-// CURVE on the client side: our keypair and the daemon's public key, read once, when the options are.
+// CURVE on the client side: our keypair and the servers' public keys, read once, when the options are.
+// watch speaks to two servers: its --endpoint (a hub's downstream, encrypted with the hub's key) and
+// --control (the table's own daemon, its own key): one key for both made every status and replay question
+// through a CURVE hub fail its handshake in silence, and no gap was ever filled.
 struct Curve {
-  std::string key_file, server_file;
+  std::string key_file, server_file, control_server_file;
   std::optional<cardtable::protocol::Keypair> mine;
-  std::string server_public;
+  std::string server_public, control_public;  // --endpoint's (watch) and --control's (every request)
 };
-// Reads the files of --key and --server-key: nullopt when all is well (or CURVE is not asked for), else
-// the reason, which names the option and the file.
+// Reads the files of --key, --server-key and (watch) --control-server-key: nullopt when all is well (or
+// CURVE is not asked for), else the reason, which names the option and the file.
 std::optional<std::string> load_curve(Curve& c, const po::variables_map& vm) {
-  const bool key = vm.count("key") > 0, server = vm.count("server-key") > 0;
+  const bool key = vm.count("key") > 0, server = vm.count("server-key") > 0, control = vm.count("control-server-key") > 0;
+  if (control && !(key && server)) return "--control-server-key goes with --key and --server-key";
   if (!key && !server) return std::nullopt;
   // Given empty ("--key=", a variable that was not set), it was no CURVE at all, without a word.
   if (key && c.key_file.empty()) return "--key names no file";
@@ -53,12 +59,19 @@ std::optional<std::string> load_curve(Curve& c, const po::variables_map& vm) {
   if (!c.mine) return "--key " + error;
   auto server_key = cardtable::protocol::read_key_file(c.server_file, error);
   if (!server_key) return "--server-key " + error;
-  c.server_public = server_key->public_key;
+  c.server_public = c.control_public = server_key->public_key;
+  if (control) {
+    if (c.control_server_file.empty()) return "--control-server-key names no file";
+    auto control_key = cardtable::protocol::read_key_file(c.control_server_file, error);
+    if (!control_key) return "--control-server-key " + error;
+    c.control_public = control_key->public_key;
+  }
   return std::nullopt;
 }
-void apply_curve(zmq::socket_t& s, const Curve& c) {
+// `server_public`: the key of the server this socket connects to (Curve::server_public or control_public).
+void apply_curve(zmq::socket_t& s, const Curve& c, const std::string& server_public) {
   if (!c.mine) return;
-  s.set(zmq::sockopt::curve_serverkey, c.server_public);
+  s.set(zmq::sockopt::curve_serverkey, server_public);
   s.set(zmq::sockopt::curve_publickey, c.mine->public_key);
   s.set(zmq::sockopt::curve_secretkey, c.mine->secret_key);
 }
@@ -133,13 +146,15 @@ std::optional<json> request(const std::string& endpoint, const json& body, int t
   zmq::socket_t s(ctx, zmq::socket_type::req);
   s.set(zmq::sockopt::linger, 0);
   s.set(zmq::sockopt::rcvtimeo, timeout_ms);
-  apply_curve(s, g_curve);
+  apply_curve(s, g_curve, g_curve.control_public);
   try {
     s.connect(endpoint_address(endpoint));
     s.send(zmq::buffer(body.dump()));
     zmq::message_t reply;
     if (!s.recv(reply)) {
-      error = "no reply from " + endpoint + " within " + std::to_string(timeout_ms) + " ms (is cardtabled running?)";
+      error = "no reply from " + endpoint + " within " + std::to_string(timeout_ms) + " ms (is cardtabled, or the hub, running there?" +
+              // A CURVE handshake with the wrong server key fails without a word: it looks the same.
+              (g_curve.mine ? std::string(" with CURVE, is the server key given its own?") : std::string()) + ")";
       return std::nullopt;
     }
     json j = json::parse(reply.to_string_view(), nullptr, false);
@@ -169,7 +184,9 @@ int run_watch(const std::vector<std::string>& args) {
       "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
       "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
       "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
-      "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
+      "server-key", po::value(&g_curve.server_file), "the public key file of --endpoint: the daemon's, or the hub's when watching through one")(
+      "control-server-key", po::value(&g_curve.control_server_file),
+      "the public key file of --control when it is not --server-key's: through a hub, the table's own (its daemon's .pub)");
   po::variables_map vm;
   try {
     po::store(po::command_line_parser(args).options(opts).run(), vm);
@@ -232,7 +249,7 @@ int run_watch(const std::vector<std::string>& args) {
   };
   zmq::context_t ctx;
   zmq::socket_t sub(ctx, zmq::socket_type::sub);
-  apply_curve(sub, g_curve);
+  apply_curve(sub, g_curve, g_curve.server_public);
   try {
     sub.connect(endpoint_address(endpoint));
     if (filters.empty()) sub.set(zmq::sockopt::subscribe, "");
@@ -248,6 +265,7 @@ int run_watch(const std::vector<std::string>& args) {
   // question waits for its reply: 3 s a gap froze the whole venue on the screen).
   std::optional<std::string> control_table;
   std::optional<std::chrono::steady_clock::time_point> control_asked;
+  bool control_silence_said = false;
   auto control_serves = [&](const std::string& table) -> bool {
     if (!control_table && (!control_asked || std::chrono::steady_clock::now() - *control_asked > std::chrono::seconds(30))) {
       control_asked = std::chrono::steady_clock::now();
@@ -255,6 +273,16 @@ int run_watch(const std::vector<std::string>& args) {
       auto r = request(control, {{"command", "status"}}, 1000, error);
       if (r && r->is_object() && r->contains("status") && (*r)["status"].is_object()) control_table = table_of((*r)["status"]);
       else if (r && r->is_object()) control_table = "";  // a hub, or something else that keeps no table's journal
+      // Said once: a control endpoint that does not answer leaves every gap unfilled. With CURVE a wrong
+      // server key looks the same as a daemon that is down (the handshake fails without a word).
+      if (!r && !control_silence_said) {
+        control_silence_said = true;
+        std::cerr << "cardtablectl watch: --control: " << printable(error) << ": gaps are named, not filled; "
+                  << (g_curve.mine && !vm.count("control-server-key")
+                          ? "through a hub, --server-key is the hub's key and --control-server-key the table's (its daemon's .pub); "
+                          : "")
+                  << "asked again every 30 s\n";
+      }
     }
     return control_table && *control_table == table;
   };
@@ -262,7 +290,8 @@ int run_watch(const std::vector<std::string>& args) {
   // another table's events.
   auto say_gap = [&](const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
     std::cerr << "cardtablectl watch: " << printable(table) << ": events #" << first << " to #" << last << " not received (" << why
-              << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT\n";
+              << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT"
+              << (g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string()) << '\n';
   };
   auto replay_from = [&](std::uint64_t since) -> bool {
     std::string error;
@@ -305,9 +334,21 @@ int run_watch(const std::vector<std::string>& args) {
   const bool heartbeats_expected = !live;
   auto last_heard = start;
   bool quiet_said = false;
+  // Through a hub the other tables' heartbeats keep coming when one table stops: that table's silence is
+  // said on its own, once, and again when it is heard again (a table killed went unnoticed on the screen).
+  std::map<std::string, std::chrono::steady_clock::time_point> table_heard;
+  std::set<std::string> tables_silent;
+  auto say_quiet_tables = [&](std::chrono::steady_clock::time_point now) {
+    if (!heartbeats_expected || now - last_heard > kQuiet) return;  // nothing heard at all: said once for all
+    for (const auto& [name, at] : table_heard)
+      if (now - at > kQuiet && tables_silent.insert(name).second)
+        std::cerr << "cardtablectl watch: table " << printable(name) << ": nothing from it for 15 s, not even a heartbeat, while other tables "
+                     "are heard: its daemon stopped, or its machine or network is down. Still listening.\n";
+  };
   while (!g_stop) {
     const auto now = std::chrono::steady_clock::now();
     if (seconds > 0 && now - start > std::chrono::duration<double>(seconds)) break;
+    say_quiet_tables(now);
     zmq::pollitem_t item{sub.handle(), 0, ZMQ_POLLIN, 0};
     try {
       zmq::poll(&item, 1, std::chrono::milliseconds(200));
@@ -331,6 +372,8 @@ int run_watch(const std::vector<std::string>& args) {
     // A gap (an event lost to a full queue, or published before we connected): fetch it from the journal.
     std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
     const std::string table = table_of(e);
+    table_heard[table] = now;
+    if (tables_silent.erase(table)) std::cerr << "cardtablectl watch: table " << printable(table) << ": heard again\n";
     // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
     const bool replaced = journal_of(e) == JournalSeen::Replaced;
     std::uint64_t seen = last_seqs[table];
@@ -368,10 +411,12 @@ struct ControlCommand {
   const char* summary;  // what it does
 };
 const ControlCommand kControlCommands[] = {
-    {"status", "", "the table's state: phase, board, last seq, endpoints, open alerts"},
-    {"version", "", "the daemon's version and protocol version"},
-    {"snapshot", "", "the events of the board in progress (JSON)"},
-    {"alerts", "", "unacknowledged alerts, oldest first: of the table, or of every table when --control is a hub's control endpoint"},
+    {"status", "", "the table's state: phase, board, last seq, endpoints, open alerts; at a hub's control endpoint, the hub's counts and "
+                   "its silent tables (exit 1 when one is)"},
+    {"version", "", "the daemon's version and protocol version (or the hub's)"},
+    {"snapshot", "", "the events of the board in progress (JSON): of the table, or of every table at a hub's control endpoint"},
+    {"alerts", "", "unacknowledged alerts, oldest first: of the table, or of every table when --control is a hub's control endpoint "
+                   "(exit 1 when a table is silent there)"},
     {"replay", "--since N", "the journalled events from seq N (N >= 1)"},
     {"replay-live", "--since N", "the released live.* events from seq N (broadcasters, directors)"},
     {"evidence", "SEQ", "the card-level detail of event SEQ (directors only)"},
@@ -389,6 +434,24 @@ bool is_control_command(const std::string& name) {
   return false;
 }
 
+namespace {
+// Whether a hub's reply (status, alerts) names a table it calls silent (its --silent-after): a problem
+// found, exit 1 whatever the output, as a table's own endpoint would not answer at all.
+bool names_silent_tables(const json& reply) {
+  return reply.contains("silent") && reply["silent"].is_array() && !reply["silent"].empty();
+}
+// One line each on standard output, `detail` adding what the reply knows of the table.
+void say_silent_tables(const json& reply, const std::function<std::string(const std::string&)>& detail) {
+  if (!names_silent_tables(reply)) return;
+  for (const auto& t : reply["silent"]) {
+    if (!t.is_string()) continue;
+    const std::string name = t.get<std::string>();
+    std::cout << "table " << printable(name) << ": silent" << (reply.contains("tables") && reply["tables"].is_object() && reply["tables"].contains(name) ? detail(name) : "")
+              << ": its daemon stopped, or its machine or network is down; no event or alert can come from it until it is back\n";
+  }
+}
+}  // namespace
+
 int run_control(const std::string& command, const std::vector<std::string>& args) {
   const ControlCommand* spec = nullptr;
   for (const auto& c : kControlCommands)
@@ -396,7 +459,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   std::string endpoint, by;
   po::options_description opts(std::string("cardtablectl ") + command + (spec->usage[0] ? " " : "") + spec->usage + ": " + spec->summary);
   opts.add_options()("help,h", "this help")("control,c", po::value(&endpoint)->default_value("tcp://127.0.0.1:5552"),
-                                             "the table's control endpoint")("json", "print the reply as JSON");
+                                             cardtable::protocol::answered_by_hub(command) ? "the table's control endpoint, or a hub's" : "the table's control endpoint (not a hub's)")(
+      "json", "print the reply as JSON");
   if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::string>(), "the first seq wanted (1 or more)");
   if (command == "ack") opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)");
   opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
@@ -485,12 +549,9 @@ int run_control(const std::string& command, const std::vector<std::string>& args
             std::cout << "table " << printable(t.get<std::string>()) << ": the hub has not seen all its open alerts (it reports "
                       << printable((*reply)["tables"][t.get<std::string>()].value("at_table", "?")) << "); ask its own control endpoint\n";
       // Through a hub: a table not heard for the hub's --silent-after: no new alert can come from it.
-      if (reply->contains("silent") && (*reply)["silent"].is_array())
-        for (const auto& t : (*reply)["silent"])
-          if (t.is_string() && (*reply)["tables"].contains(t.get<std::string>()))
-            std::cout << "table " << printable(t.get<std::string>()) << ": silent, last heard "
-                      << printable((*reply)["tables"][t.get<std::string>()].value("heard_ago", json(0)).dump()) << " s ago: its daemon "
-                      << "stopped, or its machine or network is down; no alert can come from it until it is back\n";
+      say_silent_tables(*reply, [&](const std::string& t) {
+        return ", last heard " + printable((*reply)["tables"][t].value("heard_ago", json(0)).dump()) + " s ago";
+      });
     } else if (command == "evidence") {
       std::cout << printable((*reply).value("card_message", "")) << '\n';
       if ((*reply)["card_evidence"].is_object())
@@ -505,6 +566,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       // A hub's control endpoint (operations.md points cardtablectl at it): the hub's own counts.
       std::cout << "hub: " << reply->value("tables", 0) << " tables heard, " << reply->value("forwarded", 0) << " events forwarded, "
                 << reply->value("dropped", 0) << " messages dropped\n";
+      say_silent_tables(*reply, [](const std::string&) { return std::string(); });
     } else if (command == "status") {
       const json& s = (*reply)["status"];
       std::cout << "table " << printable(table_of(s)) << ": " << printable(s.value("phase", "")) << ", last seq " << s.value("last_seq", 0)
@@ -523,8 +585,12 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     } else if (command == "load-record") {
       std::cout << "master record loaded: " << reply->value("boards", 0) << " boards\n";
     } else {
-      std::cout << "ok" << (reply->contains("seq") ? " (event " + std::to_string(reply->value("seq", 0)) + ")" : std::string()) << "\n";
+      // The event the request made: ack's and contract's reply name it (seq); a board given is the table's
+      // board.identified, its last event when it answers (last_seq), as a rejected label names its event.
+      const char* field = reply->contains("seq") ? "seq" : command == "board" && reply->contains("last_seq") ? "last_seq" : nullptr;
+      std::cout << "ok" << (field ? " (event " + std::to_string(reply->value(field, std::uint64_t{0})) + ")" : std::string()) << "\n";
     }
+    if (names_silent_tables(*reply)) ok = false;
   } catch (const std::exception& e) {
     std::cerr << "cardtablectl " << command << ": " << endpoint << " answered in a form cardtablectl does not know (" << printable(e.what())
               << "); --json prints the reply as it came\n";
