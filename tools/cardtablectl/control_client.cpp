@@ -176,8 +176,9 @@ int run_watch(const std::vector<std::string>& args) {
   std::vector<std::string> filters;
   double seconds = 0;
   po::options_description opts("cardtablectl watch [options]");
-  opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint")(
-      "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps (through a hub: one table's; the other tables' gaps are named on stderr)")(
+  opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint, or a hub's downstream (every table's)")(
+      "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps (through a hub: one table's, with CURVE its key in --control-server-key; "
+      "the other tables' gaps are named on stderr)")(
       "since", po::value<std::string>(), "first replay the journal from this seq (1 or more)")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
@@ -464,7 +465,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::string>(), "the first seq wanted (1 or more)");
   if (command == "ack") opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)");
   opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
-      "server-key", po::value(&g_curve.server_file), "the daemon's public key file");
+      "server-key", po::value(&g_curve.server_file), "the public key file of --control: the daemon's, or the hub's");
   po::options_description hidden;
   hidden.add_options()("arg", po::value<std::vector<std::string>>(), "");
   po::options_description all;
