@@ -415,10 +415,14 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
     return at == std::string::npos ? 0 : std::stoull(r.out.substr(at + 7));
   };
   auto watched = [&](const std::string& out, std::uint64_t seq) { return text_of(dir / out).find("default/A/1 #" + std::to_string(seq) + " ") != std::string::npos; };
-  ASSERT_TRUE(wait_for([&] {
-    std::uint64_t seq = new_event();
-    return seq && wait_for([&] { return watched("filled.out", seq) && watched("named.out", seq); }, 1s);
-  })) << text_of(dir / "filled.out") << text_of(dir / "named.out");
+  // New events until both watches show one (they subscribe, and the hub comes back, in their own time).
+  auto both_watch_a_new_event = [&] {
+    return wait_for([&] {
+      std::uint64_t seq = new_event();
+      return seq && wait_for([&] { return watched("filled.out", seq) && watched("named.out", seq); }, 1s);
+    });
+  };
+  ASSERT_TRUE(both_watch_a_new_event()) << text_of(dir / "filled.out") << text_of(dir / "named.out");
   // The hub dies; the table journals two events its link to the hub only queues, and stops before the hub
   // is back (the queue goes with it): events the watches never receive. The hub and the table come back.
   cardtable::test::end_process(hub, SIGKILL);
@@ -428,10 +432,7 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
   hub = fork_exec(hub_args, (dir / "hub2.log").string());
   tables[0] = fork_exec(table_args, (dir / "daemon1.log").string());
   // The table's next event shows the watches the gap.
-  ASSERT_TRUE(wait_for([&] {
-    std::uint64_t seq = new_event();
-    return seq && wait_for([&] { return watched("filled.out", seq) && watched("named.out", seq); }, 1s);
-  })) << text_of(dir / "filled.out") << "\n" << text_of(dir / "named.out") << "\n" << text_of(dir / "hub2.log");
+  ASSERT_TRUE(both_watch_a_new_event()) << text_of(dir / "filled.out") << "\n" << text_of(dir / "named.out") << "\n" << text_of(dir / "hub2.log");
   const std::string filled_out = text_of(dir / "filled.out"), named_out = text_of(dir / "named.out");
   EXPECT_TRUE(watched("filled.out", lost1) && watched("filled.out", lost2)) << "the gap was not filled from the table:\n" << filled_out;
   EXPECT_EQ(filled_out.find("not received"), std::string::npos) << filled_out;
