@@ -28,11 +28,12 @@ class DeviceQueue {
   DeviceQueue(const DeviceQueue&) = delete;
   DeviceQueue& operator=(const DeviceQueue&) = delete;
 
-  // An input and when it was queued: a reader queues right after its transfer completes and is decoded,
-  // so the loop can tell how long a reading waits before the table sees it (status: input_latency).
+  // An input and when its device handed it over: a reader pushes right after its transfer completes and
+  // is decoded, so the loop can tell how long a reading waits, from its read to the table, a wait for room
+  // in a full queue included (status: input_latency).
   struct Queued {
     table::TableInput input;
-    std::chrono::steady_clock::time_point at;
+    std::chrono::steady_clock::time_point at;  // push() called, before any wait for room
   };
   // Queues the input, first waiting while the queue is full; after close(), returns at once and drops
   // it (the daemon is stopping: the loop takes nothing more).

@@ -5,6 +5,7 @@
 
 #include <poll.h>
 
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -62,4 +63,22 @@ TEST(DeviceQueue, ADeviceWaitingForRoomIsReleasedWhenTheDaemonStops) {
   auto left = queue.take();
   ASSERT_EQ(left.size(), 1u) << "the input pushed after the daemon stopped is not queued";
   EXPECT_EQ(left[0].input.time, 0);
+}
+
+// status.input_latency claims a reading's wait from its reader to the table (docs/hardware.md). The stamp
+// was taken once the reading was in the queue: a device that waited for room behind a stalled loop had its
+// wait left out, and the latency looked best exactly when the table was furthest behind.
+TEST(DeviceQueue, AReadingIsStampedWhenItsDeviceHandsItOverItsWaitForRoomIncluded) {
+  cardtable::daemon::DeviceQueue queue(1);
+  queue.push(tick(0));
+  const auto handed_over = std::chrono::steady_clock::now();
+  std::thread device([&] { queue.push(tick(1)); });  // waits: the queue is full
+  while (queue.waits() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the loop stalled
+  ASSERT_EQ(queue.take(1).size(), 1u);  // room: the device's push goes in
+  device.join();
+  const auto taken = queue.take();
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_LT(taken[0].at - handed_over, std::chrono::milliseconds(100))
+      << "stamped when the device handed the reading over, not when room was made for it";
 }
