@@ -3,8 +3,8 @@
 // routed to the JournalReader's thread (a bounded number per client) so that the loop keeps publishing
 // while a client reads hours of journal. It exists so that what a request does, and what its reply says,
 // reads in one place: the ControlServer decodes and checks roles, these act, the loop wires them.
-// Requests that change the table act through TableRequests::Table, which the event loop is: the loop stays
-// the one place that changes the table.
+// Requests that change the table act through TableRequests::Table, which the TableHost is (table_host.hpp):
+// it stays the one place that changes the table.
 #pragma once
 
 #include <cstdint>
