@@ -98,6 +98,7 @@ EventLoop::EventLoop(Options options)
   auto ms = [](double seconds) { return static_cast<table::Millis>(seconds * 1000.0 + 0.5); };
   if (options_.silence) table_config.silence_ms = ms(*options_.silence);
   if (options_.pocket_gap) table_config.pocket_gap_ms = ms(*options_.pocket_gap);
+  if (options_.return_settle) table_config.return_settle_ms = ms(*options_.return_settle);
   if (options_.board_allowance) table_config.board_allowance_ms = ms(*options_.board_allowance);
   // The table watches the zones some device serves (none: a station waiting for its readers).
   table_config.zones = devices_.zones();

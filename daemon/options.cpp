@@ -40,6 +40,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   timing.add_options()
       ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent) [5]")
       ("pocket-gap", po::value<double>(), "at the station, a pause this long between cards starts the next pocket [2]")
+      ("return-settle", po::value<double>(), "a board back with a pocket read in full under 13 cards is judged once no pocket's reading has changed for this long (a hand put away a few cards at a time; Law 7C) [3]")
       ("board-allowance", po::value<double>(), "a board still in play after this long is timing.slow_board [450]");
   po::options_description wire("Endpoints and state");
   wire.add_options()
@@ -135,7 +136,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
       if (auto c = static_cast<unsigned char>(ch); c == '/' || c < 0x20 || c == 0x7f)
         return fail(std::string(name) + " '" + *value + "': no '/' and no control characters (it is a part of every topic)");
   }
-  for (auto [name, into] : {std::pair{"silence", &o.silence}, {"pocket-gap", &o.pocket_gap}, {"board-allowance", &o.board_allowance}}) {
+  for (auto [name, into] : {std::pair{"silence", &o.silence}, {"pocket-gap", &o.pocket_gap}, {"return-settle", &o.return_settle},
+                                 {"board-allowance", &o.board_allowance}}) {
     if (!vm.count(name)) continue;
     double v = vm[name].as<double>();
     // Above 0 (a timeout of nothing fires on every tick), at most a day (the scenarios' own bound).

@@ -28,7 +28,7 @@ struct Options {
   std::string decks;                 // folder of deck files (UID -> card), loaded at start and on SIGHUP
   std::string quirks;                // the reader quirk file; empty: the installed one
   // The table's timeouts in seconds (table/table_config.hpp); unset: the scenario's, else the defaults.
-  std::optional<double> silence, pocket_gap, board_allowance;
+  std::optional<double> silence, pocket_gap, return_settle, board_allowance;
   Endpoint publish{true, "tcp://127.0.0.1:5551"};
   Endpoint control{true, "tcp://127.0.0.1:5552"};
   Endpoint live{true, "tcp://127.0.0.1:5553"};  // live.* (hand contents) for broadcasters, after the embargo

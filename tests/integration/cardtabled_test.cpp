@@ -297,6 +297,7 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       {{"--plaintext", "--tournament", "a/b"}, "--tournament 'a/b': no '/'"},
       {{"--plaintext", "--heartbeat", "0"}, "--heartbeat must be above 0"},
       {{"--plaintext", "--silence", "0"}, "--silence must be above 0"},
+      {{"--plaintext", "--return-settle", "0"}, "--return-settle must be above 0"},
       {{"--plaintext", "--board-allowance", "1e9"}, "--board-allowance must be above 0 and at most 86400"},
       {{"--plaintext", "--table", ""}, "--table must not be empty"},
       // nan passed "embargo < 0" and held every board for ever; inf too; a heartbeat of inf was none.
@@ -710,6 +711,31 @@ TEST_F(Daemon, ABoardUnderEmbargoSurvivesKillNineAndIsReleasedAfterTheRestart) {
   EXPECT_FALSE(pbn.empty()) << "the broadcast files of the board come out with it";
   EXPECT_NE(pbn.find("[Contract \"4H\"]"), std::string::npos) << pbn;
   EXPECT_NE(pbn.find("[Declarer \"S\"]"), std::string::npos) << pbn;
+}
+
+// Law 7C: a pocket read in full under 13 cards is judged once no pocket has changed for the settle time.
+// It was the one table timeout a daemon could not be given (only a scenario's `set`): a station whose
+// players put their hands away slowly had no way to wait longer, nor a quick one to be told sooner.
+TEST_F(Daemon, TheReturnSettleTimeIsADaemonOptionAndAConfigKeyLikeTheOtherTimeouts) {
+  auto wrong_count_at = [&]() -> double {
+    for (const json& e : replay_all())
+      if (e["type"] == "irregularity.wrong_count") return e["mono"].get<double>();
+    return -1;
+  };
+  // North's pocket stops at 12 at 98 s (the scenario's time); the default settle time reports it at 101.2 s.
+  std::ofstream(dir / "station.conf") << "# the board-checking station's timeouts\nreturn-settle = 1\n";
+  start("play-board-returned-pocket-stays-at-twelve.scn", 20, {"--config", (dir / "station.conf").string()});
+  ASSERT_TRUE(wait_finished()) << log();
+  const double from_config = wrong_count_at();
+  EXPECT_GT(from_config, 98.0) << log();
+  EXPECT_LT(from_config, 100.0) << "reported a second after North's pocket last changed, not three\n" << log();
+  stop();
+  fs::remove_all(dir / "state");
+  start("play-board-returned-pocket-stays-at-twelve.scn", 20, {"--return-settle", "5"});
+  ASSERT_TRUE(wait_finished()) << log();
+  const double from_option = wrong_count_at();
+  EXPECT_GT(from_option, 102.9) << "five seconds after the last change\n" << log();
+  EXPECT_LT(from_option, 104.0) << log();
 }
 
 // A restart in the middle of a board (a watchdog, a power blip, an upgrade) forgot the cards played before
