@@ -5,7 +5,7 @@
 namespace cardtable::daemon {
 
 std::optional<InputLog::Resumed> BoardResume::resume(
-    std::uint64_t first_seq, double wall, const std::function<void(const table::TableInput&)>& apply) {
+    std::uint64_t first_seq, double wall, const std::function<void(const table::TableInput&, double wall)>& apply) {
   std::vector<std::string> warnings;
   auto resumed = log_.load(warnings);
   for (const std::string& w : warnings) log(Priority::Warning, w);
@@ -14,7 +14,7 @@ std::optional<InputLog::Resumed> BoardResume::resume(
     return std::nullopt;
   }
   replaying_ = true;
-  for (const table::TableInput& in : resumed->inputs) apply(in);
+  for (std::size_t i = 0; i < resumed->inputs.size(); ++i) apply(resumed->inputs[i], resumed->walls[i]);
   replaying_ = false;
   log_.continue_file();
   return resumed;

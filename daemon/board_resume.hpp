@@ -23,12 +23,12 @@ class BoardResume {
   BoardResume(std::filesystem::path file, InputLog::Identity identity)
       : log_(std::move(file), std::move(identity)) {}
 
-  // At start: the last run's board in progress, each of its inputs given to `apply` (replaying() is true
-  // meanwhile), the file then going on after them. Nothing to resume (none, or a file that cannot be
+  // At start: the last run's board in progress, each of its inputs given to `apply` with the wall clock
+  // (s) when the last run applied it (replaying() is true meanwhile), the file then going on after them. Nothing to resume (none, or a file that cannot be
   // replayed here, the warnings logged): nullopt, and a fresh file for the board whose first event will be
   // `first_seq`.
   std::optional<InputLog::Resumed> resume(std::uint64_t first_seq, double wall,
-                                          const std::function<void(const table::TableInput&)>& apply);
+                                          const std::function<void(const table::TableInput&, double wall)>& apply);
   bool replaying() const { return replaying_; }
 
   // After the table applied an input and its events went out (`emitted`: it said something): kept; a

@@ -120,12 +120,13 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
   Resumed r;
   // Consecutive runs are replayed merged by time: a zone's run goes on while another zone changes (each
   // change closes the runs before it, so no read crosses a change).
-  std::vector<table::TableInput> runs;
+  std::vector<std::pair<table::TableInput, double>> runs;  // each read with its run's wall
   auto end_runs = [&] {
-    std::stable_sort(runs.begin(), runs.end(),
-                     [](const table::TableInput& a, const table::TableInput& b) { return a.time < b.time; });
-    r.inputs.insert(r.inputs.end(), std::make_move_iterator(runs.begin()),
-                    std::make_move_iterator(runs.end()));
+    std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.first.time < b.first.time; });
+    for (auto& [read, wall] : runs) {
+      r.inputs.push_back(std::move(read));
+      r.walls.push_back(wall);
+    }
     runs.clear();
   };
   std::size_t at = 0, line_no = 0;
@@ -175,6 +176,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         table::TableInput tick;
         tick.time = j["tick"].get<table::Millis>();
         r.inputs.push_back(tick);
+        r.walls.push_back(j.value("w", 0.0));
       } else if (j.contains("cmd")) {
         table::TableInput c;
         c.kind = table::TableInput::Kind::Command;
@@ -187,6 +189,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         c.command.time = j["t"].get<table::Millis>();
         c.time = j.value("ti", c.command.time);
         r.inputs.push_back(std::move(c));
+        r.walls.push_back(j.value("w", 0.0));
       } else if (j.contains("o")) {
         auto zone = table::Zone::parse(j["o"].get<std::string>());
         if (!zone) throw std::invalid_argument("unknown zone");
@@ -218,7 +221,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
                                                        static_cast<table::Millis>(n - 1);
           read.time = read.observation.time + lag;
           r.last_time = std::max(r.last_time, read.time);
-          runs.push_back(std::move(read));
+          runs.emplace_back(std::move(read), j.value("w", 0.0));
         }
       } else {
         throw std::invalid_argument("no input");

@@ -40,6 +40,9 @@ class InputLog {
   // What the last run left to replay.
   struct Resumed {
     std::vector<table::TableInput> inputs;  // runs expanded, in the order they were applied
+    // walls[i]: the wall clock (s) when the last run applied inputs[i] (a run's reads: its last read's,
+    // the only one of them that can have made the table say something; the run ends there).
+    std::vector<double> walls;
     std::size_t records = 0;                // lines replayed (a run is one)
     table::Millis last_time = 0;            // the table's time of the last input
     double last_wall = 0;                   // the wall clock (s) when it was applied

@@ -51,7 +51,7 @@ void TableHost::resume(const std::vector<table::TableInput>& scenario) {
   for (const table::Zone& z : config_.zones) identity.zones.push_back(z.str());
   board_resume_ = std::make_unique<BoardResume>(fs::path(options_.state_dir) / "board-in-progress.inputs", std::move(identity));
   const auto began = std::chrono::steady_clock::now();
-  auto resumed = board_resume_->resume(board_first_seq_, wall(), [this](const table::TableInput& in) { apply(in, wall()); });
+  auto resumed = board_resume_->resume(board_first_seq_, wall(), [this](const table::TableInput& in, double at) { apply(in, at); });
   if (!resumed) return;
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
   clock_.resume(resumed->last_time, resumed->last_wall, scenario);

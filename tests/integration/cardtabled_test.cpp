@@ -774,6 +774,29 @@ TEST_F(Daemon, ABoardInPlaySurvivesKillNineWithoutAFalseRevokeAndItsBroadcastIsW
   EXPECT_NE(pbn.find("D6 DA SJ DQ\n"), std::string::npos) << "the thirteenth trick, in the columns West North East South: " << pbn;
 }
 
+// The cards played before a restart are held again by the replay of the board in progress and released
+// with the board after the embargo: they carried the restart's wall time, so a broadcaster's time line
+// showed the first three tricks played in the instant the daemon came back.
+TEST_F(Daemon, TheCardsPlayedBeforeARestartKeepTheTimeTheyWerePlayed) {
+  auto now = [] { return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count(); };
+  start("restart/play-clean-board-before.scn", 20, {"--embargo", "0"});  // the board, tricks 1-3
+  ASSERT_TRUE(wait_finished()) << log();
+  stop(SIGKILL);
+  const double killed = now();
+  std::this_thread::sleep_for(1500ms);  // the restart takes a while: its time is told apart from the play's
+  start("restart/play-clean-board-after.scn", 20, {"--embargo", "0"});  // tricks 4-13, the board back
+  ASSERT_TRUE(wait_finished()) << log();
+  ASSERT_EQ(released_cards(), 52u) << log();
+  auto r = request({{"command", "replay-live"}, {"since", 1}});
+  ASSERT_TRUE(r && (*r)["ok"].get<bool>()) << log();
+  std::vector<double> cards;
+  for (const json& e : (*r)["events"])
+    if (e["type"] == "live.card") cards.push_back(e["time"].get<double>());
+  ASSERT_EQ(cards.size(), 52u);
+  for (std::size_t i = 0; i < 12; ++i) EXPECT_LT(cards[i], killed) << "card " << i + 1 << " was played before the restart";
+  for (std::size_t i = 12; i < cards.size(); ++i) EXPECT_GT(cards[i], killed + 1.0) << "card " << i + 1 << " was played after it";
+}
+
 // The last run died in the instant between publishing a board's return and starting its input log again:
 // the replay went past the return, held that board's play again (the last run had embargoed it) and
 // it rode with the next board's broadcast, 104 cards for 52. Made here by appending the rest of the board,

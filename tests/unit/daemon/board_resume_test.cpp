@@ -35,7 +35,7 @@ class BoardResumeTest : public ::testing::Test {
   std::vector<std::string> replayed_by_a_restart(std::uint64_t first_seq = 1) {
     BoardResume again(file(), identity);
     std::vector<std::string> texts;
-    again.resume(first_seq, 2000.0, [&](const table::TableInput& in) {
+    again.resume(first_seq, 2000.0, [&](const table::TableInput& in, double) {
       EXPECT_TRUE(again.replaying());
       texts.push_back(in.command.text);
     });
@@ -50,22 +50,48 @@ class BoardResumeTest : public ::testing::Test {
 TEST_F(BoardResumeTest, WithNothingLeftByTheLastRunNothingIsReplayed) {
   BoardResume resume(file(), identity);
   bool applied = false;
-  EXPECT_FALSE(resume.resume(1, 1000.0, [&](const table::TableInput&) { applied = true; }));
+  EXPECT_FALSE(resume.resume(1, 1000.0, [&](const table::TableInput&, double) { applied = true; }));
   EXPECT_FALSE(applied);
   EXPECT_TRUE(fs::exists(file())) << "a fresh file for the board to come";
+}
+
+// The cards played before a restart are held again by the replay and reach broadcasters after the embargo:
+// they carried the restart's wall time, not the time they were played. Each replayed input comes with the
+// wall time the last run applied it at.
+TEST_F(BoardResumeTest, EachReplayedInputComesWithTheWallTimeTheLastRunAppliedItAt) {
+  {
+    BoardResume resume(file(), identity);
+    resume.resume(7, 1000.0, [](const table::TableInput&, double) {});
+    resume.logged(contract("4H S", 100), true, false, 7, 1000.1);
+    table::TableInput card;
+    card.kind = table::TableInput::Kind::Observe;
+    card.observation.zone = *table::Zone::parse("play:N");
+    card.observation.cards = bridge::Hand::from_bits(1);
+    for (table::Millis t : {150, 170, 190}) {  // a run of one reading: the last read made the table speak
+      card.time = card.observation.time = t;
+      resume.logged(card, t == 190, false, 7, 1000.0 + static_cast<double>(t) / 1000.0);
+    }
+  }
+  BoardResume again(file(), identity);
+  std::vector<double> walls;
+  ASSERT_TRUE(again.resume(9, 5000.0, [&](const table::TableInput&, double wall) { walls.push_back(wall); }));
+  ASSERT_EQ(walls.size(), 4u);
+  EXPECT_DOUBLE_EQ(walls[0], 1000.1) << "the contract, when it was given";
+  EXPECT_DOUBLE_EQ(walls[3], 1000.19) << "the read that made the table speak, when it was read";
+  for (double w : walls) EXPECT_LT(w, 5000.0) << "never the restart's time";
 }
 
 TEST_F(BoardResumeTest, TheInputsOfTheBoardInProgressAreReplayedOnceAtStart) {
   {
     BoardResume resume(file(), identity);
-    resume.resume(7, 1000.0, [](const table::TableInput&) {});
+    resume.resume(7, 1000.0, [](const table::TableInput&, double) {});
     resume.logged(contract("4H S", 100), true, false, 7, 1000.1);
     resume.logged(contract("3NT N", 200), true, false, 7, 1000.2);
   }
   {
     BoardResume again(file(), identity);
     std::vector<std::string> texts;
-    auto resumed = again.resume(9, 2000.0, [&](const table::TableInput& in) {
+    auto resumed = again.resume(9, 2000.0, [&](const table::TableInput& in, double) {
       // The loop applies the replayed input and logs it as any other: kept once only.
       texts.push_back(in.command.text);
       again.logged(in, true, false, 9, 2000.0);
@@ -84,7 +110,7 @@ TEST_F(BoardResumeTest, TheInputsOfTheBoardInProgressAreReplayedOnceAtStart) {
 TEST_F(BoardResumeTest, ABoardThatEndedLeavesNothingToResume) {
   {
     BoardResume resume(file(), identity);
-    resume.resume(1, 1000.0, [](const table::TableInput&) {});
+    resume.resume(1, 1000.0, [](const table::TableInput&, double) {});
     resume.logged(contract("4H S", 100), true, false, 1, 1000.1);
     resume.logged(contract("pass", 200), true, true, 12, 1000.2);  // board.returned: the next starts afresh
   }
@@ -94,7 +120,7 @@ TEST_F(BoardResumeTest, ABoardThatEndedLeavesNothingToResume) {
 TEST_F(BoardResumeTest, AnotherTablesInputsAreNeverReplayedHere) {
   {
     BoardResume resume(file(), identity);
-    resume.resume(1, 1000.0, [](const table::TableInput&) {});
+    resume.resume(1, 1000.0, [](const table::TableInput&, double) {});
     resume.logged(contract("4H S", 100), true, false, 1, 1000.1);
   }
   identity.zones = {"play:N", "play:E"};
