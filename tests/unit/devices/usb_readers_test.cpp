@@ -8,8 +8,7 @@
 #include "devices/deck.hpp"
 #include "devices/usb/acr122u_reader.hpp"
 #include "devices/usb/board_reader.hpp"
-#include "reader_models.hpp"
-#include "recording_sink.hpp"
+#include "usb_reader_fixture.hpp"
 #include "warning_log.hpp"
 
 namespace cardtable::devices {
@@ -20,7 +19,6 @@ using bridge::Hand;
 using test::AcrModel;
 using test::BoardModel;
 using test::FakeUsbDevice;
-using test::RecordingSink;
 
 Uid uid(const char* hex) { return *Uid::parse(hex); }
 Hand cards(std::initializer_list<const char*> names) {
@@ -34,57 +32,16 @@ const char* const kSA = "04A1B2C3D4E5F6";
 const char* const kHK = "04A1B2C3D4E5F7";
 const char* const kC7 = "08112233";
 
-class UsbReaders : public ::testing::Test {
+class UsbReaders : public test::UsbReaderFixture {
  protected:
-  void SetUp() override {
-    if (!test::umockdev_available()) GTEST_SKIP() << "needs umockdev's preload: run under umockdev-wrapper";
-    testbed_ = umockdev_testbed_new();
+  std::vector<Deck> decks() const override {
     Deck d;
     d.label = "pack-1";
     d.cards[uid(kSA)] = *Card::parse("SA");
     d.cards[uid(kHK)] = *Card::parse("HK");
     d.cards[uid(kC7)] = *Card::parse("C7");
-    auto lib = std::make_shared<DeckLibrary>();
-    std::vector<DeckProblem> problems;
-    lib->add(d, problems);
-    env_.decks = lib;
-    env_.quirks_path = CARDTABLE_TEST_QUIRKS;
+    return {d};
   }
-  void TearDown() override {
-    for (auto& r : readers_) r->stop();
-    readers_.clear();
-    fakes_.clear();
-    models_.clear();
-    if (testbed_) g_object_unref(testbed_);
-  }
-  // The emulated boards' behaviour, kept by the fixture: a test's local model died when the test body
-  // returned, while its reader, stopped only in TearDown, still polled it through umockdev's thread -- a
-  // use after free that crashed a test in twenty under load (and corrupted a mutex in a run of them all).
-  template <class Model, class... Args>
-  Model& model(Args&&... args) {
-    models_.push_back(std::make_unique<Model>(std::forward<Args>(args)...));
-    return static_cast<Model&>(*models_.back());
-  }
-  FakeUsbDevice& plug(int devnum, const char* port, const char* descriptors, test::UsbModel& model) {
-    fakes_.push_back(std::make_unique<FakeUsbDevice>(testbed_, 1, devnum, port, descriptors, model));
-    return *fakes_.back();
-  }
-  Device& start(std::unique_ptr<Device> d) {
-    std::string error;
-    EXPECT_TRUE(d->start(sink_, error)) << error;
-    readers_.push_back(std::move(d));
-    return *readers_.back();
-  }
-  static DeviceConfig config(const char* name, const char* driver, std::map<int, Zone> antennas, std::map<std::string, std::string> options = {}) {
-    return DeviceConfig{name, driver, std::move(antennas), std::move(options)};
-  }
-
-  UMockdevTestbed* testbed_ = nullptr;
-  DeviceEnvironment env_;
-  RecordingSink sink_;
-  std::vector<std::unique_ptr<test::UsbModel>> models_;  // before the fakes: they answer through it
-  std::vector<std::unique_ptr<FakeUsbDevice>> fakes_;
-  std::vector<std::unique_ptr<Device>> readers_;
 };
 
 TEST_F(UsbReaders, Acr122uIsFoundByVidPidShakesHandsAndReadsTheCardFaced) {

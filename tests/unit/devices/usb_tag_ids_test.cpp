@@ -7,8 +7,7 @@
 #include "devices/deck.hpp"
 #include "devices/usb/acr122u_reader.hpp"
 #include "devices/usb/board_reader.hpp"
-#include "reader_models.hpp"
-#include "recording_sink.hpp"
+#include "usb_reader_fixture.hpp"
 
 namespace cardtable::devices {
 namespace {
@@ -16,7 +15,6 @@ namespace {
 using bridge::Card;
 using test::AcrModel;
 using test::BoardModel;
-using test::FakeUsbDevice;
 
 Uid uid(const char* hex) { return *Uid::parse(hex); }
 Zone zone(const char* text) { return *Zone::parse(text); }
@@ -39,59 +37,26 @@ std::map<Card, std::string> ids_read(test::RecordingSink& sink, const Zone& z, C
   return out;
 }
 
-class UsbTagIds : public ::testing::Test {
+class UsbTagIds : public test::UsbReaderFixture {
  protected:
-  void SetUp() override {
-    if (!test::umockdev_available()) GTEST_SKIP() << "needs umockdev's preload: run under umockdev-wrapper";
-    testbed_ = umockdev_testbed_new();
-    auto lib = std::make_shared<DeckLibrary>();
-    std::vector<DeckProblem> problems;
+  std::vector<Deck> decks() const override {
     Deck one, two;
     one.label = "pack-1";
     one.cards[uid(kSA)] = kSpadeAce;
     one.cards[uid(kHK)] = *Card::parse("HK");
     two.label = "pack-2";
     two.cards[uid(kSA2)] = kSpadeAce;
-    lib->add(one, problems);
-    lib->add(two, problems);
-    env_.decks = lib;
-    env_.quirks_path = CARDTABLE_TEST_QUIRKS;
+    return {one, two};
   }
-  void TearDown() override {
-    for (auto& r : readers_) r->stop();
-    readers_.clear();
-    fakes_.clear();
-    models_.clear();
-    if (testbed_) g_object_unref(testbed_);
-  }
-  template <class Model>
-  Model& plug(int devnum, const char* port, const char* descriptors) {
-    models_.push_back(std::make_unique<Model>());  // kept until the readers stop: they poll it
-    fakes_.push_back(std::make_unique<FakeUsbDevice>(testbed_, 1, devnum, port, descriptors, *models_.back()));
-    return static_cast<Model&>(*models_.back());
-  }
-  void start(std::unique_ptr<Device> d) {
-    std::string error;
-    EXPECT_TRUE(d->start(sink_, error)) << error;
-    readers_.push_back(std::move(d));
-  }
-  static DeviceConfig config(const char* name, const char* driver, std::map<int, Zone> antennas, std::map<std::string, std::string> options = {}) {
-    return DeviceConfig{name, driver, std::move(antennas), std::move(options)};
-  }
-
-  UMockdevTestbed* testbed_ = nullptr;
-  DeviceEnvironment env_;
-  test::RecordingSink sink_;
-  std::vector<std::unique_ptr<test::UsbModel>> models_;
-  std::vector<std::unique_ptr<FakeUsbDevice>> fakes_;
-  std::vector<std::unique_ptr<Device>> readers_;
 };
 
 // One ACR122U a pocket: North's ♠A heard by East's reader too carries the same UID in both readings; a ♠A
 // of another pack carries its own.
 TEST_F(UsbTagIds, Acr122uReadingsCarryTheUidOfEachKnownCard) {
-  AcrModel& north = plug<AcrModel>(2, "1-1", test::kAcr122uDescriptors);
-  AcrModel& east = plug<AcrModel>(3, "1-3", test::kAcr122uDescriptors);
+  AcrModel& north = model<AcrModel>();
+  AcrModel& east = model<AcrModel>();
+  plug(2, "1-1", test::kAcr122uDescriptors, north);
+  plug(3, "1-3", test::kAcr122uDescriptors, east);
   start(std::make_unique<Acr122uReader>(config("north", "acr122u", {{0, zone("pocket:N")}}, {{"port", "1-1"}}), env_));
   start(std::make_unique<Acr122uReader>(config("east", "acr122u", {{0, zone("pocket:E")}}, {{"port", "1-3"}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added, 2));
@@ -115,7 +80,8 @@ TEST_F(UsbTagIds, Acr122uReadingsCarryTheUidOfEachKnownCard) {
 // The reader board: each antenna's reading carries its cards' UIDs, and an unknown tag stays in
 // unknown_ids only.
 TEST_F(UsbTagIds, BoardReadingsCarryTheUidOfEachKnownCard) {
-  BoardModel& board = plug<BoardModel>(4, "1-2", test::kBoardDescriptors);
+  BoardModel& board = model<BoardModel>();
+  plug(4, "1-2", test::kBoardDescriptors, board);
   start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("play:N")}}), env_));
   ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
   board.place(0, {{uid(kHK), 90}, {uid("04FFFFFFFFFFFF"), 80}});  // physical 0 is logical 2 (antenna_order 2,0,1,3)
