@@ -90,6 +90,7 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
     return false;
   }
   if (poll) poll_ms_ = option_poll_ms_ = static_cast<int>(*poll);
+  warn_whole_hands();
   sink_ = &sink;
   {
     std::lock_guard lock(mutex_);
@@ -115,6 +116,19 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
                                        " is plugged in: waiting for it; its zones are unknown until it is");
   }
   return true;
+}
+
+void UsbReader::warn_whole_hands() const {
+  // An HF antenna resolves one tag reliably, sometimes two; a stack of 13 is not dependable (DESIGN,
+  // docs/hardware.md "What an RFID antenna can do"). A hand: zone is a whole pocket's 13 cards for the
+  // station's check: the tags not heard would be a hand short of cards there, a false wrong count. Taken
+  // all the same, as a pocket read in full is (docs/laws.md, the board's return), but said once at start.
+  for (const auto& [antenna, zone] : config().antennas)
+    if (zone.kind == table::ZoneKind::Hand)
+      log(LogLevel::Warning, name(),
+          zone.str() + " is on antenna" + std::to_string(antenna) + " of an RFID reader, which does not dependably read a hand of 13 cards: " +
+              "a card not heard makes the hand short and the board a false wrong count. A camera reads hand: zones; " +
+              "with RFID, pass the cards over the scan slot (docs/hardware.md, \"What an RFID antenna can do\")");
 }
 
 void UsbReader::stop() {

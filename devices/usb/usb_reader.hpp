@@ -131,6 +131,9 @@ class UsbReader : public Device, private UsbListener {
   bool wait_for(int ms);  // false when stopping
   bool wait_until(std::chrono::steady_clock::time_point t);  // false: stopping
   void detach();
+  // A hand: zone (a pocket's 13 cards) on an RFID antenna is said at start: the reader is taken, but the
+  // cards it misses would make a hand short of cards.
+  void warn_whole_hands() const;
 
   std::string protocol_;
   DeviceEnvironment env_;

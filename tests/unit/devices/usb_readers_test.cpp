@@ -131,6 +131,24 @@ TEST_F(UsbReaders, AReaderNotPluggedInAtStartSaysSoOnceAndIsTakenWhenPluggedIn) 
   EXPECT_TRUE(sink_.wait_reading(zone("play:N"), cards({"SA"})));
 }
 
+// A stack of 13 tags is not dependable on one HF antenna (docs/hardware.md): a hand: zone on an RFID
+// reader is taken, as a pocket read in full is, but the technician is told at start why it would make
+// false wrong counts and what reads a hand instead. A play area on the same board is said nothing of.
+TEST_F(UsbReaders, AHandZoneOnAnRfidReaderIsSaidAtStartWithWhyAndWhatReadsAHand) {
+  test::WarningLog log;
+  BoardModel& board = model<BoardModel>();
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  start(std::make_unique<BoardReader>(config("station", "cardtable-board", {{0, zone("hand:N")}, {2, zone("play:S")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  std::vector<std::string> hands;
+  for (const std::string& line : log.lines())
+    if (line.find("hand:") != std::string::npos || line.find("play:S") != std::string::npos) hands.push_back(line);
+  ASSERT_EQ(hands.size(), 1u);
+  EXPECT_EQ(hands[0].rfind("station: hand:N is on antenna0 of an RFID reader, which does not dependably read a hand of 13 cards", 0), 0u) << hands[0];
+  EXPECT_NE(hands[0].find("false wrong count"), std::string::npos) << hands[0];
+  EXPECT_NE(hands[0].find("A camera reads hand: zones; with RFID, pass the cards over the scan slot"), std::string::npos) << hands[0];
+}
+
 // A zone on an antenna the board does not have was never read, with no word why. The board says how
 // many it has when it shakes hands (it may have more than the quirk file's count), so it is said then.
 TEST_F(UsbReaders, AZoneOnAnAntennaTheBoardLacksIsSaidWhenTheBoardArrives) {
