@@ -4,12 +4,16 @@
 //      model's crosstalk_margin, the tag belongs to the strongest antenna only;
 //   2. otherwise the tag is dropped from every antenna that saw it, and those antennas' readings are
 //      uncertain for this poll (the table treats them as noise, so a flicker never becomes a play).
+// Either way the antennas are too close: crosstalk_advice says so, and what to do, for the technician.
 #pragma once
 
+#include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "devices/uid.hpp"
+#include "table/zone.hpp"
 
 namespace cardtable::devices {
 
@@ -23,7 +27,16 @@ struct AntennaTags {
   bool uncertain = false;  // set by resolve_crosstalk, or by the reader (collision, field error)
 };
 
-// Applies the rule in place; returns how many tags were seen on more than one antenna.
-int resolve_crosstalk(std::vector<AntennaTags>& antennas, int margin);
+// Antenna numbers that heard one tag in the same poll, ascending.
+using AntennaGroup = std::vector<int>;
+
+// Applies the rule in place; returns how many tags were seen on more than one antenna. `heard_together`,
+// when given, gets each group of antennas that shared a tag.
+int resolve_crosstalk(std::vector<AntennaTags>& antennas, int margin, std::set<AntennaGroup>* heard_together = nullptr);
+
+// The technician's line for antennas that heard one tag: which zones, what it costs, and to move them apart
+// by the distance docs/hardware.md gives ("Cross-talk"). `zones` names the zone each antenna serves (an
+// antenna serving none is named alone).
+std::string crosstalk_advice(const AntennaGroup& group, const std::map<int, table::Zone>& zones);
 
 }  // namespace cardtable::devices

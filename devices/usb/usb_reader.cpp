@@ -431,11 +431,16 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
 
 void UsbReader::publish(const ReaderQuirk& quirk, std::vector<AntennaTags> heard) {
   for (AntennaTags& a : heard) a.antenna = quirk.logical_antenna(a.antenna);
-  counters_.crosstalk += static_cast<std::uint64_t>(resolve_crosstalk(heard, quirk.crosstalk_margin));
+  std::set<AntennaGroup> together;
+  counters_.crosstalk += static_cast<std::uint64_t>(resolve_crosstalk(heard, quirk.crosstalk_margin, &together));
   std::shared_ptr<const DeckLibrary> decks;
   {
     std::lock_guard lock(mutex_);
     decks = decks_;
+    // Said once per group of antennas (it recurs at every poll while the card lies there): the counter
+    // alone told that it happened, not which antennas nor what to do about it.
+    for (const AntennaGroup& g : together)
+      if (crosstalk_said_.size() < 64 && crosstalk_said_.insert(g).second) log(LogLevel::Warning, name(), crosstalk_advice(g, config().antennas));
   }
   const Millis now = env_.clock();
   for (const auto& [antenna, zone] : config().antennas) {

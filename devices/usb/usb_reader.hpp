@@ -157,6 +157,7 @@ class UsbReader : public Device, private UsbListener {
   int poll_ms_ = 0;                     // the period polled at: option or model, no shorter than the reader's own
   int option_poll_ms_ = 0;              // poll_ms= (0: none)
   std::set<Uid> unknown_logged_;
+  std::set<AntennaGroup> crosstalk_said_;  // antennas said to hear one tag (publish)
   // Dropped frames said in a window (dropped(), the reader's thread): at most kDropsSaid lines each.
   static constexpr std::chrono::seconds kDropWindow{10};
   static constexpr int kDropsSaid = 5;

@@ -160,5 +160,25 @@ TEST(CrossTalk, CloseOrUnknownStrengthsMakeBothAntennasUncertainAndNeitherHasThe
   }
 }
 
+// The antennas that heard one tag are the ones to move apart: each group is named once, however many
+// tags they shared, and an antenna that heard a tag alone is in none.
+TEST(CrossTalk, TheAntennasThatHeardOneTagAreGivenAsAGroup) {
+  std::vector<AntennaTags> a = {{2, {{u("01020304"), 200}, {u("0A0B0C0D"), 90}}, false},
+                                {0, {{u("01020304"), 120}, {u("0A0B0C0D"), 0}}, false},
+                                {3, {{u("11223344"), 80}}, false}};
+  std::set<AntennaGroup> together;
+  EXPECT_EQ(resolve_crosstalk(a, 6, &together), 2);
+  EXPECT_EQ(together, (std::set<AntennaGroup>{{0, 2}}));
+}
+
+// A technician reading the log learns which zones hear each other and what to do: move them apart, by
+// how much (docs/hardware.md, "Cross-talk").
+TEST(CrossTalk, TheAdviceNamesTheZonesAndHowFarApartToMoveTheAntennas) {
+  const std::map<int, Zone> zones = {{0, *Zone::parse("play:E")}, {2, *Zone::parse("play:N")}};
+  const std::string line = crosstalk_advice({0, 2, 5}, zones);
+  EXPECT_EQ(line.rfind("play:E (antenna0), play:N (antenna2) and antenna5 heard the same tag in one poll", 0), 0u) << line;
+  EXPECT_NE(line.find("move these antennas at least 10 cm apart (docs/hardware.md, \"Cross-talk\")"), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace cardtable::devices
