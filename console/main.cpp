@@ -14,7 +14,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "devices/data_files.hpp"
+#include "data_files/source_or_installed.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/endpoint.hpp"
 #include "gateway.hpp"
@@ -161,7 +161,7 @@ int main(int argc, char** argv) {
   if (argc >= 2 && std::string(argv[1]) == "make-cert") return make_cert_command(argc, argv);
 
   std::string listen = "127.0.0.1:8080", config, hub, hub_control, hub_key, director_key, broadcaster_key, logins_file,
-              www = devices::source_or_installed(CARDTABLE_CONSOLE_WWW_SOURCE, CARDTABLE_CONSOLE_WWW),
+              www = data_files::source_or_installed(CARDTABLE_CONSOLE_WWW_SOURCE, CARDTABLE_CONSOLE_WWW),
               tls_cert, tls_key;
   std::vector<std::string> events_direct, tables, allowed_origins;
   double allowance = 450, lost_after = 15;

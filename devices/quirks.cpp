@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "devices/data_files.hpp"
+#include "data_files/source_or_installed.hpp"
 #include "devices/data_lines.hpp"
 
 // Set by devices/CMakeLists.txt: the installed quirk file and the source tree's.
@@ -182,7 +182,7 @@ QuirkTable QuirkTable::load(const std::string& path, std::vector<QuirkProblem>& 
 }
 
 std::string QuirkTable::default_path() {
-  return source_or_installed(CARDTABLE_QUIRKS_SOURCE, CARDTABLE_QUIRKS_FILE);
+  return data_files::source_or_installed(CARDTABLE_QUIRKS_SOURCE, CARDTABLE_QUIRKS_FILE);
 }
 
 const ReaderQuirk* QuirkTable::by_usb(std::uint16_t vid, std::uint16_t pid) const {

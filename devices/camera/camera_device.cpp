@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "devices/data_files.hpp"
+#include "data_files/source_or_installed.hpp"
 #include "devices/device_options.hpp"
 #include "devices/log.hpp"
 #include "vision/face_reader.hpp"
@@ -229,7 +229,7 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
     return nullptr;
   }
   s.source = *source;
-  s.model = config.option("model").value_or(source_or_installed(CARDTABLE_VISION_MODEL_SOURCE, CARDTABLE_VISION_MODEL_INSTALLED));
+  s.model = config.option("model").value_or(data_files::source_or_installed(CARDTABLE_VISION_MODEL_SOURCE, CARDTABLE_VISION_MODEL_INSTALLED));
   if (auto v = o.whole("settle", 1, 100)) s.settle = static_cast<int>(*v);
   if (auto v = o.whole("period_ms", 1, 60000)) s.period_ms = *v;
   if (auto v = o.whole("width", 1, 16384)) s.width = static_cast<int>(*v);

@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "devices/data_files.hpp"
+#include "data_files/source_or_installed.hpp"
 
 namespace cardtable::vision_tool {
 
@@ -53,6 +53,6 @@ double Options::double_value(const std::string& name, double fallback) const {
   throw UsageError(name + " wants a number, not '" + value(name, "") + "'");
 }
 
-std::string default_model() { return devices::source_or_installed(CARDTABLE_VISION_SOURCE_MODEL, CARDTABLE_VISION_INSTALLED_MODEL); }
+std::string default_model() { return data_files::source_or_installed(CARDTABLE_VISION_SOURCE_MODEL, CARDTABLE_VISION_INSTALLED_MODEL); }
 
 }  // namespace cardtable::vision_tool

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "data_files/source_or_installed.hpp"
 #include "devices/crosstalk.hpp"
-#include "devices/data_files.hpp"
 #include "devices/quirks.hpp"
 #include "devices/usb/board_reader.hpp"
 #include "recording_sink.hpp"
@@ -39,11 +39,11 @@ TEST(QuirkFile, WithNoneNamedTheBuildTreeReadsTheSourceTreesFile) {
 }
 
 TEST(DataFiles, TheSourceTreesCopyWhileItIsThereElseTheInstalledOne) {
-  EXPECT_EQ(source_or_installed(CARDTABLE_SHIPPED_QUIRKS, "/usr/share/cardtable/readers.quirk"), CARDTABLE_SHIPPED_QUIRKS);
+  EXPECT_EQ(data_files::source_or_installed(CARDTABLE_SHIPPED_QUIRKS, "/usr/share/cardtable/readers.quirk"), CARDTABLE_SHIPPED_QUIRKS);
   // An installed daemon on another machine: the path it was built at is not there.
-  EXPECT_EQ(source_or_installed("/nonexistent/build/devices/quirks/readers.quirk", "/usr/share/cardtable/readers.quirk"),
+  EXPECT_EQ(data_files::source_or_installed("/nonexistent/build/devices/quirks/readers.quirk", "/usr/share/cardtable/readers.quirk"),
             "/usr/share/cardtable/readers.quirk");
-  EXPECT_EQ(source_or_installed("", "/usr/share/cardtable/readers.quirk"), "/usr/share/cardtable/readers.quirk");
+  EXPECT_EQ(data_files::source_or_installed("", "/usr/share/cardtable/readers.quirk"), "/usr/share/cardtable/readers.quirk");
 }
 
 TEST(QuirkFile, BadLinesAreNamedAndTheRestKept) {
