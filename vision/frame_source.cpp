@@ -27,23 +27,23 @@ class CameraSource final : public FrameSource {
       : device_(std::move(device)), w_(w), h_(h), retry_(retry) {
     open();
   }
-  std::optional<Frame> next() override {
+  bool next_into(Frame& f) override {
     if (!cap_.isOpened()) {
       // Unplugged (or never there): try again, but not in a busy loop.
-      if (std::chrono::steady_clock::now() - last_try_ < retry_ || !open()) return std::nullopt;
+      if (std::chrono::steady_clock::now() - last_try_ < retry_ || !open()) return false;
     }
-    Frame f;
     if (!cap_.grab()) {  // the camera went away: reopen on a later call
       cap_.release();
-      return std::nullopt;
+      return false;
     }
     f.time_ms = now_ms();  // at capture: grab() returned the newest frame, retrieve() only decodes it
+    // Into the caller's buffer: retrieve() reallocates it only when the frame's size or type changed.
     if (!cap_.retrieve(f.image) || f.image.empty()) {
       cap_.release();
-      return std::nullopt;
+      return false;
     }
-    f.origin = device_;
-    return f;
+    if (f.origin != device_) f.origin = device_;
+    return true;
   }
   bool finished() const override { return false; }
   bool healthy() const override { return cap_.isOpened(); }
@@ -75,15 +75,14 @@ class VideoFileSource final : public FrameSource {
     if (!fs::exists(file, ec)) throw std::runtime_error(file.string() + ": no such file");
     if (!cap_.open(file.string())) throw std::runtime_error(file.string() + ": OpenCV cannot open this video");
   }
-  std::optional<Frame> next() override {
-    Frame f;
-    if (done_ || !cap_.read(f.image) || f.image.empty()) {
+  bool next_into(Frame& f) override {
+    if (done_ || !cap_.read(f.image) || f.image.empty()) {  // read() decodes into f's buffer when it fits
       done_ = true;
-      return std::nullopt;
+      return false;
     }
     f.time_ms = static_cast<std::int64_t>(cap_.get(cv::CAP_PROP_POS_MSEC));
-    f.origin = file_.string();
-    return f;
+    if (f.origin != file_.string()) f.origin = file_.string();
+    return true;
   }
   bool finished() const override { return done_; }
   bool healthy() const override { return true; }
@@ -107,7 +106,7 @@ class ImageFolderSource final : public FrameSource {
     std::sort(files_.begin(), files_.end());
     if (files_.empty()) throw std::runtime_error(dir.string() + ": no frame in the folder (.png, .jpg, .jpeg or .bmp files)");
   }
-  std::optional<Frame> next() override {
+  bool next_into(Frame& f) override {
     while (i_ < files_.size()) {
       const auto& p = files_[i_];
       const std::int64_t time = static_cast<std::int64_t>(i_) * period_;
@@ -119,17 +118,24 @@ class ImageFolderSource final : public FrameSource {
         skip(p.filename().string() + ": cannot be opened (" + std::strerror(errno) + ")");
         continue;
       }
-      std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), {});
+      bytes_.assign(std::istreambuf_iterator<char>(in), {});  // the file's bytes, in the last file's room
+      // Into a new image, not f's buffer: imdecode(buf, flags, &dst) leaves dst as it was when the file
+      // does not decode, and returns it (OpenCV 4.6), so a damaged frame would pass for the last good one.
       cv::Mat image;
       try {
-        if (!bytes.empty()) image = cv::imdecode(bytes, cv::IMREAD_COLOR);
+        if (!bytes_.empty()) image = cv::imdecode(bytes_, cv::IMREAD_COLOR);
       } catch (const cv::Exception&) {
         image.release();
       }
-      if (!image.empty()) return Frame{image, time, p.string()};
+      if (!image.empty()) {
+        f.image = std::move(image);
+        f.time_ms = time;
+        f.origin = p.string();
+        return true;
+      }
       skip(p.filename().string() + ": does not decode as an image");
     }
-    return std::nullopt;
+    return false;
   }
   bool finished() const override { return i_ >= files_.size(); }
   bool healthy() const override { return bad_.empty(); }
@@ -141,6 +147,7 @@ class ImageFolderSource final : public FrameSource {
   std::int64_t period_;
   std::vector<fs::path> files_;
   std::size_t i_ = 0;
+  std::vector<unsigned char> bytes_;  // the frame file read, kept for the next
   std::vector<std::string> bad_;      // every file skipped (healthy() is false once there is one)
   std::vector<std::string> skipped_;  // those not yet taken by the device
   void skip(std::string why) {

@@ -23,9 +23,17 @@ struct Frame {
 class FrameSource {
  public:
   virtual ~FrameSource() = default;
-  // The next frame; nullopt when there is none now (camera unplugged: it keeps trying to reopen) or
-  // none left (a recording's end: `finished()` then says so).
-  virtual std::optional<Frame> next() = 0;
+  // The next frame, into `frame`: false when there is none now (camera unplugged: it keeps trying to
+  // reopen) or none left (a recording's end: `finished()` then says so), and `frame` then holds nothing to
+  // read. The image is decoded into `frame`'s buffer when the size is the same, so a reader of every frame
+  // (the camera device, 30 a second) allocates no 1.2 MB buffer each time.
+  virtual bool next_into(Frame& frame) = 0;
+  // The same into a new frame (a reader of a few frames); nullopt where next_into() is false.
+  std::optional<Frame> next() {
+    Frame f;
+    if (!next_into(f)) return std::nullopt;
+    return f;
+  }
   virtual bool finished() const = 0;
   virtual bool healthy() const = 0;       // the camera answers
   virtual std::string describe() const = 0;

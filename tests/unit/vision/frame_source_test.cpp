@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 #include <opencv2/imgcodecs.hpp>
+#include <opencv2/videoio.hpp>
 
 using namespace cardtable::vision;
 namespace fs = std::filesystem;
@@ -35,6 +36,29 @@ TEST(FrameSource, AFolderReplaysItsImagesInNameOrderAndSkipsBadFiles) {
   EXPECT_FALSE(src->next());
   EXPECT_TRUE(src->finished());
   EXPECT_FALSE(src->healthy()) << "a frame that did not decode is reported, not silently lost";
+  fs::remove_all(d);
+}
+
+// The camera device reads every frame (30 a second): a camera's or a video's frame is decoded into the
+// buffer of the one before when the size is the same, not into a new one.
+TEST(FrameSource, AVideoReadIntoTheLastFrameReusesItsBuffer) {
+  const auto d = temp_dir("into");
+  const auto clip = d / "clip.avi";
+  {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(64, 48));
+    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPEG video";
+    for (int i = 0; i < 3; ++i) w.write(cv::Mat(48, 64, CV_8UC3, cv::Scalar(0, 0, 80 * i)));
+  }
+  auto src = open_source("file:" + clip.string());
+  Frame f;
+  ASSERT_TRUE(src->next_into(f));
+  const uchar* buffer = f.image.data;
+  ASSERT_TRUE(src->next_into(f));
+  EXPECT_EQ(f.image.data, buffer) << "the second frame was decoded into a new buffer";
+  EXPECT_EQ(f.image.cols, 64);
+  ASSERT_TRUE(src->next_into(f));
+  EXPECT_FALSE(src->next_into(f));
+  EXPECT_TRUE(src->finished());
   fs::remove_all(d);
 }
 
