@@ -3,6 +3,7 @@
 
 #include "daemon/event_loop.hpp"
 #include "daemon/log.hpp"
+#include "daemon/startup_error.hpp"
 
 int main(int argc, char** argv) {
   using cardtable::daemon::log;
