@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -201,13 +202,17 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         o.confidence = j.value("f", 1.0);
         o.source = j.value("s", std::string());
         o.unknown_ids = j.value("i", std::vector<std::string>());
-        // The tags' UIDs of the cards read ({"SA": "04..."}): a resumed board tells one card heard by two
-        // readers from a second card of another pack as the live one did.
+        // The tags' UIDs of the cards read ({"SA": "04..."}, or a list where a face has several tags: two
+        // cards): a resumed board tells one card heard by two readers from a second card of another pack,
+        // and counts two ♠A in one pocket, as the live one did.
         if (j.contains("ci"))
           for (auto it = j["ci"].begin(); it != j["ci"].end(); ++it) {
             auto card = bridge::Card::parse(it.key());
             if (!card) throw std::invalid_argument("'" + it.key() + "' is not a card");
-            o.card_ids[*card] = it.value().get<std::string>();
+            if (it.value().is_array())
+              for (const auto& id : it.value()) o.card_ids.emplace(*card, id.get<std::string>());
+            else
+              o.card_ids.emplace(*card, it.value().get<std::string>());
           }
         const table::Millis first = j["t"].get<table::Millis>(), last = j.value("l", first);
         const table::Millis lag = j.value("ti", first) - first;  // the input's time against the reading's
@@ -303,7 +308,16 @@ std::string InputLog::line_of(const Run& r) {
   if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
   if (!o.card_ids.empty()) {
     json ids = json::object();
-    for (const auto& [card, id] : o.card_ids) ids[card.str()] = id;
+    for (auto it = o.card_ids.begin(); it != o.card_ids.end(); it = o.card_ids.upper_bound(it->first)) {
+      auto [first, last] = o.card_ids.equal_range(it->first);
+      if (std::next(first) == last) {
+        ids[it->first.str()] = first->second;
+        continue;
+      }
+      json several = json::array();
+      for (auto k = first; k != last; ++k) several.push_back(k->second);
+      ids[it->first.str()] = several;
+    }
     j["ci"] = ids;
   }
   return j.dump() + "\n";

@@ -107,6 +107,13 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     e.message = board_text(expected) + ": a card was read " + times +
                 (e.seats.size() == 1 ? " in " + places + "'s pocket" : " (" + places + ")") + " \u2014 a card that is no part of the deal (Law 13C)";
     e.card_evidence = {{"card", c.str()}};
+    // The tags read for it, where the device gives them: two tags are two cards, one of another pack, and
+    // the director finds the one to take out by its UID.
+    std::string uids;
+    for (Seat s : e.seats)
+      for (auto [tag, end] = pockets[static_cast<std::size_t>(index(s))].card_ids.equal_range(c); tag != end; ++tag)
+        uids += (uids.empty() ? "" : ",") + tag->second;
+    if (!uids.empty()) e.card_evidence.emplace_back("uids", uids);
     e.card_message = board_text(expected) + ": " + c.display() + " was read " + times;
     out.events.push_back(std::move(e));
   }

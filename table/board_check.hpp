@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bridge/master_record.hpp"
@@ -16,6 +18,9 @@ struct PocketRead {
   std::vector<bridge::Card> cards;  // in the order read; a card read twice appears twice
   int unknown = 0;                  // stable readings of tags that are no card of the deck
   std::vector<std::string> unknown_ids;  // what identifies them, where the device said (Observation::unknown_ids)
+  // The tags of the cards, where the device gives them (Observation::card_ids): the same tag again is the
+  // same card (passed over the slot twice), another tag of a face a second card of it (Law 13C).
+  std::multimap<bridge::Card, std::string> card_ids;
   bool read = false;
 };
 

@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "table/observation.hpp"
+
 namespace cardtable::table {
 using namespace cardtable::bridge;
 
-std::vector<HeardTwice> merge_heard_twice(std::array<Hand, 4>& hands, const std::array<const std::map<Card, std::string>*, 4>& ids,
+std::vector<HeardTwice> merge_heard_twice(std::array<Hand, 4>& hands, std::array<std::multimap<Card, std::string>, 4>& ids,
                                           const std::array<int, 4>& extra, const std::optional<Deal>& deal) {
   std::vector<HeardTwice> out;
   Hand seen, twice;
@@ -13,24 +15,30 @@ std::vector<HeardTwice> merge_heard_twice(std::array<Hand, 4>& hands, const std:
     twice |= seen & h;
     seen |= h;
   }
+  auto at = [](Seat s) { return static_cast<std::size_t>(index(s)); };
   twice.for_each_descending([&](Card c) {
     // Grouped by id: the same tag in several zones is one card; a different tag (another pack) is another
     // card and stays where it was read, for the surplus check to find.
     std::map<std::string, std::vector<Seat>> by_id;
     for (Seat s : kAllSeats) {
-      auto si = static_cast<std::size_t>(index(s));
-      if (!hands[si].contains(c) || !ids[si]) continue;
-      auto id = ids[si]->find(c);
-      if (id != ids[si]->end() && !id->second.empty()) by_id[id->second].push_back(s);
+      if (!hands[at(s)].contains(c)) continue;
+      for (auto [tag, end] = ids[at(s)].equal_range(c); tag != end; ++tag)
+        if (!tag->second.empty()) by_id[tag->second].push_back(s);
     }
     for (const auto& [id, seats] : by_id) {
       if (seats.size() < 2) continue;
-      auto count = [&](Seat s) { return hands[static_cast<std::size_t>(index(s))].size() + extra[static_cast<std::size_t>(index(s))]; };
+      auto count = [&](Seat s) {
+        return hands[at(s)].size() + extra[at(s)] + static_cast<int>(same_face(hands[at(s)], ids[at(s)]).size());
+      };
       Seat kept = *std::min_element(seats.begin(), seats.end(), [&](Seat a, Seat b) { return count(a) < count(b); });
       if (deal)
         if (auto owner = deal->holder(c); owner && std::find(seats.begin(), seats.end(), *owner) != seats.end()) kept = *owner;
-      for (Seat s : seats)
-        if (s != kept) hands[static_cast<std::size_t>(index(s))].remove(c);
+      for (Seat s : seats) {
+        if (s == kept) continue;
+        auto [tag, end] = ids[at(s)].equal_range(c);
+        ids[at(s)].erase(std::find_if(tag, end, [&](const auto& e) { return e.second == id; }));
+        if (!ids[at(s)].count(c)) hands[at(s)].remove(c);
+      }
       out.push_back({c, id, seats, kept});
     }
   });

@@ -22,11 +22,12 @@ struct HeardTwice {
   bridge::Seat kept;                // the one zone it is counted in
 };
 
-// Takes out of `hands` (one zone a seat: the pockets) each card that several of them read with the same
-// id, keeping it in one: the seat the deal gives it to, when that is one of them; otherwise the one with
-// fewest cards (`extra`: what else each zone counts, its unknown tags), so the counts come out right --
-// a North card heard by East's reader too leaves North 13 and East 13, not East 14 and a surplus card.
-std::vector<HeardTwice> merge_heard_twice(std::array<bridge::Hand, 4>& hands, const std::array<const std::map<bridge::Card, std::string>*, 4>& ids,
+// Takes out of `hands` (one zone a seat: the pockets) and `ids` (each zone's tags, Observation::card_ids)
+// each tag that several of them read, keeping it in one: the seat the deal gives its card to, when that is
+// one of them; otherwise the one with fewest cards (`extra`: what else each zone counts, its unknown tags),
+// so the counts come out right -- a North card heard by East's reader too leaves North 13 and East 13, not
+// East 14 and a surplus card. A zone keeps the face while another tag of it is left there (a second card).
+std::vector<HeardTwice> merge_heard_twice(std::array<bridge::Hand, 4>& hands, std::array<std::multimap<bridge::Card, std::string>, 4>& ids,
                                           const std::array<int, 4>& extra, const std::optional<bridge::Deal>& deal);
 
 }  // namespace cardtable::table

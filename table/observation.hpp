@@ -13,6 +13,14 @@ namespace cardtable::table {
 
 using Millis = std::int64_t;
 
+// A card for each further tag of a face in `cards`: each tag is a card, and a Hand holds a face once.
+inline std::vector<bridge::Card> same_face(const bridge::Hand& cards, const std::multimap<bridge::Card, std::string>& ids) {
+  std::vector<bridge::Card> out;
+  for (auto it = ids.begin(); it != ids.end(); it = ids.upper_bound(it->first))
+    if (cards.contains(it->first)) out.insert(out.end(), ids.count(it->first) - 1, it->first);
+  return out;
+}
+
 struct Observation {
   Zone zone;
   bridge::Hand cards;       // the cards the device identified
@@ -24,14 +32,24 @@ struct Observation {
   // What identifies each unknown tag, where the device can tell (an RFID UID as upper-case hex): a
   // director finds the stray tag by it. Opaque text here; table/ knows nothing of USB or tags.
   std::vector<std::string> unknown_ids;
-  // What identifies each card read, where the device can tell (the RFID drivers: the tag's UID; a camera
-  // leaves it empty, it never hears one card twice). Only the tag tells one card heard by two readers at
-  // once (cross-talk: the same UID in two zones) from two cards of the same face (a second ♠A from another
-  // pack, Law 13C: another UID). Opaque text here, as unknown_ids.
-  std::map<bridge::Card, std::string> card_ids;
-  // The same reading? (What stability compares: cards, unknown count. Not the ids: a card is a card, and
-  // the stable reading keeps the ids it was first read with.)
-  bool same_reading(const Observation& o) const { return cards == o.cards && unknown == o.unknown; }
+  // What identifies each card read, one entry a tag, where the device can tell (the RFID drivers: the tag's
+  // UID; a camera leaves it empty, it never hears one card twice). Only the tag tells one card heard by two
+  // readers at once (cross-talk: the same UID in two zones) from two cards of the same face (a second ♠A
+  // from another pack, Law 13C: another UID) -- in two zones or in one: a face with two tags here is two
+  // cards, though `cards` (a Hand) holds it once. Opaque text here, as unknown_ids.
+  std::multimap<bridge::Card, std::string> card_ids;
+
+  // A card for each further tag of a face already in `cards` (a pocket holding its ♠A and another pack's
+  // reads ♠A here once: 14 cards, not 13), in card order. Empty without ids.
+  std::vector<bridge::Card> same_face() const { return table::same_face(cards, card_ids); }
+  // How many cards the zone holds: each face once, each further tag of a face again, and the unknown tags.
+  int count() const { return cards.size() + static_cast<int>(same_face().size()) + unknown; }
+  // The same reading? (What stability compares: cards, the further tags of a face, unknown count -- 13 tags
+  // and 14 with a second ♠A are different readings. Not the ids: a card is a card, and the stable reading
+  // keeps the ids it was first read with.)
+  bool same_reading(const Observation& o) const {
+    return cards == o.cards && unknown == o.unknown && same_face() == o.same_face();
+  }
 };
 
 }  // namespace cardtable::table

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "table/table.hpp"
@@ -61,14 +62,16 @@ class Parser {
     return master_->size() > 0 ? master_ : nullptr;
   }
   bool action(Millis t, std::vector<std::string> w);
+  using Packs = std::map<Card, std::set<int>>;  // ScenarioStep::packs
   bool read(Millis t, const Zone& z, Hand cards, int unknown = 0, double confidence = 1.0, bool complete = true,
-            std::map<Card, int> packs = {});
+            Packs packs = {});
   bool command(Millis t, Command::Kind kind, std::string text, Seat seat = Seat::North);
   // "as master [SEAT] [board LABEL] [-CARD|+CARD]...", starting at w[i] == "as".
   // Cards written CARD@PACK (a 'tags' scenario) put their pack in `packs`.
-  std::optional<Hand> master_hand(const std::vector<std::string>& w, std::size_t i, Seat default_seat, std::map<Card, int>* packs = nullptr);
-  std::optional<Hand> card_list(const std::vector<std::string>& w, std::size_t from, std::map<Card, int>& packs);
-  std::optional<Card> tagged_card(const std::string& word, std::map<Card, int>& packs);
+  std::optional<Hand> master_hand(const std::vector<std::string>& w, std::size_t i, Seat default_seat, Packs* packs = nullptr);
+  std::optional<Hand> card_list(const std::vector<std::string>& w, std::size_t from, Packs& packs);
+  // A card word, "SA" or "SA@2", put into `h` (and its pack into `packs`).
+  bool tagged_card(const std::string& word, Hand& h, Packs& packs);
   void play_card(Millis t, Seat s, Card c);
 
   std::filesystem::path folder_;
@@ -82,7 +85,7 @@ class Parser {
   std::array<std::vector<std::pair<Millis, Card>>, 4> played_{};  // what the script has each seat play
 };
 
-bool Parser::read(Millis t, const Zone& z, Hand cards, int unknown, double confidence, bool complete, std::map<Card, int> packs) {
+bool Parser::read(Millis t, const Zone& z, Hand cards, int unknown, double confidence, bool complete, Packs packs) {
   ScenarioStep s;
   s.kind = ScenarioStep::Kind::Read;
   s.time = t;
@@ -113,40 +116,35 @@ void Parser::play_card(Millis t, Seat s, Card c) {
 }
 
 // "SA" or, in a scenario with a 'tags' line, "SA@2": the ace of spades of a second pack, whose tag has
-// another UID (Law 13C's card of another pack, told from one card heard by two readers).
-std::optional<Card> Parser::tagged_card(const std::string& word, std::map<Card, int>& packs) {
+// another UID (Law 13C's card of another pack, told from one card heard by two readers). Put where the
+// face already is, a card of another pack is a second card of that face (two tags: ♠A and ♠A@2); the
+// same card again is the same tag, one card.
+bool Parser::tagged_card(const std::string& word, Hand& h, Packs& packs) {
   const auto at = word.find('@');
   auto c = Card::parse(word.substr(0, at));
-  if (!c) {
-    fail("'" + word + "' is not a card");
-    return std::nullopt;
+  if (!c) return fail("'" + word + "' is not a card");
+  int pack = 1;
+  if (at != std::string::npos) {
+    const std::string digit = word.substr(at + 1);
+    if (digit.size() != 1 || digit[0] < '1' || digit[0] > '9') return fail("'" + word + "': expected a pack number 1..9 after '@' (e.g. SA@2)");
+    if (!scenario_.tags) return fail("'" + word + "': a card's pack needs a 'tags' line before it (the zones then read tag UIDs)");
+    pack = digit[0] - '0';
   }
-  if (at == std::string::npos) return c;
-  const std::string pack = word.substr(at + 1);
-  if (pack.size() != 1 || pack[0] < '1' || pack[0] > '9') {
-    fail("'" + word + "': expected a pack number 1..9 after '@' (e.g. SA@2)");
-    return std::nullopt;
-  }
-  if (!scenario_.tags) {
-    fail("'" + word + "': a card's pack needs a 'tags' line before it (the zones then read tag UIDs)");
-    return std::nullopt;
-  }
-  if (pack[0] != '1') packs[*c] = pack[0] - '0';
-  return c;
+  std::set<int> from = !h.contains(*c) ? std::set<int>{} : packs.count(*c) ? packs[*c] : std::set<int>{1};
+  from.insert(pack);
+  h.add(*c);
+  if (from != std::set<int>{1}) packs[*c] = from;
+  return true;
 }
 
-std::optional<Hand> Parser::card_list(const std::vector<std::string>& w, std::size_t from, std::map<Card, int>& packs) {
+std::optional<Hand> Parser::card_list(const std::vector<std::string>& w, std::size_t from, Packs& packs) {
   Hand h;
-  for (std::size_t i = from; i < w.size(); ++i) {
-    if (w[i] == "-") continue;
-    auto c = tagged_card(w[i], packs);
-    if (!c) return std::nullopt;
-    h.add(*c);
-  }
+  for (std::size_t i = from; i < w.size(); ++i)
+    if (w[i] != "-" && !tagged_card(w[i], h, packs)) return std::nullopt;
   return h;
 }
 
-std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::size_t i, Seat seat, std::map<Card, int>* packs) {
+std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::size_t i, Seat seat, Packs* packs) {
   if (i + 1 >= w.size() || w[i] != "as" || w[i + 1] != "master") {
     fail("expected 'as master'");
     return std::nullopt;
@@ -179,16 +177,21 @@ std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::
     return std::nullopt;
   }
   Hand h = m->board(*board).deal.hand(seat);
-  std::map<Card, int> none;
+  Packs none;
+  Packs& into = packs ? *packs : none;
   for (const std::string& mod : mods) {
     if (mod.size() < 2 || (mod[0] != '-' && mod[0] != '+')) {
       fail("'" + mod + "': expected a seat, 'board LABEL', -CARD or +CARD");
       return std::nullopt;
     }
-    auto c = tagged_card(mod.substr(1), packs ? *packs : none);
-    if (!c) return std::nullopt;
-    if (mod[0] == '-') h.remove(*c);
-    else h.add(*c);
+    if (mod[0] == '+') {
+      if (!tagged_card(mod.substr(1), h, into)) return std::nullopt;
+      continue;
+    }
+    Hand taken;
+    if (!tagged_card(mod.substr(1), taken, none)) return std::nullopt;
+    h = h - taken;  // every card of that face goes
+    taken.for_each_descending([&](Card c) { into.erase(c); });
   }
   return h;
 }
@@ -237,7 +240,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     Zone z{verb == "pocket" ? ZoneKind::Pocket : ZoneKind::Hand, *s};
     if (w.size() >= 3 && w[2] == "full") return read(t, z, {}, 1);  // presence: some tag, not identified
     if (w.size() >= 3 && (w[2] == "empty" || w[2] == "-")) return read(t, z, {});
-    std::map<Card, int> packs;
+    Packs packs;
     if (w.size() >= 3 && w[2] == "as") {
       auto h = master_hand(w, 2, *s, &packs);
       return h && read(t, z, *h, 0, 1.0, true, packs);
@@ -256,19 +259,23 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     return true;
   }
   if (verb == "scan") {
-    auto pass = [&](Millis at, Hand cards, int unknown) {
-      read(at, Zone{ZoneKind::Scan, Seat::North}, cards, unknown);
+    auto pass = [&](Millis at, Hand cards, int unknown, Packs packs = {}) {
+      read(at, Zone{ZoneKind::Scan, Seat::North}, cards, unknown, 1.0, true, std::move(packs));
       read(at + timing_.scan_card_ms, Zone{ZoneKind::Scan, Seat::North}, {});
     };
     if (w.size() >= 2 && w[1] == "pocket") {  // scan pocket N as master ...
       auto s = seat_arg(2);
       if (!s) return false;
-      auto h = master_hand(w, 3, *s);
+      Packs packs;
+      auto h = master_hand(w, 3, *s, &packs);
       if (!h) return false;
       Millis at = t;
-      h->for_each_descending([&](Card c) {
-        pass(at, Hand::from_bits(std::uint64_t{1} << c.id()), 0);
-        at += timing_.scan_card_ms + timing_.scan_gap_ms;
+      h->for_each_descending([&](Card c) {  // a card of two packs (+SA@2 to a hand with ♠A) passes twice
+        auto of = packs.find(c);
+        for (int pack : of == packs.end() ? std::set<int>{1} : of->second) {
+          pass(at, Hand::from_bits(std::uint64_t{1} << c.id()), 0, pack == 1 ? Packs{} : Packs{{c, {pack}}});
+          at += timing_.scan_card_ms + timing_.scan_gap_ms;
+        }
       });
       return true;
     }
@@ -276,11 +283,13 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
       pass(t, {}, 1);
       return true;
     }
+    // One card a pass: "scan SQ SQ" passes the same card (the same tag) twice, "scan SQ SQ@2" a second ♠Q.
     Millis at = t;
     for (std::size_t i = 1; i < w.size(); ++i) {
-      auto c = Card::parse(w[i]);
-      if (!c) return fail("'" + w[i] + "' is not a card");
-      pass(at, Hand::from_bits(std::uint64_t{1} << c->id()), 0);
+      Hand card;
+      Packs packs;
+      if (!tagged_card(w[i], card, packs)) return false;
+      pass(at, card, 0, std::move(packs));
       at += timing_.scan_card_ms + timing_.scan_gap_ms;
     }
     return true;
@@ -370,7 +379,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
         if (at <= t) h->remove(c);
       return read(t, z, *h);
     }
-    std::map<Card, int> packs;
+    Packs packs;
     auto h = card_list(w, 1, packs);
     return h && read(t, z, *h, 0, 1.0, true, packs);
   }
@@ -410,7 +419,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     int unknown = 0;
     double confidence = 1.0;
     bool complete = true;
-    std::map<Card, int> packs;
+    Packs packs;
     for (std::size_t i = 2; i < w.size(); ++i) {
       if (w[i] == "incomplete") {
         complete = false;
@@ -427,9 +436,7 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
         continue;
       }
       if (w[i] == "-") continue;
-      auto c = tagged_card(w[i], packs);
-      if (!c) return false;
-      h.add(*c);
+      if (!tagged_card(w[i], h, packs)) return false;
     }
     return read(t, *z, h, unknown, confidence, complete, packs);
   }
@@ -564,13 +571,14 @@ struct Live {
 
 std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset);
 
-// What the simulated device reads for a step: with 'tags', each card with its tag's UID.
+// What the simulated device reads for a step: with 'tags', each card with its tag's UID -- one for each
+// pack it is read from (a second ♠A of another pack is a second tag).
 Observation observation_of(const Scenario& sc, const ScenarioStep& s, Millis time) {
   Observation o{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", time, {}, {}};
   if (sc.tags)
     s.cards.for_each_descending([&](Card c) {
-      auto pack = s.packs.find(c);
-      o.card_ids[c] = scenario_tag_uid(c, pack == s.packs.end() ? 1 : pack->second);
+      auto packs = s.packs.find(c);
+      for (int pack : packs == s.packs.end() ? std::set<int>{1} : packs->second) o.card_ids.emplace(c, scenario_tag_uid(c, pack));
     });
   return o;
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,7 +35,9 @@ struct ScenarioStep {
   bool complete = true;
   Command command;
   std::vector<std::filesystem::path> masters;  // Reload: the files to load instead (empty: the same)
-  std::map<bridge::Card, int> packs;  // Read: the pack (2..9) of each card whose tag is not of the first
+  // Read, with 'tags': the packs (1..9) a card is read from, where not just the first: {2} for another
+  // pack's card alone, {1, 2} for two cards of that face (two tags) in the zone.
+  std::map<bridge::Card, std::set<int>> packs;
   int line = 0;  // where the script said it
 };
 

@@ -1,5 +1,7 @@
 #include "table/stable_reading.hpp"
 
+#include <algorithm>
+
 namespace cardtable::table {
 
 namespace {
@@ -7,9 +9,12 @@ namespace {
 bool settles(int count, Millis since, Millis now, const TableConfig& config) {
   return count >= config.stable_reads || (count >= 2 && now - since >= config.stable_ms);
 }
-// `o` hears only tags that `than` has, and fewer of them: what a reader that missed replies reads.
+// `o` hears only tags that `than` has, and fewer of them: what a reader that missed replies reads (a
+// second tag of a face among them: 13 of a pocket's 14, its other pack's ♠A not heard this time).
 bool hears_less(const Observation& o, const Observation& than) {
-  return !o.same_reading(than) && (o.cards - than.cards).empty() && o.unknown <= than.unknown;
+  const std::vector<bridge::Card> more = o.same_face(), of = than.same_face();
+  return !o.same_reading(than) && (o.cards - than.cards).empty() && o.unknown <= than.unknown &&
+         std::includes(of.begin(), of.end(), more.begin(), more.end());
 }
 }  // namespace
 

@@ -362,16 +362,47 @@ void Table::on_scan(const Observation& o) {
     }
   }
   PocketRead& p = pockets_[static_cast<std::size_t>(pocket_)];
-  if (o.cards.size() > 1) {
-    Event e = make("reading.uncertain", Severity::Warning, {}, std::to_string(o.cards.size()) + " cards over the scan slot at once");
+  if (const int cards = o.count() - o.unknown; cards > 1) {  // two tags of one face at once are two cards too
+    Event e = make("reading.uncertain", Severity::Warning, {}, std::to_string(cards) + " cards over the scan slot at once");
     e.evidence = {{"zone", "scan"}, {"cause", "several cards at once"}};
     emit(std::move(e));
   }
-  o.cards.for_each_descending([&](Card c) { p.cards.push_back(c); });
+  o.cards.for_each_descending([&](Card c) {
+    auto [first, last] = o.card_ids.equal_range(c);
+    if (first == last) {  // no tag to tell by (a camera): a card read again is a second card (13C)
+      p.cards.push_back(c);
+      return;
+    }
+    for (auto tag = first; tag != last; ++tag) {
+      // The same tag again in this pocket is the same card passed over the slot twice -- an operator's
+      // slip, not Law 13C: counted once, and the operator told. Another tag of the face is a second card.
+      auto [had, had_end] = p.card_ids.equal_range(c);
+      if (std::any_of(had, had_end, [&](const auto& e) { return e.second == tag->second; })) {
+        passed_twice(c, tag->second);
+        continue;
+      }
+      p.cards.push_back(c);
+      p.card_ids.emplace(c, tag->second);
+    }
+  });
   p.unknown += o.unknown;
   p.unknown_ids.insert(p.unknown_ids.end(), o.unknown_ids.begin(), o.unknown_ids.end());
   p.read = true;
   last_card_ = o.time;
+}
+
+// One card -- one tag -- passed over the scan slot twice in a pocket. Public words name no card (the board
+// goes on to the table); the card and its tag are the director's detail.
+void Table::passed_twice(Card c, const std::string& id) {
+  const Seat pocket = kAllSeats[static_cast<std::size_t>(pocket_)];
+  Event e = make("reading.uncertain", Severity::Warning, {},
+                 board_text() + ": a card was passed over the scan slot twice in " + seat_word(pocket) +
+                     "'s pocket (the same tag); counted once");
+  e.seats = {pocket};
+  e.evidence = {{"zone", "scan"}, {"cause", "card passed twice"}, {"pocket", std::string(1, seat_letter(pocket))}};
+  e.card_evidence = {{"card", c.str()}, {"uid", id}};
+  e.card_message = board_text() + ": " + c.display() + " (tag " + id + ") was passed twice; counted once";
+  emit(std::move(e));
 }
 
 void Table::on_hand(const Observation& o) {
@@ -387,6 +418,10 @@ void Table::on_hand(const Observation& o) {
   PocketRead& p = pockets_[static_cast<std::size_t>(index(o.zone.seat))];
   p.cards.clear();
   o.cards.for_each_descending([&](Card c) { p.cards.push_back(c); });
+  // A second tag of a face -- another pack's ♠A beside this pack's -- is a second card: 14 in the pocket,
+  // and the face read twice (Law 13C).
+  for (Card c : o.same_face()) p.cards.push_back(c);
+  p.card_ids = o.card_ids;
   p.unknown = o.unknown;
   p.unknown_ids = o.unknown_ids;
   p.read = true;
@@ -505,7 +540,7 @@ bool Table::pockets_filling() const {
     const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
     if (!r || !r->complete) return false;  // presence only: no count is made at return
     cards += r->cards.size();
-    short_pocket = short_pocket || r->cards.size() + r->unknown < 13;
+    short_pocket = short_pocket || r->count() < 13;
   }
   return short_pocket && cards >= 40;  // read in full (board_returned's floor for a count)
 }
@@ -1253,7 +1288,7 @@ void Table::board_returned(Millis t) {
   std::array<Hand, 4> pockets{};
   std::array<int, 4> unknown{};                      // tags that are no card of the enrolled deck
   std::array<std::vector<std::string>, 4> unknown_ids{};
-  std::array<const std::map<Card, std::string>*, 4> card_ids{};  // the tags' ids, where the readers give them
+  std::array<std::multimap<Card, std::string>, 4> card_ids{};  // the tags' ids, where the readers give them
   std::array<std::string, 4> readers{};                          // the device that read each pocket
   bool read_cards = false;       // some pocket identified a card
   bool every_pocket_read = true;  // each pocket has a stable, complete reading
@@ -1266,7 +1301,7 @@ void Table::board_returned(Millis t) {
       pockets[si] = r->cards;
       unknown[si] = r->unknown;
       unknown_ids[si] = r->unknown_ids;
-      card_ids[si] = &r->card_ids;
+      card_ids[si] = r->card_ids;
       readers[si] = r->source;
     }
     read_cards = read_cards || (r && !r->cards.empty());
@@ -1278,6 +1313,13 @@ void Table::board_returned(Millis t) {
   if (every_pocket_read)
     for (const HeardTwice& h : merge_heard_twice(pockets, card_ids, unknown, info_ ? std::optional(info_->deal) : std::nullopt))
       heard_by_two_readers(h, readers);
+  // A second tag of a face in one pocket -- another pack's ♠A beside this pack's -- is a second card there:
+  // counted (14, not 13), and the face read twice (Law 13C).
+  std::array<std::vector<Card>, 4> again{};
+  for (std::size_t si = 0; si < 4; ++si) {
+    again[si] = same_face(pockets[si], card_ids[si]);
+    for (Card c : again[si]) twice.add(c);
+  }
   for (const Hand& h : pockets) {
     twice |= together & h;
     together |= h;
@@ -1330,7 +1372,7 @@ void Table::board_returned(Millis t) {
       emit(std::move(e));
     }
   }
-  if (pockets_read) returned_count(pockets, unknown, unknown_ids, together, twice);
+  if (pockets_read) returned_count(pockets, again, unknown, unknown_ids, together, twice);
   // Law 7: the board goes back with each hand in its own pocket. Checked where the pockets read cards.
   if (info_) {
     std::vector<Misplaced> wrong;
@@ -1407,8 +1449,9 @@ void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::stri
 // Law 7C: after play each player puts his 13 cards back into his own pocket, and the board must reach the
 // next table intact, where a pocket of 12 or 14 is Law 13's and a card lost Law 14's. Pockets read in full
 // show it before the board travels: the same checks and events as the board-checking station, at return.
-void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<int, 4>& unknown,
-                           const std::array<std::vector<std::string>, 4>& unknown_ids, Hand together, Hand twice) {
+void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<std::vector<Card>, 4>& again,
+                           const std::array<int, 4>& unknown, const std::array<std::vector<std::string>, 4>& unknown_ids,
+                           Hand together, Hand twice) {
   Hand missing = Hand::full_deck() - together;
   int unknown_total = std::accumulate(unknown.begin(), unknown.end(), 0);
 
@@ -1420,7 +1463,7 @@ void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<
     std::string list, text;
     for (Seat s : kAllSeats) {
       auto si = static_cast<std::size_t>(index(s));
-      int n = pockets[si].size() + unknown[si];
+      int n = pockets[si].size() + static_cast<int>(again[si].size()) + unknown[si];
       if (n == 13) continue;
       e.seats.push_back(s);
       list += (list.empty() ? "" : " ") + std::string(1, seat_letter(s)) + "=" + std::to_string(n);
@@ -1433,20 +1476,23 @@ void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<
     }
   }
 
-  // Law 13C: the same card in two pockets -- one of them is a card of another pack.
+  // Law 13C: the same card in two pockets, or twice in one (two tags) -- one of them is of another pack.
   twice.for_each_descending([&](Card c) {
     Event e = make("irregularity.surplus_card", Severity::Alert, {"7", "13C"}, "");
     std::string places;
-    for (Seat s : kAllSeats)
-      if (pockets[static_cast<std::size_t>(index(s))].contains(c)) {
-        e.seats.push_back(s);
-        places += (places.empty() ? "" : " and ") + seat_word(s);
-      }
-    e.evidence = {{"observed", std::to_string(e.seats.size()) + " times"}, {"pockets", places}};
+    std::size_t times = 0;
+    for (Seat s : kAllSeats) {
+      auto si = static_cast<std::size_t>(index(s));
+      if (!pockets[si].contains(c)) continue;
+      e.seats.push_back(s);
+      places += (places.empty() ? "" : " and ") + seat_word(s);
+      times += 1 + static_cast<std::size_t>(std::count(again[si].begin(), again[si].end(), c));
+    }
+    e.evidence = {{"observed", std::to_string(times) + " times"}, {"pockets", places}};
     e.message = board_text() + " went back with a card read twice (" + places +
                 ") \u2014 a card that is no part of the deal; take it out before the board travels (Laws 7, 13C)";
     e.card_evidence = {{"card", c.str()}};
-    e.card_message = board_text() + ": " + c.display() + " is in " + places + "'s pockets";
+    e.card_message = board_text() + ": " + c.display() + " is in " + places + (e.seats.size() == 1 ? "'s pocket twice" : "'s pockets");
     emit(std::move(e));
   });
 

@@ -75,6 +75,7 @@ class Table {
   // Stable readings by kind of zone.
   void on_stable(const Observation& o);
   void on_scan(const Observation& o);
+  void passed_twice(bridge::Card c, const std::string& id);
   void on_hand(const Observation& o);
   void on_pocket(const Observation& o);
   void on_play(const Observation& o);
@@ -111,7 +112,8 @@ class Table {
   void board_returned(Millis t);
   bool pockets_filling() const;  // read in full, one short of 13: a hand may still be going in (Law 7C)
   // Law 7C: the pockets read in full at return -- counts, a card twice, unknown tags, cards in no pocket.
-  void returned_count(const std::array<bridge::Hand, 4>& pockets, const std::array<int, 4>& unknown,
+  void returned_count(const std::array<bridge::Hand, 4>& pockets, const std::array<std::vector<bridge::Card>, 4>& again,
+                      const std::array<int, 4>& unknown,
                       const std::array<std::vector<std::string>, 4>& unknown_ids, bridge::Hand together, bridge::Hand twice);
   // One tag read in two pockets at the return (merge_heard_twice): said to the technician, not the director.
   void heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers);

@@ -142,18 +142,24 @@ TEST_F(InputLogFile, TheTagIdsOfTheCardsReadAreReplayed) {
     in.observation.card_ids = {{sa, "04A1B2C3D4E5F6"}, {hk, "04A1B2C3D4E5F7"}};
     log.record(in, true, 1000.0);
     TableInput other = in;  // the same cards, another ♠A's tag: another run, never folded into the first
-    other.observation.card_ids[sa] = "04FFFFFFFFFF01";
+    other.observation.card_ids = {{sa, "04FFFFFFFFFF01"}, {hk, "04A1B2C3D4E5F7"}};
     other.observation.time = other.time = 20;
     log.record(other, true, 1000.02);
+    TableInput both = in;  // both ♠A in the pocket: two cards of one face (Law 13C), 3 cards, not 2
+    both.observation.card_ids.emplace(sa, "04FFFFFFFFFF01");
+    both.observation.time = both.time = 40;
+    log.record(both, true, 1000.04);
     log.poll();
   }
   std::vector<std::string> warnings;
   auto resumed = InputLog(file(), identity).load(warnings);
   ASSERT_TRUE(resumed);
-  ASSERT_EQ(resumed->inputs.size(), 2u) << text();
-  EXPECT_EQ(resumed->inputs[0].observation.card_ids.at(sa), "04A1B2C3D4E5F6");
-  EXPECT_EQ(resumed->inputs[0].observation.card_ids.at(hk), "04A1B2C3D4E5F7");
-  EXPECT_EQ(resumed->inputs[1].observation.card_ids.at(sa), "04FFFFFFFFFF01");
+  ASSERT_EQ(resumed->inputs.size(), 3u) << text();
+  using Ids = std::multimap<cardtable::bridge::Card, std::string>;
+  EXPECT_EQ(resumed->inputs[0].observation.card_ids, (Ids{{sa, "04A1B2C3D4E5F6"}, {hk, "04A1B2C3D4E5F7"}}));
+  EXPECT_EQ(resumed->inputs[1].observation.card_ids, (Ids{{sa, "04FFFFFFFFFF01"}, {hk, "04A1B2C3D4E5F7"}}));
+  EXPECT_EQ(resumed->inputs[2].observation.card_ids, (Ids{{sa, "04A1B2C3D4E5F6"}, {sa, "04FFFFFFFFFF01"}, {hk, "04A1B2C3D4E5F7"}}));
+  EXPECT_EQ(resumed->inputs[2].observation.count(), 3);
 }
 
 TEST_F(InputLogFile, ACutLastLineIsSkippedWithAWarningTheRestReplayed) {

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "devices/deck.hpp"
 #include "devices/observe.hpp"
@@ -95,6 +96,38 @@ TEST(Observe, AnUnenrolledTagIsUnknownWithItsUid) {
   EXPECT_EQ(o.unknown, 1);
   EXPECT_EQ(o.unknown_ids, std::vector<std::string>{"04DEADBEEF0001"});
   EXPECT_EQ(counters.unknown_tags, 1u);
+}
+
+// Law 13C at a pocket's reader: its own ♠A and another pack's ♠A (another tag) are two cards, never one --
+// the pocket holds 14. The face is in the Hand once; each tag is in card_ids, so the table counts both.
+TEST(Observe, TwoTagsOfOneFaceFromTwoPacksAreTwoCards) {
+  std::vector<DeckProblem> problems;
+  DeckLibrary decks;
+  decks.add(parse_deck(full_deck_text("pack-07", 0x08), "pack-07.deck", problems), problems);
+  decks.add(parse_deck(full_deck_text("pack-09", 0x09), "pack-09.deck", problems), problems);
+  const bridge::Card card = bridge::Card::from_id(0);
+  AntennaTags heard;
+  heard.tags = {{*Uid::parse("09102000"), 0}, {*Uid::parse("08102000"), 0}, {*Uid::parse("08102001"), 0}};
+  DeviceCounters counters;
+  table::Observation o = observe(table::Zone{table::ZoneKind::Hand, bridge::Seat::East}, heard, &decks, "east", 5, counters);
+  EXPECT_EQ(o.cards.size(), 2);
+  EXPECT_EQ(o.card_ids.size(), 3u) << "three tags, three cards";
+  ASSERT_EQ(o.card_ids.count(card), 2u) << "the second card of the face is not lost";
+  EXPECT_EQ(o.card_ids.find(card)->second, "08102000");  // a face's tags in UID order, whatever order heard
+  EXPECT_EQ(std::next(o.card_ids.find(card))->second, "09102000");
+}
+
+// One tag listed twice in a poll is still one card: only another tag is another card.
+TEST(Observe, OneTagListedTwiceIsOneCard) {
+  std::vector<DeckProblem> problems;
+  DeckLibrary decks;
+  decks.add(parse_deck(full_deck_text("pack-07", 0x08), "pack-07.deck", problems), problems);
+  AntennaTags heard;
+  heard.tags = {{*Uid::parse("08102000"), 0}, {*Uid::parse("08102000"), 0}};
+  DeviceCounters counters;
+  table::Observation o = observe(table::Zone{table::ZoneKind::Hand, bridge::Seat::East}, heard, &decks, "east", 5, counters);
+  EXPECT_EQ(o.cards.size(), 1);
+  EXPECT_EQ(o.card_ids.size(), 1u);
 }
 
 }  // namespace

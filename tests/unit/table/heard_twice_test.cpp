@@ -24,7 +24,7 @@ struct Returned {
   Seat neighbour;
   std::vector<Event> events;
 };
-Returned board_returned(const std::string& extra, bool tags = true) {
+Returned board_returned(const std::string& extra, bool tags = true, bool to_holder = false) {
   const auto& deal = test::master().board(0).deal;
   Seat holder = *deal.holder(*Card::parse("SA"));
   Seat neighbour = cardtable::bridge::left_hand_opponent(holder);
@@ -35,7 +35,7 @@ Returned board_returned(const std::string& extra, bool tags = true) {
                        "at 20 contract 4H S\nat 22 play all as master contract 4H S\n";
   for (Seat s : cardtable::bridge::kAllSeats) {
     const char letter = cardtable::bridge::seat_letter(s);
-    script += std::string("at 95 pocket ") + letter + " as master" + (s == neighbour ? " " + extra : "") + "\n";
+    script += std::string("at 95 pocket ") + letter + " as master" + (s == (to_holder ? holder : neighbour) ? " " + extra : "") + "\n";
   }
   return {holder, neighbour, run(script + "end 100\n")};
 }
@@ -69,6 +69,19 @@ TEST(HeardTwice, ASecondCardOfTheSameFaceFromAnotherPackIsStillASurplusCard) {
             std::string(1, cardtable::bridge::seat_letter(r.neighbour)) + "=14");
 }
 
+TEST(HeardTwice, ASecondAceOfAnotherPackInTheSamePocketAsItsOwnMakesFourteen) {
+  // One pocket's reader hears two tags of one face: its own ♠A and another pack's. Two cards (Laws 7, 13C):
+  // the pocket holds 14, not 13 with the stranger unseen.
+  Returned r = board_returned("+SA@2", true, true);
+  EXPECT_EQ(irregularities(r.events), (Types{"wrong_count", "surplus_card"})) << test::dump(r.events);
+  const std::string holder(1, cardtable::bridge::seat_letter(r.holder));
+  EXPECT_EQ(*test::first(r.events, "irregularity.wrong_count")->find("observed"), holder + "=14");
+  const Event* surplus = test::first(r.events, "irregularity.surplus_card");
+  EXPECT_EQ(surplus->seats, std::vector<Seat>{r.holder});
+  EXPECT_EQ(*surplus->find("observed"), "2 times");
+  EXPECT_EQ(*surplus->find_card("card"), "SA");
+}
+
 TEST(HeardTwice, WithoutTagIdsTheSameCardTwiceIsStillASurplusCard) {
   // A camera, or a reader that gives no ids: nothing tells one card from two, and the director is told.
   Returned r = board_returned("+SA", false);
@@ -82,18 +95,33 @@ TEST(HeardTwice, WithNoDealTheCardIsCountedWhereItMakesTheCountsRight) {
   for (int i = 13; i < 25; ++i) hands[0].add(Card::from_id(i));      // North: 12 and ♠A
   hands[0].add(sa);
   hands[1].add(sa);                                                   // East hears North's ♠A
-  const std::map<Card, std::string> same{{sa, "04AA"}};
-  std::array<const std::map<Card, std::string>*, 4> ids{&same, &same, nullptr, nullptr};
+  using Ids = std::multimap<Card, std::string>;
+  std::array<Ids, 4> ids{Ids{{sa, "04AA"}}, Ids{{sa, "04AA"}}, Ids{}, Ids{}};
   auto merged = merge_heard_twice(hands, ids, {0, 0, 0, 0}, std::nullopt);
   ASSERT_EQ(merged.size(), 1u);
   EXPECT_EQ(merged[0].kept, Seat::North);
   EXPECT_EQ(hands[0].size(), 13);
   EXPECT_EQ(hands[1].size(), 13);
   EXPECT_FALSE(hands[1].contains(sa));
+  EXPECT_EQ(ids[1].count(sa), 0u);
   // Another id in East: two cards, left for the surplus check.
-  const std::map<Card, std::string> other{{sa, "04BB"}};
   hands[1].add(sa);
-  ids[1] = &other;
+  ids[1] = Ids{{sa, "04BB"}};
   EXPECT_TRUE(merge_heard_twice(hands, ids, {0, 0, 0, 0}, std::nullopt).empty());
   EXPECT_TRUE(hands[1].contains(sa));
+}
+
+TEST(HeardTwice, NorthsTagHeardInEastBesideEastsOwnSecondAceLeavesEastItsSecondAce) {
+  // East's reader hears North's ♠A (the same tag: one card) and a ♠A of another pack in East's own pocket
+  // (another tag: a second card, Law 13C): only the tag heard twice is taken out of East.
+  std::array<Hand, 4> hands{};
+  const Card sa = *Card::parse("SA");
+  hands[0].add(sa);
+  hands[1].add(sa);
+  using Ids = std::multimap<Card, std::string>;
+  std::array<Ids, 4> ids{Ids{{sa, "04AA"}}, Ids{{sa, "04AA"}, {sa, "04BB"}}, Ids{}, Ids{}};
+  ASSERT_EQ(merge_heard_twice(hands, ids, {0, 0, 0, 0}, std::nullopt).size(), 1u);
+  EXPECT_TRUE(hands[0].contains(sa));
+  EXPECT_TRUE(hands[1].contains(sa)) << "East's second ♠A is still there, for the surplus check";
+  EXPECT_EQ(ids[1], (Ids{{sa, "04BB"}}));
 }

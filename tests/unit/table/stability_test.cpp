@@ -30,6 +30,28 @@ TEST(Stability, AReadingCountsAfterThreeEqualReads) {
   EXPECT_FALSE(r.feed(obs(300, "SA"), c));  // no news
 }
 
+// A pocket's reader hears a second ♠A -- another pack's, another tag -- put beside its own: 13 tags become
+// 14 and the face is the same. A different reading, decided like any other (Law 13C needs to see it).
+TEST(Stability, ASecondTagOfAFaceAlreadyReadIsANewReading) {
+  TableConfig c;
+  StableReading r;
+  auto read = [](Millis t, std::vector<const char*> tags) {
+    Observation o = obs(t, "SA");
+    o.zone = Zone{ZoneKind::Pocket, Seat::West};
+    for (const char* tag : tags) o.card_ids.emplace(*Card::parse("SA"), tag);
+    return o;
+  };
+  for (Millis t : {0, 100, 200}) r.feed(read(t, {"04AA"}), c);
+  ASSERT_TRUE(r.stable());
+  std::optional<Observation> two;
+  for (Millis t : {300, 400, 500})
+    if (auto s = r.feed(read(t, {"04AA", "04BB"}), c)) two = s;
+  ASSERT_TRUE(two) << "14 tags after 13 is news";
+  EXPECT_EQ(two->card_ids.size(), 2u);
+  EXPECT_FALSE(read(0, {"04AA"}).same_reading(read(0, {"04AA", "04BB"})));
+  EXPECT_TRUE(read(0, {"04AA"}).same_reading(read(0, {"04BB"}))) << "another tag of the face alone: the same reading";
+}
+
 TEST(Stability, OrAfterTheSameReadingForLongEnough) {
   TableConfig c;
   c.stable_reads = 10;

@@ -6,6 +6,7 @@
 #include "table_test_support.hpp"
 
 using namespace cardtable::table;
+using cardtable::bridge::Card;
 using test::irregularities;
 using test::run;
 using Types = std::vector<std::string>;
@@ -48,6 +49,52 @@ TEST(SurplusCard, TheSameCardInTwoPockets) {
   auto ev = run(hands(kBoard3, "", "", "-HQ +HA", ""));
   EXPECT_EQ(irregularities(ev), (Types{"surplus_card", "missing_card"})) << test::dump(ev);
   EXPECT_EQ(*test::first(ev, "irregularity.surplus_card")->find_card("card"), "HA");
+}
+
+// A reader under each pocket (hand:N..W, with tag ids): West's pocket holds its own ♠A and a ♠A of another
+// pack -- two tags of one face. Two cards: West holds 14 (Law 13A) and a card was read twice in one pocket
+// (Law 13C), the two tags named for the director to find the stranger.
+TEST(SurplusCard, TwoAcesOfSpadesFromTwoPacksInOnePocketMakeFourteen) {
+  auto ev = run("zones station-hands\ntags\nat 0 board " + kBoard3 +
+                "\nat 1 hand N as master\nat 1 hand E as master\nat 1 hand S as master\nat 1 hand W as master +SA@2\nend 5\n");
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "surplus_card"})) << test::dump(ev);
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  ASSERT_NE(count, nullptr) << test::dump(ev);
+  EXPECT_EQ(count->message, "Board 3: West holds 14 cards \u2014 no call made yet (Law 13A)");
+  const Event* surplus = test::first(ev, "irregularity.surplus_card");
+  ASSERT_NE(surplus, nullptr);
+  EXPECT_EQ(surplus->laws, std::vector<std::string>{"13C"});
+  EXPECT_EQ(surplus->seats, std::vector<Seat>{Seat::West});
+  EXPECT_EQ(*surplus->find_card("card"), "SA");
+  const Card sa = *Card::parse("SA");
+  EXPECT_EQ(*surplus->find_card("uids"), scenario_tag_uid(sa, 1) + "," + scenario_tag_uid(sa, 2));
+}
+
+// The scan slot with tag ids: North's ♠Q passed over the slot a second time is the same tag -- the same
+// card. Counted once: no wrong count, no surplus card; the operator is told (reading.uncertain).
+TEST(Station, OneCardPassedOverTheSlotTwiceIsCountedOnce) {
+  auto ev = run("zones station-scan\ntags\nat 0 board " + kBoard3 + "\nat 1 scan pocket N as master\nat 9.5 scan SQ\n"
+                "at 12 scan pocket E as master\nat 22 scan pocket S as master\nat 32 scan pocket W as master\nend 46\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.verified"), nullptr) << test::dump(ev);
+  const Event* told = test::first(ev, "reading.uncertain");
+  ASSERT_NE(told, nullptr) << test::dump(ev);
+  EXPECT_EQ(told->severity, Severity::Warning);
+  EXPECT_EQ(*told->find("cause"), "card passed twice");
+  EXPECT_EQ(told->seats, std::vector<Seat>{Seat::North});
+  EXPECT_EQ(told->message.find("\u2660"), std::string::npos) << "public words name no card: " << told->message;
+  EXPECT_EQ(*told->find_card("card"), "SQ");
+}
+
+// A second ♠Q -- another tag, another pack's -- over the slot is still Law 13C's surplus card, and without
+// tag ids (a camera, a reader that gives none) nothing tells the same card from a second: 13C too.
+TEST(SurplusCard, AnotherPacksCardOverTheSlotOrOneWithoutTagIdsIsStillASurplusCard) {
+  for (const auto& [tags, again] : std::vector<std::pair<std::string, std::string>>{{"tags\n", "SQ@2"}, {"", "SQ"}}) {
+    auto ev = run("zones station-scan\n" + tags + "at 0 board " + kBoard3 + "\nat 1 scan pocket N as master\nat 9.5 scan " + again +
+                  "\nat 12 scan pocket E as master\nat 22 scan pocket S as master\nat 32 scan pocket W as master\nend 46\n");
+    EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "surplus_card"})) << again << "\n" << test::dump(ev);
+    EXPECT_EQ(*test::first(ev, "irregularity.wrong_count")->find("observed"), "N=14") << again;
+  }
 }
 
 TEST(DealMismatch, TwoCardsExchangedBetweenEastAndSouthAreListed) {
