@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 
 #include "devices/deck.hpp"
@@ -82,16 +83,23 @@ TEST(DeckWrite, WritesAtomicallyAndReadsBackTheSameDeck) {
   std::filesystem::remove_all(dir);
 }
 
-// An unenrolled tag is an unknown card, and its UID goes with the observation: a director looks for the
-// stray tag by it (irregularity.unknown_card's detail).
-TEST(Observe, AnUnenrolledTagIsUnknownWithItsUid) {
+// What a reader of `zone` reports when it hears `uids`, against two enrolled packs: pack-07 (UIDs 08..)
+// and pack-09 (UIDs 09..), the same faces on other tags.
+table::Observation heard_by(table::Zone zone, std::initializer_list<const char*> uids, DeviceCounters& counters) {
   std::vector<DeckProblem> problems;
   DeckLibrary decks;
   decks.add(parse_deck(full_deck_text("pack-07", 0x08), "pack-07.deck", problems), problems);
+  decks.add(parse_deck(full_deck_text("pack-09", 0x09), "pack-09.deck", problems), problems);
   AntennaTags heard;
-  heard.tags = {{*Uid::parse("08102000"), 0}, {*Uid::parse("04DEADBEEF0001"), 0}};
+  for (const char* uid : uids) heard.tags.push_back({*Uid::parse(uid), 0});
+  return observe(zone, heard, &decks, "reader", 5, counters);
+}
+
+// An unenrolled tag is an unknown card, and its UID goes with the observation: a director looks for the
+// stray tag by it (irregularity.unknown_card's detail).
+TEST(Observe, AnUnenrolledTagIsUnknownWithItsUid) {
   DeviceCounters counters;
-  table::Observation o = observe(table::Zone{table::ZoneKind::Scan, bridge::Seat::North}, heard, &decks, "slot", 5, counters);
+  table::Observation o = heard_by(table::Zone{table::ZoneKind::Scan, bridge::Seat::North}, {"08102000", "04DEADBEEF0001"}, counters);
   EXPECT_EQ(o.cards.size(), 1);
   EXPECT_EQ(o.unknown, 1);
   EXPECT_EQ(o.unknown_ids, std::vector<std::string>{"04DEADBEEF0001"});
@@ -101,15 +109,9 @@ TEST(Observe, AnUnenrolledTagIsUnknownWithItsUid) {
 // Law 13C at a pocket's reader: its own ♠A and another pack's ♠A (another tag) are two cards, never one --
 // the pocket holds 14. The face is in the Hand once; each tag is in card_ids, so the table counts both.
 TEST(Observe, TwoTagsOfOneFaceFromTwoPacksAreTwoCards) {
-  std::vector<DeckProblem> problems;
-  DeckLibrary decks;
-  decks.add(parse_deck(full_deck_text("pack-07", 0x08), "pack-07.deck", problems), problems);
-  decks.add(parse_deck(full_deck_text("pack-09", 0x09), "pack-09.deck", problems), problems);
   const bridge::Card card = bridge::Card::from_id(0);
-  AntennaTags heard;
-  heard.tags = {{*Uid::parse("09102000"), 0}, {*Uid::parse("08102000"), 0}, {*Uid::parse("08102001"), 0}};
   DeviceCounters counters;
-  table::Observation o = observe(table::Zone{table::ZoneKind::Hand, bridge::Seat::East}, heard, &decks, "east", 5, counters);
+  table::Observation o = heard_by(table::Zone{table::ZoneKind::Hand, bridge::Seat::East}, {"09102000", "08102000", "08102001"}, counters);
   EXPECT_EQ(o.cards.size(), 2);
   EXPECT_EQ(o.card_ids.size(), 3u) << "three tags, three cards";
   ASSERT_EQ(o.card_ids.count(card), 2u) << "the second card of the face is not lost";
@@ -119,13 +121,8 @@ TEST(Observe, TwoTagsOfOneFaceFromTwoPacksAreTwoCards) {
 
 // One tag listed twice in a poll is still one card: only another tag is another card.
 TEST(Observe, OneTagListedTwiceIsOneCard) {
-  std::vector<DeckProblem> problems;
-  DeckLibrary decks;
-  decks.add(parse_deck(full_deck_text("pack-07", 0x08), "pack-07.deck", problems), problems);
-  AntennaTags heard;
-  heard.tags = {{*Uid::parse("08102000"), 0}, {*Uid::parse("08102000"), 0}};
   DeviceCounters counters;
-  table::Observation o = observe(table::Zone{table::ZoneKind::Hand, bridge::Seat::East}, heard, &decks, "east", 5, counters);
+  table::Observation o = heard_by(table::Zone{table::ZoneKind::Hand, bridge::Seat::East}, {"08102000", "08102000"}, counters);
   EXPECT_EQ(o.cards.size(), 1);
   EXPECT_EQ(o.card_ids.size(), 1u);
 }

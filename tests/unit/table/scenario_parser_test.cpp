@@ -1,6 +1,8 @@
 // The scenario format: what people write, and the errors they get when they write it wrong.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "table/table.hpp"
 
 #include "table_test_support.hpp"
@@ -43,6 +45,33 @@ TEST(ScenarioFormat, TheNoisyReaderSettingsAreSetLikeEveryOther) {
   ASSERT_TRUE(sc) << (errors.empty() ? "" : std::to_string(errors.front().line) + ": " + errors.front().message);
   EXPECT_EQ(sc->config.noisy_absent_reads, 5);
   EXPECT_EQ(sc->config.noise_memory_ms, 2000);
+}
+
+// With 'tags', CARD@PACK where the zone already holds the face is a second card of it -- a second tag, as a
+// pocket reader hears its ♠A and another pack's -- and the same card again is the same tag; -CARD takes
+// every card of the face. The simulated readers give one UID a tag.
+TEST(ScenarioFormat, ACardOfAnotherPackBesideItsFaceIsASecondTag) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("zones station-hands\ntags\nat 0 read hand:N SA SA@2 SK SK\nat 1 read hand:E SA@2\n"
+                           "at 2 read hand:S SA SA@3 HK\nend 3\n", ".",
+                           [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc) << (errors.empty() ? "" : errors.front().message);
+  const auto sa = *cardtable::bridge::Card::parse("SA"), sk = *cardtable::bridge::Card::parse("SK");
+  std::map<std::string, Observation> first;
+  for (const TableInput& in : scenario_inputs(*sc))
+    if (in.kind == TableInput::Kind::Observe) first.emplace(in.observation.zone.str(), in.observation);
+  const Observation& n = first.at("hand:N");
+  EXPECT_EQ(n.count(), 3) << "♠A twice (two tags) and ♠K once (the same tag again)";
+  EXPECT_EQ(n.card_ids.count(sa), 2u);
+  EXPECT_EQ(n.card_ids.count(sk), 1u);
+  EXPECT_EQ(n.same_face(), std::vector<cardtable::bridge::Card>{sa});
+  const Observation& e = first.at("hand:E");
+  EXPECT_EQ(e.count(), 1);
+  EXPECT_EQ(e.card_ids.find(sa)->second, scenario_tag_uid(sa, 2)) << "another pack's ♠A alone: one card, its tag";
+  EXPECT_EQ(first.at("hand:S").count(), 3);
+  auto bad = errors_of("zones station-scan\nat 1 scan SA@2\n");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_NE(bad[0].message.find("needs a 'tags' line"), std::string::npos) << bad[0].message;
 }
 
 TEST(ScenarioFormat, ZonesAreRequired) {
