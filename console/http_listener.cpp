@@ -23,8 +23,8 @@ bool is_parse_error(const beast::error_code& ec) {
 template <class Stream>
 class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream stream, Gateway& gateway, OriginCheck& origins, std::string client)
-      : stream_(std::move(stream)), gateway_(gateway), origins_(origins), connections_(gateway.connections()),
+  HttpSession(Stream stream, Gateway& gateway, HostCheck& hosts, OriginCheck& origins, std::string client)
+      : stream_(std::move(stream)), gateway_(gateway), hosts_(hosts), origins_(origins), connections_(gateway.connections()),
         by_address_(gateway.connections_by_address()), client_(std::move(client)) {
     ++*connections_;
     ++(*by_address_)[client_];
@@ -109,6 +109,12 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
       return refuse(http::status::bad_request, "malformed request: " + ec.message());
     if (ec) return close();  // closed, timed out, reset
     Request req = parser_->release();
+    // First: a Host that is not the console's is a page of another site whose name resolves here (DNS
+    // rebinding); its Origin would be that name too, and pass the check below.
+    if (auto why = hosts_.refusal(req)) {
+      hosts_.log_refusal(req, client_, *why);
+      return refuse(http::status::misdirected_request, *why);
+    }
     // Before the gateway: a request another site's page sent with the director's cookie changes nothing.
     if (auto why = origins_.refusal(req, kTls)) {
       origins_.log_refusal(req, client_, *why);
@@ -161,6 +167,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
 
   Stream stream_;
   Gateway& gateway_;
+  HostCheck& hosts_;
   OriginCheck& origins_;
   std::shared_ptr<std::size_t> connections_;
   std::shared_ptr<Gateway::AddressCounts> by_address_;
@@ -176,8 +183,9 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
 
 }  // namespace
 
-HttpListener::HttpListener(net::io_context& io, tcp::endpoint at, Gateway& gateway, net::ssl::context* tls, OriginCheck& origins)
-    : io_(io), acceptor_(io), gateway_(gateway), tls_(tls), origins_(origins) {
+HttpListener::HttpListener(net::io_context& io, tcp::endpoint at, Gateway& gateway, net::ssl::context* tls, HostCheck& hosts,
+                           OriginCheck& origins)
+    : io_(io), acceptor_(io), gateway_(gateway), tls_(tls), hosts_(hosts), origins_(origins) {
   acceptor_.open(at.protocol());
   acceptor_.set_option(net::socket_base::reuse_address(true));
   acceptor_.bind(at);
@@ -208,10 +216,10 @@ void HttpListener::accept() {
       socket.set_option(tcp::no_delay(true), ignored);
       if (self->tls_) {
         std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
-            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, self->origins_, client)
+            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, self->hosts_, self->origins_, client)
             ->run();
       } else {
-        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, self->origins_, client)
+        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, self->hosts_, self->origins_, client)
             ->run();
       }
     }

@@ -13,16 +13,18 @@
 #include <optional>
 
 #include "gateway.hpp"
+#include "request_host.hpp"
 #include "request_origin.hpp"
 
 namespace cardtable::console {
 
 class HttpListener : public std::enable_shared_from_this<HttpListener> {
  public:
-  // tls: a context holding the certificate and key, or nullptr for plain HTTP. origins: which sites may
-  // send a state-changing request (checked before the gateway sees it). Throws on a bind failure.
+  // tls: a context holding the certificate and key, or nullptr for plain HTTP. hosts: the names a request
+  // may be addressed to; origins: which sites may send a state-changing request (both checked before the
+  // gateway sees it). Throws on a bind failure.
   HttpListener(boost::asio::io_context& io, boost::asio::ip::tcp::endpoint at, Gateway& gateway, boost::asio::ssl::context* tls,
-               OriginCheck& origins);
+               HostCheck& hosts, OriginCheck& origins);
   void start();
   boost::asio::ip::tcp::endpoint local_endpoint() const { return acceptor_.local_endpoint(); }
 
@@ -34,6 +36,7 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
   boost::asio::ip::tcp::acceptor acceptor_;
   Gateway& gateway_;
   boost::asio::ssl::context* tls_;
+  HostCheck& hosts_;
   OriginCheck& origins_;
   std::uint64_t refused_unlogged_ = 0;
   std::chrono::steady_clock::time_point last_refusal_log_{};

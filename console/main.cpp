@@ -20,6 +20,7 @@
 #include "gateway.hpp"
 #include "http_listener.hpp"
 #include "logins.hpp"
+#include "request_host.hpp"
 #include "request_origin.hpp"
 #include "table_requests.hpp"
 #include "tls_certificate.hpp"
@@ -198,7 +199,11 @@ int main(int argc, char** argv) {
       "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)")(
       "allowed-origin", po::value(&allowed_origins)->composing(),
       "SCHEME://HOST[:PORT] the browsers use besides the console's own address, e.g. a reverse proxy's "
-      "https://console.venue.lan (repeat); a state-changing request from any other site is refused (403)");
+      "https://console.venue.lan (repeat); a state-changing request from any other site is refused (403). Every "
+      "request must name the console in its Host (DNS rebinding): by default the --listen address (any address "
+      "on 0.0.0.0 or ::) and, on loopback, localhost and the loopback addresses; each --allowed-origin's host "
+      "besides (a name the browsers use, e.g. https://console.venue.lan:8443 for make-cert --name "
+      "console.venue.lan); any other Host is refused (421)");
   po::variables_map vm;
   try {
     // No positional arguments: a stray word was dropped without a word.
@@ -319,7 +324,8 @@ int main(int argc, char** argv) {
     zmq::context_t zmq_ctx;
     TableRequests requests(zmq_ctx);
     Gateway gateway(io, venue, std::move(logins), requests, control, www, limits, live_replay);
-    auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr, *origins);
+    HostCheck hosts(at.address(), origins->allowed());
+    auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr, hosts, *origins);
     listener->start();
     auto bound = listener->local_endpoint();
     std::string host = bound.address().to_string();

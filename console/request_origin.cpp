@@ -74,15 +74,14 @@ std::optional<std::string> parse(std::string_view text, bool path_allowed, std::
   return out;
 }
 
-// What a log line shows of a header a client chose: printable, and not too long.
-std::string shown(std::string_view s) {
+}  // namespace
+
+std::string shown_header(std::string_view s) {
   std::string out;
   for (char c : s.substr(0, 200)) out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
   if (s.size() > 200) out += "...";
   return out;
 }
-
-}  // namespace
 
 std::optional<std::string> normalize_origin(std::string_view text, std::string& error) { return parse(text, false, error); }
 
@@ -114,33 +113,30 @@ std::optional<std::string> OriginCheck::refusal(const Request& req, bool tls) co
     // "null" (a sandboxed frame, a data: or file: page) is what a hostile page can make itself into.
     auto o = parse(value, false, error);
     if (o && ours(*o)) return std::nullopt;
-    return "Origin " + shown(value) + expected;
+    return "Origin " + shown_header(value) + expected;
   }
   // Without Origin (an older browser, or a client that is not a browser): the Referer, when there is one.
   if (req.count(http::field::referer) > 0) {
     const std::string value(req[http::field::referer]);
     auto o = parse(value, true, error);
     if (o && ours(*o)) return std::nullopt;
-    return "Referer " + shown(value) + expected;
+    return "Referer " + shown_header(value) + expected;
   }
   // Neither: not a browser (curl, a script on the director's machine). Every browser that sends a
   // cross-site POST names its origin, and such a client has no director's cookie unless given one.
   return std::nullopt;
 }
 
+void log_refused_request(LogThrottle& log, const std::string& counted_as, const Request& req, const std::string& client,
+                         const std::string& status_and_guess, const std::string& why) {
+  auto tail = log.due(counted_as);
+  if (!tail) return;
+  std::cerr << "cardtable-console: refused " << req.method_string() << " " << shown_header(std::string_view(req.target().data(), req.target().size()))
+            << " from " << client << " (" << status_and_guess << "): " << why << *tail << std::endl;
+}
+
 void OriginCheck::log_refusal(const Request& req, const std::string& client, const std::string& why) {
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_log_ < std::chrono::seconds(10)) {
-    ++unlogged_;
-    return;
-  }
-  std::cerr << "cardtable-console: refused " << req.method_string() << " " << shown(std::string_view(req.target().data(), req.target().size()))
-            << " from " << client << " (403, a request from another site?): " << why;
-  if (unlogged_) std::cerr << " (and " << unlogged_ << " more refused for their origin in the last "
-                           << std::chrono::duration_cast<std::chrono::seconds>(now - last_log_).count() << " s, not logged one by one)";
-  std::cerr << std::endl;
-  unlogged_ = 0;
-  last_log_ = now;
+  log_refused_request(log_, "refused for their origin", req, client, "403, a request from another site?", why);
 }
 
 }  // namespace cardtable::console

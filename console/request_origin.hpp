@@ -8,20 +8,25 @@
 // port of the request's Host header) or one given with --allowed-origin (a reverse proxy's public name).
 #pragma once
 
-#include <chrono>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "gateway.hpp"
+#include "log_throttle.hpp"
 
 namespace cardtable::console {
 
 // "HTTPS://Console.Venue.LAN:443/" -> "https://console.venue.lan": scheme and host without case, the
 // scheme's default port dropped. nullopt (and why in error) for anything that is not scheme://host[:port].
 std::optional<std::string> normalize_origin(std::string_view text, std::string& error);
+// What a log line or a refusal shows of a header a client chose: printable, and not too long.
+std::string shown_header(std::string_view value);
+// "cardtable-console: refused POST /api/login from 10.0.0.9 (STATUS_AND_GUESS): WHY", at most once in 10 s
+// through `log`, which counts the rest as `counted_as` ("refused for their origin").
+void log_refused_request(LogThrottle& log, const std::string& counted_as, const Request& req, const std::string& client,
+                         const std::string& status_and_guess, const std::string& why);
 
 class OriginCheck {
  public:
@@ -36,8 +41,7 @@ class OriginCheck {
 
  private:
   std::vector<std::string> allowed_;
-  std::uint64_t unlogged_ = 0;
-  std::chrono::steady_clock::time_point last_log_{};
+  LogThrottle log_;
 };
 
 }  // namespace cardtable::console

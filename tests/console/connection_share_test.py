@@ -30,7 +30,7 @@ class Slowloris(threading.Thread):
             while len(self.held) < self.want and not self.stop:
                 try:
                     s = socket.create_connection(("127.0.0.1", self.port), timeout=2, source_address=(self.source, 0))
-                    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                     self.held.append(s)
                 except OSError:
                     break

@@ -83,11 +83,11 @@ def main():
         assert b"<script>" not in body and b"onclick" not in body, "no inline script in the page"
         # HEAD: the headers a GET gets, and no body (it said Content-Length: 0 for the page; on /api/ it sent
         # a body a keep-alive client reads as the next response, and a HEAD of the live stream opened one).
-        both = raw(port, b"HEAD / HTTP/1.1\r\nHost: x\r\n\r\nGET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        both = raw(port, b"HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         head, rest = both.split(b"\r\n\r\n", 1)
         assert status_of(head) == 200 and f"Content-Length: {len(body)}".encode() in head, head
         assert status_of(rest) == 401, f"the GET after a HEAD is read as a response of its own: {rest[:80]!r}"
-        both = raw(port, b"HEAD /api/live-stream HTTP/1.1\r\nHost: x\r\n\r\nGET /api/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        both = raw(port, b"HEAD /api/live-stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/me HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         head, rest = both.split(b"\r\n\r\n", 1)
         assert status_of(head) == 405 and b"Allow: GET, POST" in head, head
         assert status_of(rest) == 401, f"a HEAD on the API carried a body: {rest[:80]!r}"
@@ -95,16 +95,16 @@ def main():
         for path in ["/api/stream", "/api/live-stream", "/api/table?table=default/A/1", "/api/me", "/api/evidence?table=x&seq=1"]:
             assert get(port, path)[0] == 401, path
         # Malformed requests get 400 and a closed connection.
-        for bad in [b"GARBAGE\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: x\r\n\r\n",
-                    b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: -4\r\n\r\n", b"GET / HTTP/1.1\r\nBad Header\r\n\r\n",
-                    b"POST /api/login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"]:
+        for bad in [b"GARBAGE\r\n\r\n", b"GET / HTTP/9.9\r\n\r\n", b"GET /\x00 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                    b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -4\r\n\r\n", b"GET / HTTP/1.1\r\nBad Header\r\n\r\n",
+                    b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"]:
             st = status_of(raw(port, bad))
             assert st == 400, f"{bad!r}: {st}"
         # Oversized heads and bodies.
-        assert status_of(raw(port, b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 100000 + b"\r\n\r\n")) == 431
-        assert status_of(raw(port, b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: x\r\n\r\n")) == 431
+        assert status_of(raw(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"a" * 100000 + b"\r\n\r\n")) == 431
+        assert status_of(raw(port, b"GET /" + b"a" * 20000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")) == 431
         big = b"{" + b" " * 100000 + b"}"
-        assert status_of(raw(port, b"POST /api/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Cardtable: 1\r\n"
+        assert status_of(raw(port, b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Cardtable: 1\r\n"
                               b"Content-Length: " + str(len(big)).encode() + b"\r\n\r\n" + big)) == 413
         # A POST from elsewhere (no JSON, no X-Cardtable header) is refused before anything else.
         c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -118,7 +118,7 @@ def main():
             try:
                 s = socket.create_connection(("127.0.0.1", port), timeout=5)
                 if i % 2:
-                    s.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n")
+                    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 flood.append(s)
             except OSError:
                 pass
@@ -136,7 +136,7 @@ def main():
         assert status == 200
         slow = socket.create_connection(("127.0.0.1", port), timeout=10)
         slow.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        slow.sendall(f"GET /api/stream HTTP/1.1\r\nHost: x\r\nCookie: {cookie}\r\n\r\n".encode())
+        slow.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {cookie}\r\n\r\n".encode())
         reader = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         reader.request("GET", "/api/stream", headers={"Cookie": cookie})
         fast = reader.getresponse()
