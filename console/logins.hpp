@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -89,14 +90,23 @@ class Logins {
   // The limits; counts the attempt as a failure until it succeeds, so that logins in flight together
   // cannot pass the limits together. nullopt and `limited` set when the limits stop it.
   std::optional<Attempt> begin(const std::string& name, const std::string& client, Clock::time_point now, Result& limited);
-  static bool password_matches(const Attempt& attempt, const std::string& password);  // the PBKDF2: any thread
+  // The PBKDF2, on any thread; nullopt when `stop` was set meanwhile (the console is stopping).
+  static std::optional<bool> password_matches(const Attempt& attempt, const std::string& password, const std::atomic<bool>* stop);
   Result finish(const Attempt& attempt, bool matches, Clock::time_point now);
   bool limited(const std::string& who, Clock::time_point now, int& retry_after);
   std::map<std::string, User> users_;
   int decoy_iterations_ = kDefaultIterations;
   std::map<std::string, Session> sessions_;
   std::map<std::string, std::deque<Clock::time_point>> failures_;  // "addr:..." or "name:..."
-  std::unique_ptr<boost::asio::thread_pool> hashers_;  // started by the first login_async
+  // The hashing threads, and what stops a PBKDF2 in flight when the console stops: SIGTERM waited for it
+  // (9 s at kMostIterations) while the pool joined. The flag is set before the pool joins (the members go
+  // after the destructor's body), and outlives it.
+  struct Hashers {
+    std::atomic<bool> stopping{false};
+    boost::asio::thread_pool pool{kHashThreads};
+    ~Hashers() { stopping = true; }
+  };
+  std::unique_ptr<Hashers> hashers_;  // started by the first login_async
   std::size_t pending_ = 0;
   std::uint64_t busy_unlogged_ = 0;
   Clock::time_point last_busy_log_{};

@@ -3,11 +3,13 @@
 
 #include <boost/asio/io_context.hpp>
 #include <gtest/gtest.h>
+#include <openssl/evp.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <thread>
 #include <vector>
 
 using cardtable::console::Logins;
@@ -169,4 +171,47 @@ TEST(LoginsAsync, ARightPasswordInFlightLeavesNoFailureBehind) {
   EXPECT_EQ(got.count(Logins::Outcome::ok), 1);
   EXPECT_EQ(l.login("td", "guess", "10.0.4.4", now).outcome, Logins::Outcome::refused) << "the fifth failure, not the sixth";
   EXPECT_EQ(l.login("td", "secret", "10.0.4.4", now).outcome, Logins::Outcome::rate_limited);
+}
+
+// The PBKDF2 is the console's own loop (so that it can stop): the hashes in the staff's files were
+// written by OpenSSL's PKCS5_PBKDF2_HMAC, and must still open.
+TEST(Logins, AHashWrittenByOpenSslsPbkdf2StillOpens) {
+  const std::string salt = "0123456789abcdef", password = "td-secret";
+  unsigned char key[32];
+  ASSERT_EQ(PKCS5_PBKDF2_HMAC(password.data(), static_cast<int>(password.size()), reinterpret_cast<const unsigned char*>(salt.data()),
+                              static_cast<int>(salt.size()), 4099, EVP_sha256(), sizeof key, key), 1);
+  auto hex = [](const unsigned char* p, std::size_t n) {
+    std::string s;
+    for (std::size_t i = 0; i < n; ++i) s += "0123456789abcdef"[p[i] >> 4], s += "0123456789abcdef"[p[i] & 15];
+    return s;
+  };
+  auto file = std::filesystem::temp_directory_path() / ("openssl-logins-" + std::to_string(::getpid()));
+  std::ofstream(file) << "td director pbkdf2-sha256$4099$" << hex(reinterpret_cast<const unsigned char*>(salt.data()), salt.size()) << "$"
+                      << hex(key, sizeof key) << "\n";
+  Logins l = Logins::load(file);
+  std::filesystem::remove(file);
+  auto now = Logins::Clock::now();
+  EXPECT_EQ(l.login("td", "td-secret", "10.0.0.5", now).outcome, Logins::Outcome::ok);
+  EXPECT_EQ(l.login("td", "td-secreT", "10.0.0.6", now).outcome, Logins::Outcome::refused);
+}
+
+// SIGTERM ends the console's io_context, and the Logins goes with the gateway: its hashing threads
+// joined only once the login in flight was hashed, 9 s at the most iterations a file may give.
+TEST(LoginsAsync, StoppingDoesNotWaitForAPasswordBeingHashed) {
+  auto file = std::filesystem::temp_directory_path() / ("slow-logins-" + std::to_string(::getpid()));
+  std::ofstream(file) << "td director pbkdf2-sha256$" << Logins::kMostIterations << "$00112233445566778899aabbccddeeff$"
+                      << std::string(64, 'a') << "\n";
+  auto l = std::make_unique<Logins>(Logins::load(file));
+  std::filesystem::remove(file);
+  boost::asio::io_context io;
+  bool answered = false;
+  l->login_async("td", "guess", "10.0.5.5", Logins::Clock::now(), io, [&](Logins::Result) { answered = true; });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));  // the hashing has started
+  ASSERT_EQ(l->hashes_pending(), 1u);
+  const auto stopping = std::chrono::steady_clock::now();
+  l.reset();
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - stopping).count();
+  EXPECT_LT(waited, 0.5) << "the hashing threads were joined only after the whole PBKDF2";
+  io.run();
+  EXPECT_FALSE(answered) << "a login cut short is no answer (its connection goes with the console)";
 }
