@@ -246,6 +246,7 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     if (detail.is_null()) return answer(http::status::not_found, {{"error", "no such table"}});
     return answer(http::status::ok, detail);
   }
+  if (path == "/api/dismiss" && post) return dismiss_replaced(req, *session, r);
   if ((path == "/api/ack" && post) || (path == "/api/evidence" && get)) {
     std::string table, journal;  // journal: the one the alert came from (protocol 1.4)
     std::uint64_t seq = 0;
@@ -307,6 +308,26 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     return;
   }
   return answer(http::status::not_found, {{"error", "no such request"}});
+}
+
+// {"table": T, "journal": J, "seq": N}: that alert of a replaced journal; {"table": T}: all of the table's
+// (of journal J only, when given). The table is not asked: it cannot acknowledge them, which is why they
+// stayed. Every director page drops them (an update with "dismissed"); the log and timeline say who.
+void Gateway::dismiss_replaced(const Request& req, const Session& session, const std::shared_ptr<Responder>& r) {
+  json body = json::parse(req.body(), nullptr, false);
+  const char* expected = "expected {\"table\":\"tournament/section/table\"} (all its replaced alerts) or with \"journal\" and \"seq\" (one)";
+  if (!body.is_object() || !body.value("table", json()).is_string() || (body.contains("journal") && !body["journal"].is_string()) ||
+      (body.contains("seq") && (!body["seq"].is_number_unsigned() || body["seq"].get<std::uint64_t>() == 0 || !body.contains("journal"))))
+    return r->respond(reply(req, http::status::bad_request, {{"error", expected}}));
+  const std::string table = body["table"];
+  const double now = wall_now();
+  json dismissed = venue_.dismiss_replaced(table, body.value("journal", ""), body.value("seq", std::uint64_t{0}), session.name, now);
+  if (dismissed.empty())
+    return r->respond(reply(req, http::status::not_found, {{"error", "table " + table + " shows no such alert of a replaced journal"}}));
+  std::cerr << "cardtable-console: table " << table << ": " << session.name << " dismissed " << dismissed.size()
+            << " alert(s) of its replaced journal" << std::endl;
+  broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"dismissed", dismissed}});
+  r->respond(reply(req, http::status::ok, {{"ok", true}, {"dismissed", dismissed}}));
 }
 
 std::size_t Gateway::open_streams(const std::string& role) {

@@ -94,6 +94,7 @@ class Gateway {
   void replay_live_from(const std::string& table, std::uint64_t since);
   void fetch_trick_count(const std::string& table, std::uint64_t seq);
   void fetch_open_alerts(const std::string& table);
+  void dismiss_replaced(const Request& req, const Session& session, const std::shared_ptr<Responder>& r);
 
   boost::asio::io_context& io_;
   VenueState& venue_;

@@ -262,6 +262,30 @@ std::optional<JournalChange> VenueState::note_journal(const json& e) {
   return change;
 }
 
+json VenueState::dismiss_replaced(const std::string& table, const std::string& journal, std::uint64_t seq, const std::string& by, double now) {
+  json dismissed = json::array();
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return dismissed;
+  TableView& t = it->second;
+  std::erase_if(t.replaced_alerts, [&](const json& a) {
+    const bool chosen = (journal.empty() || str(a, "journal") == journal) &&
+                        (seq == 0 || (a.contains("seq") && a["seq"].is_number_unsigned() && a["seq"].get<std::uint64_t>() == seq));
+    if (chosen) dismissed.push_back({{"table", table}, {"journal", str(a, "journal")}, {"seq", a.value("seq", json())}});
+    return chosen;
+  });
+  if (dismissed.empty()) return dismissed;
+  const auto first = table.find('/'), last = table.rfind('/');  // a key of tables_: "TOURNAMENT/SECTION/TABLE"
+  json note = {{"type", "console.replaced_dismissed"}, {"class", "console"}, {"severity", "info"}, {"time", now},
+               {"tournament", table.substr(0, first)}, {"section", table.substr(first + 1, last - first - 1)}, {"table", table.substr(last + 1)},
+               {"by", by},
+               {"message", by + " dismissed " + std::to_string(dismissed.size()) + " alert(s) of the replaced journal" +
+                               (dismissed.size() == 1 ? " " + str(dismissed[0], "journal") + " (seq " + dismissed[0]["seq"].dump() + ")" : std::string()) +
+                               ": handled by hand, the table could not acknowledge them"}};
+  t.timeline.push_front(std::move(note));
+  if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
+  return dismissed;
+}
+
 bool VenueState::from_replaced_journal(const json& e) const {
   if (!e.is_object()) return false;
   auto it = tables_.find(table_id(e));

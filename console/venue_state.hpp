@@ -88,6 +88,11 @@ class VenueState {
   bool of_current_journal(const nlohmann::json& event) const;
   std::string live_journal_of(const std::string& table) const;
   static constexpr std::size_t kReplacedAlertsKept = 200;
+  // A director dismisses alerts of a replaced journal once handled by hand (the table cannot acknowledge
+  // them, and they stayed until the console restarted): the one of `journal` and `seq`, or with seq 0
+  // every one of the table (of `journal` only, when given). Returns the dismissed ({table, journal, seq}
+  // each, for the pages); the table's timeline says who dismissed how many.
+  nlohmann::json dismiss_replaced(const std::string& table, const std::string& journal, std::uint64_t seq, const std::string& by, double now);
   // An event from the events endpoint (hub). Returns the tables whose tile changed (empty: nothing did).
   // Events of class live, and play.* events, never enter the director's state.
   bool apply_event(const nlohmann::json& event, double now);

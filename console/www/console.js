@@ -197,8 +197,15 @@ function addAlert(e, fresh) {
   const actions = el('div', 'actions');
   // An alert of a journal since replaced (the table's state folder wiped, another computer there): the
   // table numbers other events with its seq now, so it cannot be acknowledged there; check it by hand.
-  if (e.replaced) actions.append(el('span', 'replaced', `journal ${e.journal} replaced: cannot be acknowledged at the table`));
-  else actions.append(ack, more);
+  // Once handled there by hand, the director dismisses it (or every one of the table's) from the list.
+  if (e.replaced) {
+    const one = el('button', 'dismiss', 'Dismiss'), all = el('button', 'dismiss-all', `Dismiss all replaced of table ${e.table}`);
+    one.addEventListener('click', () => dismiss({ table: tableId(e), journal: e.journal, seq: e.seq }, one));
+    all.addEventListener('click', () => dismiss({ table: tableId(e) }, all));
+    actions.append(el('span', 'replaced', `journal ${e.journal} replaced: cannot be acknowledged at the table`), one, all);
+  } else {
+    actions.append(ack, more);
+  }
   li.append(where, el('div', 'msg', e.message || e.type), actions);
   alerts.set(key, { el: li, data: e });
   // Newest first.
@@ -227,6 +234,13 @@ async function acknowledge(e, button) {
   // The alert goes when the table's own director.ack comes back on the stream, not before.
   button.textContent = r.status === 200 ? 'Acknowledged' : (r.data.error || 'failed');
   if (r.status !== 200) button.disabled = false;
+}
+
+async function dismiss(which, button) {
+  button.disabled = true;
+  const r = await api('/api/dismiss', which);
+  // The alerts go when the console's update (to every director page) comes back on the stream.
+  if (r.status !== 200) { button.textContent = r.data.error || 'failed'; button.disabled = false; }
 }
 
 async function evidence(e, li) {
@@ -306,6 +320,7 @@ function openDirectorStream() {
   source.addEventListener('update', (m) => {
     const u = JSON.parse(m.data);
     setTile(u.tile);
+    for (const d of u.dismissed || []) removeAlert(d.table, d.journal, d.seq);  // a replaced journal's, dismissed by a director
     const e = u.event;
     if (!e) return;
     if (e.time) pendingLatencies.push(e.time);

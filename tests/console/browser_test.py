@@ -38,6 +38,16 @@ def browser(profile):
     return webdriver.Chrome(service=Service(DRIVER), options=o)
 
 
+def log_in(driver, url, name, password):
+    """The login form filled and sent, as a director or broadcaster does (url: load the page first)."""
+    if url:
+        driver.get(url)
+    wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
+    driver.find_element("id", "login-name").send_keys(name)
+    driver.find_element("id", "login-password").send_keys(password)
+    driver.find_element("css selector", "#login-form button").click()
+
+
 class StreamRecorder(threading.Thread):
     """Reads a session's event stream as a browser would, keeping every byte for inspection."""
 
@@ -123,11 +133,7 @@ def main():
         hub_listener.start()
 
         driver = browser(profile)
-        driver.get(venue.url)
-        wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
-        driver.find_element("id", "login-name").send_keys("td")
-        driver.find_element("id", "login-password").send_keys("td-secret")
-        driver.find_element("css selector", "#login-form button").click()
+        log_in(driver, venue.url, "td", "td-secret")
         tiles = wait_for("three tiles", lambda: len(driver.find_elements("css selector", "#grid .tile")) == 3 and
                          driver.find_elements("css selector", "#grid .tile"), 10)
         assert len(tiles) == 3
@@ -179,11 +185,7 @@ def main():
 
         # The broadcaster: the finished boards' hands, from the tables' live endpoints.
         driver.delete_all_cookies()
-        driver.get(venue.url)
-        wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
-        driver.find_element("id", "login-name").send_keys("vugraph")
-        driver.find_element("id", "login-password").send_keys("vu-secret")
-        driver.find_element("css selector", "#login-form button").click()
+        log_in(driver, venue.url, "vugraph", "vu-secret")
         wait_for("a finished board's hand diagram", lambda: driver.find_elements("css selector", "#boards .board .diagram"), 20)
         # The double-dummy table of table 2's board, as the daemon's helper (libdds) wrote it into the
         # broadcast PBN file: declarers N S E W, strains NT S H D C.

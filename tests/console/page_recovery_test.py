@@ -16,16 +16,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import Venue, wait_for
-from browser_test import browser, CHROMIUM, DRIVER
-
-
-def log_in(driver, url, name, password):
-    if url:
-        driver.get(url)
-    wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
-    driver.find_element("id", "login-name").send_keys(name)
-    driver.find_element("id", "login-password").send_keys(password)
-    driver.find_element("css selector", "#login-form button").click()
+from browser_test import browser, log_in, CHROMIUM, DRIVER
 
 
 def main():

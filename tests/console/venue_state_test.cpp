@@ -303,3 +303,34 @@ TEST(JournalIdentity, ANewLiveJournalIsAppliedFromItsSeqOne) {
   EXPECT_TRUE(b["cards"].empty()) << "the old play's cards are not merged into the new one";
   EXPECT_FALSE(v.apply_live(live("live.card", 3, "1111111111111111", {{"card", "SK"}, {"trick", "1"}}))) << "the replaced live journal";
 }
+
+// The replaced journal's alerts could not be acknowledged and stayed until the console restarted: a
+// director who has dealt with them at the table dismisses one, or all of the table's, and the timeline
+// says who did.
+TEST(JournalIdentity, ADirectorDismissesReplacedAlertsOneOrAllOfATable) {
+  VenueState v;
+  v.apply_event(of_journal(event("irregularity.wrong_count", 1, "alert", {{"observed", "N=12"}}), "aaaaaaaaaaaaaaaa"), 1000);
+  v.apply_event(of_journal(event("irregularity.revoke", 2, "alert"), "aaaaaaaaaaaaaaaa"), 1000);
+  v.apply_event(of_journal(event("irregularity.lead_out_of_turn", 3, "alert"), "aaaaaaaaaaaaaaaa"), 1000);
+  json fresh = of_journal(event("irregularity.wrong_count", 1, "alert", {{"observed", "S=14"}}, 1100), "bbbbbbbbbbbbbbbb");
+  ASSERT_TRUE(v.note_journal(fresh));
+  ASSERT_TRUE(v.apply_event(fresh, 1100));
+  ASSERT_EQ(v.tile("t/A/7", 1100)["replaced_alerts"], 3u);
+
+  EXPECT_TRUE(v.dismiss_replaced("t/A/7", "bbbbbbbbbbbbbbbb", 1, "td", 1200).empty()) << "the new journal's alert is acknowledged, not dismissed";
+  EXPECT_TRUE(v.dismiss_replaced("t/A/7", "aaaaaaaaaaaaaaaa", 9, "td", 1200).empty());
+  EXPECT_TRUE(v.dismiss_replaced("t/A/8", "", 0, "td", 1200).empty()) << "no such table";
+  json one = v.dismiss_replaced("t/A/7", "aaaaaaaaaaaaaaaa", 2, "td", 1200);
+  ASSERT_EQ(one.size(), 1u);
+  EXPECT_EQ(one[0], json({{"table", "t/A/7"}, {"journal", "aaaaaaaaaaaaaaaa"}, {"seq", 2}}));
+  EXPECT_EQ(v.tile("t/A/7", 1200)["replaced_alerts"], 2u);
+  json timeline = v.table_detail("t/A/7", 1200)["timeline"];
+  EXPECT_EQ(timeline[0]["type"], "console.replaced_dismissed");
+  EXPECT_EQ(timeline[0]["by"], "td");
+
+  EXPECT_EQ(v.dismiss_replaced("t/A/7", "", 0, "td", 1201).size(), 2u) << "all of the table";
+  json alerts = v.director_snapshot(1201)["alerts"];
+  ASSERT_EQ(alerts.size(), 1u) << "the new journal's open alert stays";
+  EXPECT_EQ(alerts[0]["journal"], "bbbbbbbbbbbbbbbb");
+  EXPECT_EQ(v.tile("t/A/7", 1201)["alerts"], 1u);
+}
