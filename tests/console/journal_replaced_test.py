@@ -7,7 +7,7 @@ number events from 1 again, and the same scenario gives the new alert the seq th
 console, the hub and `cardtablectl watch` must see the new journals' alerts (the hub once took table 1's
 for the acknowledged old one; watch took every new event for one already shown); the console shows table
 2's old alert as the replaced journal's and refuses to acknowledge it, and the new one is acknowledged at
-the table. Real binaries throughout: cardtabled on simulated tables, cardtable-hub, cardtable-console,
+the table, by the console and by `cardtablectl ack --journal`. Real binaries throughout: cardtabled on simulated tables, cardtable-hub, cardtable-console,
 cardtablectl.
 
   usage: journal_replaced_test.py BUILD_DIR SOURCE_DIR"""
@@ -143,6 +143,15 @@ def main():
         assert st == 200, (st, body)
         wait_for("table 2's new alert acknowledged", lambda: (status(venue, 2) or {}).get("open_alerts") == 0, 20)
         wait_for("the console to close it", lambda: not [a for a in alerts_of(first_message(venue, cookie), 2) if not a.get("replaced")], 20)
+
+        # cardtablectl names the journal too: an ack of the old journal is refused at the table (its seq is
+        # another event there now); of the table's own, it acknowledges.
+        refused = json.loads(venue.control(1, "ack", str(new_alert[1]["seq"]), "--journal", old[1]["journal"]) or "{}")
+        assert refused.get("ok") is False and "cannot be acknowledged here" in refused.get("error", ""), refused
+        assert (status(venue, 1) or {}).get("open_alerts") == 1, "the refused ack closed nothing"
+        done = json.loads(venue.control(1, "ack", str(new_alert[1]["seq"]), "--journal", new[1]["journal"], "--by", "td") or "{}")
+        assert done.get("ok") is True, done
+        wait_for("table 1's new alert acknowledged by cardtablectl", lambda: (status(venue, 1) or {}).get("open_alerts") == 0, 20)
 
         assert venue.console.poll() is None and venue.hub.poll() is None
         return 0

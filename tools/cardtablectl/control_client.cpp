@@ -421,7 +421,7 @@ const ControlCommand kControlCommands[] = {
     {"replay", "--since N", "the journalled events from seq N (N >= 1)"},
     {"replay-live", "--since N", "the released live.* events from seq N (broadcasters, directors)"},
     {"evidence", "SEQ", "the card-level detail of event SEQ (directors only)"},
-    {"ack", "SEQ [--by NAME]", "acknowledge event SEQ (directors)"},
+    {"ack", "SEQ [--by NAME] [--journal ID]", "acknowledge event SEQ (directors)"},
     {"board", "LABEL", "tell the table which board it is: \"7\", \"1/7\", \"Spring Pairs/1/7\" (directors)"},
     {"contract", "CONTRACT", "give the contract: \"4HX S\", \"3NT by W\", \"pass\" (directors)"},
     {"load-record", "[PATH...]", "reload the master record (default: the daemon's --master files) (directors)"},
@@ -457,13 +457,17 @@ int run_control(const std::string& command, const std::vector<std::string>& args
   const ControlCommand* spec = nullptr;
   for (const auto& c : kControlCommands)
     if (command == c.name) spec = &c;
-  std::string endpoint, by;
+  std::string endpoint, by, journal;
   po::options_description opts(std::string("cardtablectl ") + command + (spec->usage[0] ? " " : "") + spec->usage + ": " + spec->summary);
   opts.add_options()("help,h", "this help")("control,c", po::value(&endpoint)->default_value("tcp://127.0.0.1:5552"),
                                              cardtable::protocol::answered_by_hub(command) ? "the table's control endpoint, or a hub's" : "the table's control endpoint (not a hub's)")(
       "json", "print the reply as JSON");
   if (command == "replay" || command == "replay-live") opts.add_options()("since", po::value<std::string>(), "the first seq wanted (1 or more)");
-  if (command == "ack") opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)");
+  if (command == "ack")
+    opts.add_options()("by", po::value(&by), "who acknowledges (a name; default: director)")(
+        "journal", po::value(&journal),
+        "the journal the alert is of, as the alert names it (status and alerts show the table's): the table "
+        "refuses the ack when its journal is another (it was replaced, and SEQ is another event there now)");
   opts.add_options()("key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
       "server-key", po::value(&g_curve.server_file), "the public key file of --control: the daemon's, or the hub's");
   po::options_description hidden;
@@ -508,6 +512,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     if (!seq) return usage("give the seq of the event (a positive integer)");
     body["seq"] = *seq;
     if (command == "ack" && vm.count("by")) body["by"] = by;
+    if (command == "ack" && vm.count("journal")) body["journal"] = journal;
   } else if (command == "board" || command == "contract") {
     if (joined.empty()) return usage(command == "board" ? "give the board's label" : "give the contract, e.g. \"4HX S\"");
     body[command == "board" ? "label" : "contract"] = joined;

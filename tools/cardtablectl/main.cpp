@@ -17,7 +17,7 @@ constexpr const char* kUsage =
     "  simulate  run the table over a scenario and print the events it publishes\n"
     "  watch     show what a running cardtabled publishes (--json for machines)\n"
     "  status, version, snapshot, alerts, replay --since N, replay-live --since N, evidence SEQ,\n"
-    "  ack SEQ [--by NAME], board LABEL, contract \"4HX S\", load-record [PATH...]\n"
+    "  ack SEQ [--by NAME] [--journal ID], board LABEL, contract \"4HX S\", load-record [PATH...]\n"
     "            ask a running cardtabled through its control endpoint; status, version, snapshot and\n"
     "            alerts also a hub's (every table's), the others only a table's own\n"
     "  keygen    write a CURVE keypair (NAME.key, NAME.pub)\n"
