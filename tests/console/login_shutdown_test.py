@@ -2,7 +2,7 @@
 """Stopping the real console while a login's password is being checked. The PBKDF2 ran to its end before
 the console could exit: SIGTERM waited for it, up to 9 s at the most iterations a logins file may give
 (5,000,000), and systemd's stop (or a restart) with it. Now the hashing stops where it is: the console
-exits within a second of SIGTERM, cleanly (exit 0, "stopping" in its log).
+exits within a second of SIGTERM (0.11 s measured), cleanly (exit 0, "stopping" in its log).
   usage: login_shutdown_test.py BUILD_DIR SOURCE_DIR"""
 import json
 import os
@@ -29,7 +29,7 @@ def main():
         c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=30)
         c.request("POST", "/api/login", json.dumps({"name": "slowest", "password": "guess"}),
                   {"Content-Type": "application/json", "X-Cardtable": "1"})
-        time.sleep(0.5)  # its PBKDF2 is under way on a hashing thread
+        time.sleep(0.2)  # its PBKDF2 is under way on a hashing thread (1.5 s to 10 s in all, by the machine)
         assert console.poll() is None
         asked = time.monotonic()
         console.send_signal(signal.SIGTERM)
@@ -40,7 +40,7 @@ def main():
         took = time.monotonic() - asked
         print(f"SIGTERM to exit with a login of {MOST_ITERATIONS} iterations in flight: {took:.2f} s")
         assert code == 0, f"exit status {code}: " + open(f"{venue.dir}/console.log").read()
-        assert took < 1.5, f"{took:.2f} s from SIGTERM to exit: the password being hashed was waited for"
+        assert took < 1.0, f"{took:.2f} s from SIGTERM to exit: the password being hashed was waited for"
         assert "cardtable-console: stopping" in open(f"{venue.dir}/console.log").read()
         c.close()
     finally:
