@@ -72,17 +72,17 @@ def main():
 
         driver = browser(profile)
         log_in(driver, venue.url, "td", "td-secret")
-        shown = lambda: driver.find_elements("css selector", "#alerts li.replaced")
-        wait_for("three replaced alerts on the page", lambda: len(shown()) == 3, 10)
+        # Read in one script: an element found, then read, may be gone between the two (a stale reference).
+        shown = lambda: sorted(driver.execute_script("return [...document.querySelectorAll('#alerts li.replaced')].map((li) => li.dataset.seq)"))
+        wait_for("three replaced alerts on the page", lambda: shown() == ["1", "2", "3"], 10)
         assert not driver.find_elements("css selector", "#alerts li:not(.replaced) button.dismiss"), "an open alert has no Dismiss"
 
         # One: the revoke.
-        revoke = next(li for li in shown() if li.get_attribute("data-seq") == "2")
-        revoke.find_element("css selector", "button.dismiss").click()
-        wait_for("the dismissed alert gone from the page", lambda: sorted(li.get_attribute("data-seq") for li in shown()) == ["1", "3"], 10)
+        driver.find_element("css selector", '#alerts li.replaced[data-seq="2"] button.dismiss').click()
+        wait_for("the dismissed alert gone from the page", lambda: shown() == ["1", "3"], 10)
         assert sorted(a["seq"] for a in replaced()) == [1, 3], "gone from the venue, not only from this page"
         # All of the table's: the other two.
-        shown()[0].find_element("css selector", "button.dismiss-all").click()
+        driver.find_element("css selector", '#alerts li.replaced[data-seq="1"] button.dismiss-all').click()
         wait_for("every replaced alert of the table gone from the page", lambda: not shown(), 10)
         assert not replaced()
         left = [a for a in first_message(venue, td)["alerts"]]
