@@ -21,6 +21,7 @@ struct PocketRead {
   // The tags of the cards, where the device gives them (Observation::card_ids): the same tag again is the
   // same card (passed over the slot twice), another tag of a face a second card of it (Law 13C).
   std::multimap<bridge::Card, std::string> card_ids;
+  std::string source;  // the device that read the pocket (Observation::source), for the technician
   bool read = false;
 };
 

@@ -424,8 +424,39 @@ void Table::on_hand(const Observation& o) {
   p.card_ids = o.card_ids;
   p.unknown = o.unknown;
   p.unknown_ids = o.unknown_ids;
+  p.source = o.source;
   p.read = true;
-  if (std::all_of(pockets_.begin(), pockets_.end(), [](const PocketRead& q) { return q.read; })) station_evaluate(o.time);
+  if (std::all_of(pockets_.begin(), pockets_.end(), [](const PocketRead& q) { return q.read; })) {
+    station_merge_heard_twice();
+    station_evaluate(o.time);
+  }
+}
+
+// A reader under each pocket hears its neighbour's tags too (cross-talk a few centimetres apart, no signal
+// strength to choose by): one tag under two pockets is one card, as at the board's return -- counted once,
+// where the deal puts it, and the technician told; never a pocket of 14 and a surplus card for the
+// director. Another tag of the face is another card and stays for the board check (Law 13C).
+void Table::station_merge_heard_twice() {
+  std::array<Hand, 4> hands{};
+  std::array<std::multimap<Card, std::string>, 4> ids{};
+  std::array<int, 4> extra{};
+  std::array<std::string, 4> readers{};
+  for (std::size_t si = 0; si < 4; ++si) {
+    for (Card c : pockets_[si].cards) hands[si].add(c);
+    ids[si] = pockets_[si].card_ids;
+    extra[si] = pockets_[si].unknown;
+    readers[si] = pockets_[si].source;
+  }
+  const auto merged = merge_heard_twice(hands, ids, extra, info_ ? std::optional(info_->deal) : std::nullopt);
+  if (merged.empty()) return;
+  for (std::size_t si = 0; si < 4; ++si) {
+    PocketRead& p = pockets_[si];
+    p.cards.clear();
+    hands[si].for_each_descending([&](Card c) { p.cards.push_back(c); });
+    for (Card c : same_face(hands[si], ids[si])) p.cards.push_back(c);
+    p.card_ids = std::move(ids[si]);
+  }
+  for (const HeardTwice& h : merged) heard_by_two_readers(h, readers, ZoneKind::Hand);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1312,7 +1343,7 @@ void Table::board_returned(Millis t) {
   // pocket of 14 for the director (docs/hardware.md, "Cross-talk"). Another tag is another card (13C).
   if (every_pocket_read)
     for (const HeardTwice& h : merge_heard_twice(pockets, card_ids, unknown, info_ ? std::optional(info_->deal) : std::nullopt))
-      heard_by_two_readers(h, readers);
+      heard_by_two_readers(h, readers, ZoneKind::Pocket);
   // A second tag of a face in one pocket -- another pack's ♠A beside this pack's -- is a second card there:
   // counted (14, not 13), and the face read twice (Law 13C).
   std::array<std::vector<Card>, 4> again{};
@@ -1424,11 +1455,11 @@ void Table::board_returned(Millis t) {
   reset_board();
 }
 
-void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers) {
+void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers, ZoneKind kind) {
   std::string pockets, devices, zones;
   for (Seat s : h.seats) {
     pockets += (pockets.empty() ? "" : (s == h.seats.back() ? " and " : ", ")) + seat_word(s);
-    zones += (zones.empty() ? "" : " ") + Zone{ZoneKind::Pocket, s}.str();
+    zones += (zones.empty() ? "" : " ") + Zone{kind, s}.str();
     const std::string& r = readers[static_cast<std::size_t>(index(s))];
     if (!r.empty() && devices.find(r) == std::string::npos) devices += (devices.empty() ? "" : ", ") + r;
   }
@@ -1436,7 +1467,7 @@ void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::stri
   Event e = make("reading.uncertain", Severity::Warning, {},
                  board_text() + ": one card's tag is heard by the readers of " + pockets + "'s pockets" +
                      (devices.empty() ? "" : " (" + devices + ")") + "; counted once, in " + seat_word(h.kept) +
-                     "'s — move the readers further apart");
+                     "'s — move the readers at least 10 cm apart");
   e.seats = h.seats;
   e.evidence = {{"cause", "card heard by two readers"}, {"zones", zones}, {"counted_in", std::string(1, seat_letter(h.kept))}};
   if (!devices.empty()) e.evidence.emplace_back("readers", devices);

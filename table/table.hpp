@@ -116,7 +116,9 @@ class Table {
                       const std::array<int, 4>& unknown,
                       const std::array<std::vector<std::string>, 4>& unknown_ids, bridge::Hand together, bridge::Hand twice);
   // One tag read in two pockets at the return (merge_heard_twice): said to the technician, not the director.
-  void heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers);
+  // `kind`: the pockets' zones -- pocket:N at the board's return, hand:N at a station with a reader a pocket.
+  void heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers, ZoneKind kind);
+  void station_merge_heard_twice();
   void reset_board();
   std::optional<Seat> declarer() const;
   std::optional<bridge::Suit> trump() const;

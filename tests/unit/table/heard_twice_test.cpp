@@ -125,3 +125,26 @@ TEST(HeardTwice, NorthsTagHeardInEastBesideEastsOwnSecondAceLeavesEastItsSecondA
   EXPECT_TRUE(hands[1].contains(sa)) << "East's second ♠A is still there, for the surplus check";
   EXPECT_EQ(ids[1], (Ids{{sa, "04BB"}}));
 }
+
+// A board-checking station with a reader under each pocket (hand:N..W, tag ids): the holder's ♠A heard by
+// the neighbouring pocket's reader too is the same tag -- one card, counted where the deal puts it, the
+// board verified and the technician told to move the readers apart; not 14 cards and a surplus card.
+TEST(HeardTwice, AtTheStationTheSameTagUnderTwoPocketsIsOneCardAndTheBoardVerified) {
+  const auto& deal = test::master().board(0).deal;
+  const Seat holder = *deal.holder(*Card::parse("SA"));
+  const Seat neighbour = cardtable::bridge::left_hand_opponent(holder);
+  std::string script = "zones station-hands\ntags\nat 0 board Spring Pairs/1/1\n";
+  for (Seat s : cardtable::bridge::kAllSeats)
+    script += std::string("at 1 hand ") + cardtable::bridge::seat_letter(s) + " as master" + (s == neighbour ? " +SA" : "") + "\n";
+  const auto ev = run(script + "end 5\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.verified"), nullptr) << test::dump(ev);
+  const Event* told = nullptr;
+  for (const Event& x : ev)
+    if (x.type == "reading.uncertain" && x.find("cause") && *x.find("cause") == "card heard by two readers") told = &x;
+  ASSERT_NE(told, nullptr) << test::dump(ev);
+  EXPECT_EQ(*told->find("counted_in"), std::string(1, cardtable::bridge::seat_letter(holder)));
+  EXPECT_NE(told->find("zones")->find("hand:"), std::string::npos) << *told->find("zones");
+  EXPECT_NE(told->message.find("move"), std::string::npos) << told->message;
+  EXPECT_EQ(*told->find_card("uid"), scenario_tag_uid(*Card::parse("SA"), 1));
+}
