@@ -170,11 +170,24 @@ def event(table, seq, type_="daemon.heartbeat", severity="info", message="alive"
     return (f"{e['class']}/default/A/{table}/{type_}", json.dumps(e))
 
 
+try:
+    from selenium.common.exceptions import StaleElementReferenceException as _Stale
+except ImportError:  # the tests without a browser
+    class _Stale(Exception):
+        pass
+
+
 def wait_for(what, check, timeout, every=0.1):
-    """check() until it gives something true (returned), or AssertionError naming what was awaited."""
+    """check() until it gives something true (returned), or AssertionError naming what was awaited.
+
+    A page element found and then read by check() can be replaced in between (the page re-renders as the
+    stream comes back): that is "not yet", and the next try finds it afresh."""
     end = time.time() + timeout
     while time.time() < end:
-        v = check()
+        try:
+            v = check()
+        except _Stale:
+            v = None
         if v:
             return v
         time.sleep(every)
