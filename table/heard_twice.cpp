@@ -25,7 +25,10 @@ std::vector<HeardTwice> merge_heard_twice(std::array<Hand, 4>& hands, std::array
       for (auto [tag, end] = ids[at(s)].equal_range(c); tag != end; ++tag)
         if (!tag->second.empty()) by_id[tag->second].push_back(s);
     }
-    for (const auto& [id, seats] : by_id) {
+    for (const auto& group : by_id) {
+      // Named, not a structured binding: clang 14 (the sanitizer build) cannot capture one in a lambda.
+      const std::string& id = group.first;
+      const std::vector<Seat>& seats = group.second;
       if (seats.size() < 2) continue;
       auto count = [&](Seat s) {
         return hands[at(s)].size() + extra[at(s)] + static_cast<int>(same_face(hands[at(s)], ids[at(s)]).size());
