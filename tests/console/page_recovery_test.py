@@ -56,8 +56,11 @@ def main():
         venue.start_console(port)
         venue.start_table(1)  # an alert made after the restart
         wait_for("the login form after the console restarted", lambda: second.find_element("id", "login").is_displayed(), 20)
-        assert not second.find_element("id", "director").is_displayed(), "the old grid stays hidden behind the login"
-        print("after the restart:", second.find_element("id", "login-error").text)
+        # Read through wait_for: the page may still be re-rendering, and an element found then read can be
+        # replaced in between (a stale reference, not a failure of what is checked).
+        hidden = wait_for("the grid's state", lambda: (not second.find_element("id", "director").is_displayed(),), 5)[0]
+        assert hidden, "the old grid stays hidden behind the login"
+        print("after the restart:", wait_for("the login error", lambda: (second.find_element("id", "login-error").text,), 5)[0])
         log_in(second, None, "td", "td-secret")
         wait_for("table 1's alert after logging in again", lambda: second.find_elements(
             "css selector", '#alerts li[data-table="default/A/1"][data-type="irregularity.wrong_count"]'), 30)

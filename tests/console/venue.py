@@ -171,22 +171,23 @@ def event(table, seq, type_="daemon.heartbeat", severity="info", message="alive"
 
 
 try:
-    from selenium.common.exceptions import StaleElementReferenceException as _Stale
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    _NOT_YET = (StaleElementReferenceException, NoSuchElementException)
 except ImportError:  # the tests without a browser
-    class _Stale(Exception):
-        pass
+    _NOT_YET = ()
 
 
 def wait_for(what, check, timeout, every=0.1):
     """check() until it gives something true (returned), or AssertionError naming what was awaited.
 
     A page element found and then read by check() can be replaced in between (the page re-renders as the
-    stream comes back): that is "not yet", and the next try finds it afresh."""
+    stream comes back), or be missing while the page reloads: that is "not yet", and the next try finds
+    it afresh."""
     end = time.time() + timeout
     while time.time() < end:
         try:
             v = check()
-        except _Stale:
+        except _NOT_YET:
             v = None
         if v:
             return v
