@@ -81,6 +81,7 @@ void TableHost::on_device_event(const devices::DeviceEvent& d, const std::string
 void TableHost::publish(protocol::WireEvent& e) {
   publisher_.publish(e, true);
   alerts_.on_published(protocol::to_json(e));
+  if (e.type == "board.identified") last_identified_seq_ = e.seq;
   if (e.type == "board.arrived" || e.type == "board.identified")
     if (table_->phase_name() == "waiting" || e.type == "board.arrived") board_first_seq_ = std::min(board_first_seq_, e.seq);
 }

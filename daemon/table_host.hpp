@@ -65,6 +65,7 @@ class TableHost : public TableRequests::Table {
   int board_in_play() const override;
   std::size_t master_boards() const override { return master_->size(); }
   std::uint64_t board_first_seq() const override { return board_first_seq_; }
+  std::uint64_t last_identified_seq() const override { return last_identified_seq_; }
   nlohmann::json status() const override;
 
  private:
@@ -98,6 +99,7 @@ class TableHost : public TableRequests::Table {
   std::unique_ptr<BoardResume> board_resume_;  // the board in progress kept across a restart (from start())
   table::Millis last_table_time_ = 0;
   std::uint64_t board_first_seq_ = 1;
+  std::uint64_t last_identified_seq_ = 0;  // TableRequests::Table::last_identified_seq
 };
 
 }  // namespace cardtable::daemon

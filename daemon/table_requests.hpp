@@ -42,6 +42,8 @@ class TableRequests {
     virtual int board_in_play() const = 0;  // as the master record numbers it; 0: none
     virtual std::size_t master_boards() const = 0;
     virtual std::uint64_t board_first_seq() const = 0;  // where the board in progress starts
+    // The seq of the last board.identified published (0: none yet): the event a `board` request made.
+    virtual std::uint64_t last_identified_seq() const = 0;
     virtual nlohmann::json status() const = 0;
   };
 

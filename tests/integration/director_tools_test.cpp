@@ -191,7 +191,7 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_EQ(again.status, 1) << again.out;
   EXPECT_NE(again.out.find("already acknowledged by Anne"), std::string::npos) << again.out;
   CtlRun version = run_ctl({"version", "-c", ctl});
-  EXPECT_NE(version.out.find("protocol 1.4"), std::string::npos) << version.out;
+  EXPECT_NE(version.out.find("protocol 1.5"), std::string::npos) << version.out;
   CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
   EXPECT_EQ(evidence.status, 0) << evidence.out;
   EXPECT_NE(evidence.out.find("DQ"), std::string::npos) << evidence.out;
@@ -477,6 +477,14 @@ TEST_F(Daemon, BoardAndContractEachNameTheEventTheyMade) {
   auto event = request({{"command", "replay"}, {"since", identified}});
   ASSERT_TRUE(event && !(*event)["events"].empty());
   EXPECT_EQ((*event)["events"][0]["type"], "board.identified") << event->dump();
+  // The reply names its own event, as contract's and ack's do (1.5): the board.identified, by its seq.
+  auto reply = request({{"command", "board"}, {"label", "Spring Pairs/1/4"}});
+  ASSERT_TRUE(reply && reply->value("ok", false)) << (reply ? reply->dump() : "no reply");
+  ASSERT_TRUE(reply->contains("seq") && (*reply)["seq"].is_number_unsigned()) << reply->dump();
+  event = request({{"command", "replay"}, {"since", (*reply)["seq"]}});
+  ASSERT_TRUE(event && !(*event)["events"].empty());
+  EXPECT_EQ((*event)["events"][0]["type"], "board.identified") << event->dump();
+  EXPECT_EQ((*event)["events"][0]["seq"], (*reply)["seq"]) << event->dump();
   CtlRun contract = run_ctl({"contract", "4H S", "-c", ctl});
   EXPECT_EQ(contract.status, 0) << contract.out;
   table_status = request({{"command", "status"}});

@@ -591,8 +591,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     } else if (command == "load-record") {
       std::cout << "master record loaded: " << reply->value("boards", 0) << " boards\n";
     } else {
-      // The event the request made: ack's and contract's reply name it (seq); a board given is the table's
-      // board.identified, its last event when it answers (last_seq), as a rejected label names its event.
+      // The event the request made: ack's, contract's and board's (1.5: its board.identified) reply name it
+      // (seq); a daemon before 1.5 gives a board only its last event when it answers (last_seq).
       const char* field = reply->contains("seq") ? "seq" : command == "board" && reply->contains("last_seq") ? "last_seq" : nullptr;
       std::cout << "ok" << (field ? " (event " + std::to_string(reply->value(field, std::uint64_t{0})) + ")" : std::string()) << "\n";
     }
