@@ -38,9 +38,21 @@ void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq,
 
 }  // namespace
 
+// A hub's three endpoints, ipc in the test's folder: its tables publish to `up`, subscribers read `down`.
+class HubEndpoints : public Daemon {
+ protected:
+  void SetUp() override {
+    Daemon::SetUp();  // makes dir
+    up = "ipc://" + (dir / "hub-up").string();
+    down = "ipc://" + (dir / "hub-down").string();
+    hubctl = "ipc://" + (dir / "hub-ctl").string();
+  }
+  std::string up, down, hubctl;
+};
+
 // A hub and two tables that each publish to it and play the fouled board (an alert each), their control
 // endpoints ctl1 and ctl2; every process ends with the test, whatever fails first.
-class HubVenue : public Daemon {
+class HubVenue : public HubEndpoints {
  protected:
   void start_venue(std::vector<std::string> hub_options = {}) {
     std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl};
@@ -65,13 +77,6 @@ class HubVenue : public Daemon {
     json j = json::parse(r.out, nullptr, false);
     return j.is_object() ? j : json::object();
   }
-  void SetUp() override {
-    Daemon::SetUp();  // makes dir
-    up = "ipc://" + (dir / "hub-up").string();
-    down = "ipc://" + (dir / "hub-down").string();
-    hubctl = "ipc://" + (dir / "hub-ctl").string();
-  }
-  std::string up, down, hubctl;
   pid_t hub = -1;
   std::vector<pid_t> tables;
 };
@@ -300,17 +305,23 @@ TEST_F(HubVenue, AHubCallsATableSilentOnceItsHeartbeatsStop) {
   ASSERT_TRUE(wait_for([&] { return text_of(dir / "hub.log").find("default/A/2: silent for") != std::string::npos; })) << text_of(dir / "hub.log");
 }
 
+// A table that plays its fouled board (an alert) publishing to a hub that is not there yet: the alert is
+// lost to the hub the test starts afterwards (up, down, hubctl).
+class TableBeforeItsHub : public HubEndpoints {
+ protected:
+  void start_table_before_its_hub() {
+    pid = fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn", "--speed", "50",
+                     "--plaintext", "--state-dir", (dir / "state").string(), "--heartbeat", "0.2", "--publish", "connect:" + up,
+                     "--control", "bind:" + ctl, "--live", "bind:" + live},
+                    (dir / "daemon.log").string());
+  }
+};
+
 // A hub started after a table's alert was made lists it all the same: told the table's control endpoint
 // (--table-control), it asks the table for its open alerts when the table's first heartbeat comes. Then
 // an acknowledgement at the table closes it in the hub's list, and nothing is "incomplete".
-TEST_F(Daemon, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
-  // The table first, publishing to a hub that is not there yet: its fouled board's alert is lost to the hub.
-  pid = fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn", "--speed", "50",
-                   "--plaintext", "--state-dir", (dir / "state").string(), "--heartbeat", "0.2", "--publish", "connect:" + up,
-                   "--control", "bind:" + ctl, "--live", "bind:" + live},
-                  (dir / "daemon.log").string());
+TEST_F(TableBeforeItsHub, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) {
+  start_table_before_its_hub();
   ASSERT_TRUE(wait_finished()) << log();
   auto at_table = request({{"command", "alerts"}});
   ASSERT_TRUE(at_table && (*at_table)["count"].get<int>() >= 1) << (at_table ? at_table->dump() : "no reply") << log();
@@ -442,6 +453,28 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
   EXPECT_NE(named_out.find(why), std::string::npos) << named_out;
   EXPECT_EQ(named_out.find(why), named_out.rfind(why)) << named_out;
   EXPECT_NE(named_out.find("default/A/1: events #" + std::to_string(lost1) + " to #"), std::string::npos) << named_out;
+}
+
+// A hub that has not seen all of a table's open alerts (it started after one, and was not told the table's
+// control endpoint) lists them "incomplete": `alerts` said so and exited 0, as if the list were whole, so
+// a director's script could not tell. The list is not whole: exit 1.
+TEST_F(TableBeforeItsHub, AlertsAtAHubExitNonZeroWhileATableIsIncomplete) {
+  start_table_before_its_hub();
+  ASSERT_TRUE(wait_finished()) << log();
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+  struct StopHub {
+    pid_t p;
+    ~StopHub() { cardtable::test::end_process(p); }
+  } stop_hub{hub};
+  ASSERT_TRUE(wait_for([&] {
+    json j = json::parse(run_ctl({"alerts", "--json", "-c", hubctl}).out, nullptr, false);
+    return j.is_object() && j.value("incomplete", json::array()) == json::array({"default/A/1"});
+  })) << run_ctl({"alerts", "--json", "-c", hubctl}).out;
+  CtlRun r = run_ctl({"alerts", "-c", hubctl});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("table default/A/1: the hub has not seen all its open alerts"), std::string::npos) << r.out;
+  CtlRun help = run_ctl({"alerts", "--help"});
+  EXPECT_NE(help.out.find("Exit status: 0 all well; 1 a problem"), std::string::npos) << help.out;
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for

@@ -417,7 +417,7 @@ const ControlCommand kControlCommands[] = {
     {"version", "", "the daemon's version and protocol version (or the hub's)"},
     {"snapshot", "", "the events of the board in progress (JSON): of the table, or of every table at a hub's control endpoint"},
     {"alerts", "", "unacknowledged alerts, oldest first: of the table, or of every table when --control is a hub's control endpoint "
-                   "(exit 1 when a table is silent there)"},
+                   "(exit 1 when the list is not whole there: a table silent, or incomplete)"},
     {"replay", "--since N", "the journalled events from seq N (N >= 1)"},
     {"replay-live", "--since N", "the released live.* events from seq N (broadcasters, directors)"},
     {"evidence", "SEQ", "the card-level detail of event SEQ (directors only)"},
@@ -441,6 +441,16 @@ namespace {
 bool names_silent_tables(const json& reply) {
   return reply.contains("silent") && reply["silent"].is_array() && !reply["silent"].empty();
 }
+// Whether a hub's alerts reply names a table whose own count differs from the hub's list: the list is not
+// whole, and a director's script must be able to tell (it exited 0, as if every alert were listed).
+bool names_incomplete_tables(const json& reply) {
+  return reply.contains("incomplete") && reply["incomplete"].is_array() && !reply["incomplete"].empty();
+}
+// The exit statuses of the control commands, for their --help (and cardtablectl(1), EXIT STATUS).
+constexpr const char* kControlExitStatus =
+    "\nExit status: 0 all well; 1 a problem: the endpoint did not answer, or refused the request, or (status and\n"
+    "alerts at a hub's control endpoint) a table there is silent, or (alerts there) incomplete: the hub has not\n"
+    "seen all its open alerts, so the list is not whole; 2 wrong usage.\n";
 // One line each on standard output, `detail` adding what the reply knows of the table.
 void say_silent_tables(const json& reply, const std::function<std::string(const std::string&)>& detail) {
   if (!names_silent_tables(reply)) return;
@@ -485,7 +495,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     return kExitUsage;
   }
   if (vm.count("help")) {
-    std::cout << opts;
+    std::cout << opts << kControlExitStatus;
     return kExitOk;
   }
   std::vector<std::string> rest = vm.count("arg") ? vm["arg"].as<std::vector<std::string>>() : std::vector<std::string>{};
@@ -596,7 +606,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       const char* field = reply->contains("seq") ? "seq" : command == "board" && reply->contains("last_seq") ? "last_seq" : nullptr;
       std::cout << "ok" << (field ? " (event " + std::to_string(reply->value(field, std::uint64_t{0})) + ")" : std::string()) << "\n";
     }
-    if (names_silent_tables(*reply)) ok = false;
+    if (names_silent_tables(*reply) || (command == "alerts" && names_incomplete_tables(*reply))) ok = false;
   } catch (const std::exception& e) {
     std::cerr << "cardtablectl " << command << ": " << endpoint << " answered in a form cardtablectl does not know (" << printable(e.what())
               << "); --json prints the reply as it came\n";
