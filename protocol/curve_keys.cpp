@@ -103,7 +103,8 @@ std::optional<KeyFileText> open_key_file(const fs::path& file, std::string& erro
   return k;
 }
 
-// What is wrong with a key's text, or empty when zmq takes it: 40 characters of Z85 (ZeroMQ RFC 32).
+}  // namespace
+
 // zmq_setsockopt refuses other text with EINVAL, which cppzmq throws where the key is used, long after
 // the file was read (cardtablectl ended with "terminate called"). A NUL inside passed zmq's own decoding.
 std::string key_problem(const char* which, const std::string& text) {
@@ -115,6 +116,8 @@ std::string key_problem(const char* which, const std::string& text) {
     return std::string("the ") + which + " key is not Z85 (characters outside Z85's 85, or garbage)";
   return {};
 }
+
+namespace {
 
 std::optional<Keypair> parse_key_file(const fs::path& file, const std::string& text, std::string& error) {
   const std::string f = file.string();

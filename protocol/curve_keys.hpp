@@ -25,6 +25,9 @@ Keypair write_keypair(const std::filesystem::path& dir, const std::string& name)
 // `error`: not a regular file, over 64 KiB, no "public =" line, a key that is not 40 characters of Z85, a
 // secret that is not the public key's. The secret's text is never in the error.
 std::optional<Keypair> read_key_file(const std::filesystem::path& file, std::string& error);
+// What is wrong with a key's text ("the public key is 12 characters, not 40 ..."), or empty when zmq takes
+// it: 40 characters of Z85 (ZeroMQ RFC 32). `which` names the key: "public", "secret", "table's".
+std::string key_problem(const char* which, const std::string& text);
 // Who reads a secret key: a process's user, primary group and supplementary groups.
 struct ProcessIds {
   uid_t uid = 0;

@@ -28,6 +28,23 @@ CtlRun run_ctl(const std::vector<std::string>& args) {
   return r;
 }
 
+// Each line of cardtablectl's output (stdout and stderr) with when it came, for the laws of "when".
+struct TimedLine {
+  std::chrono::steady_clock::time_point at;
+  std::string text;
+};
+std::vector<TimedLine> run_ctl_timed(const std::vector<std::string>& args) {
+  std::string cmd = CARDTABLECTL;
+  for (const auto& a : args) cmd += " '" + a + "'";
+  std::vector<TimedLine> lines;
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return lines;
+  std::array<char, 65536> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) lines.push_back({std::chrono::steady_clock::now(), buf.data()});
+  ::pclose(p);
+  return lines;
+}
+
 void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message) {
   json e = {{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", severity}, {"time", 1795433673.5}, {"mono", 1.0},
             {"tournament", "default"}, {"section", "A"}, {"table", table}, {"seq", seq}, {"message", message}};
@@ -455,6 +472,92 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
   EXPECT_NE(named_out.find("default/A/1: events #" + std::to_string(lost1) + " to #"), std::string::npos) << named_out;
 }
 
+// Through a CURVE hub, watch could fill one table's gaps (-c that table's endpoint, --control-server-key its
+// key) and named every other table's. The hub knows each table's control endpoint and key (--table-control,
+// clients/table/): asked `status` (1.5) it names them, and watch -c HUB fills the gaps of both tables
+// from each table's own journal.
+TEST_F(HubVenue, WatchThroughACurveHubFillsTheGapsOfEveryTableTheHubNames) {
+  const std::string keys = (dir / "keys").string(), td = keys + "/hub-clients/director/td.key";
+  for (const auto& [name, folder] : {std::pair{"hub", keys}, {"table1", keys}, {"table2", keys}, {"td", keys + "/hub-clients/director"}})
+    ASSERT_EQ(run_ctl({"keygen", name, "--dir", folder}).status, 0);
+  fs::create_directories(keys + "/hub-clients/table/default/A");
+  for (const auto& role : {"director", "hub"}) fs::create_directories(keys + "/table-clients/" + role);
+  fs::copy_file(keys + "/hub-clients/director/td.pub", keys + "/table-clients/director/td.pub");
+  fs::copy_file(keys + "/hub.pub", keys + "/table-clients/hub/hub.pub");
+  std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl,
+                                       "--curve-secret", keys + "/hub.key", "--clients", keys + "/hub-clients"};
+  std::vector<std::vector<std::string>> table_args;
+  for (const std::string t : {"1", "2"}) {
+    fs::copy_file(keys + "/table" + t + ".pub", keys + "/hub-clients/table/default/A/" + t + ".pub");  // speaks for default/A/t
+    const std::string ctl_t = "ipc://" + (dir / ("ctl" + t)).string();
+    hub_args.insert(hub_args.end(), {"--table-control", "default/A/" + t + "=" + ctl_t});
+    table_args.push_back({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn", "--speed", "50",
+                          "--state-dir", (dir / ("state" + t)).string(), "--table", t, "--heartbeat", "0.2", "--publish", "connect:" + up,
+                          "--control", "bind:" + ctl_t, "--live", "bind:ipc://" + (dir / ("live" + t)).string(), "--curve-secret",
+                          keys + "/table" + t + ".key", "--clients", keys + "/table-clients", "--hub-key", keys + "/hub.pub"});
+  }
+  hub = fork_exec(hub_args, (dir / "hub.log").string());
+  for (std::size_t i = 0; i < 2; ++i) tables.push_back(fork_exec(table_args[i], (dir / ("daemon" + std::to_string(i + 1) + ".log")).string()));
+  auto at_table = [&](std::size_t i, std::vector<std::string> args) {
+    const std::string t = std::to_string(i + 1);
+    args.insert(args.end(), {"-c", "ipc://" + (dir / ("ctl" + t)).string(), "--key", td, "--server-key", keys + "/table" + t + ".pub"});
+    return run_ctl(args);
+  };
+  for (std::size_t i = 0; i < 2; ++i)
+    ASSERT_TRUE(wait_for([&] { return at_table(i, {"status", "--json"}).out.find("\"finished\": true") != std::string::npos; }))
+        << text_of(dir / ("daemon" + std::to_string(i + 1) + ".log"));
+  // The hub names both tables' endpoints and keys.
+  const json named = json::parse(run_ctl({"status", "--json", "-c", hubctl, "--key", td, "--server-key", keys + "/hub.pub"}).out, nullptr, false);
+  ASSERT_TRUE(named.is_object() && named.contains("controls")) << named.dump(2);
+  EXPECT_EQ(named["controls"]["default/A/2"]["endpoint"], "ipc://" + (dir / "ctl2").string()) << named.dump(2);
+  EXPECT_EQ(named["controls"]["default/A/2"]["server_key"].get<std::string>().size(), 40u) << named.dump(2);
+  // One watch of the venue, -c the hub's control endpoint, with the hub's key: nothing about any table.
+  pid_t watching = fork_exec({"/bin/sh", "-c", std::string("exec '") + CARDTABLECTL + "' watch -e '" + down + "' -c '" + hubctl + "' --key '" + td +
+                                                   "' --server-key '" + keys + "/hub.pub' --seconds 60 >'" + (dir / "watch.out").string() + "' 2>&1"},
+                             (dir / "sh.log").string());
+  struct EndWatch {
+    pid_t& p;
+    ~EndWatch() { cardtable::test::end_process(p); }
+  } end_watch{watching};
+  // A rejected board label: an event the table journals and publishes (its seq in the reply's error).
+  auto new_event = [&](std::size_t i) -> std::uint64_t {
+    CtlRun r = at_table(i, {"board", "Spring Pairs/1/99"});
+    auto at = r.out.find("(event ");
+    return at == std::string::npos ? 0 : std::stoull(r.out.substr(at + 7));
+  };
+  auto watched = [&](std::size_t i, std::uint64_t seq) {
+    return text_of(dir / "watch.out").find("default/A/" + std::to_string(i + 1) + " #" + std::to_string(seq) + " ") != std::string::npos;
+  };
+  auto watch_shows_new_events = [&] {
+    for (std::size_t i = 0; i < 2; ++i)
+      if (!wait_for([&] {
+            std::uint64_t seq = new_event(i);
+            return seq && wait_for([&] { return watched(i, seq); }, 1s);
+          }))
+        return false;
+    return true;
+  };
+  ASSERT_TRUE(watch_shows_new_events()) << text_of(dir / "watch.out");
+  // The hub dies; each table journals two events its link to the hub only queues, and stops before the hub
+  // is back (the queue goes with it): events the watch never receives. The hub and the tables come back.
+  cardtable::test::end_process(hub, SIGKILL);
+  std::vector<std::uint64_t> lost;
+  for (std::size_t i = 0; i < 2; ++i) {
+    lost.push_back(new_event(i));
+    ASSERT_TRUE(lost.back() && new_event(i) == lost.back() + 1) << lost.back();
+    cardtable::test::end_process(tables[i]);
+  }
+  hub = fork_exec(hub_args, (dir / "hub2.log").string());
+  for (std::size_t i = 0; i < 2; ++i) tables[i] = fork_exec(table_args[i], (dir / ("daemon" + std::to_string(i + 1) + ".log")).string());
+  // Each table's next event shows the watch its gap, which it fills from that table's own journal.
+  ASSERT_TRUE(watch_shows_new_events()) << text_of(dir / "watch.out") << "\n" << text_of(dir / "hub2.log");
+  const std::string out = text_of(dir / "watch.out");
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_TRUE(watched(i, lost[i]) && watched(i, lost[i] + 1)) << "table " << i + 1 << "'s gap was not filled from its journal:\n" << out;
+  EXPECT_EQ(out.find("not received"), std::string::npos) << out;
+  EXPECT_EQ(out.find("gaps are named, not filled"), std::string::npos) << out;
+}
+
 // A hub that has not seen all of a table's open alerts (it started after one, and was not told the table's
 // control endpoint) lists them "incomplete": `alerts` said so and exited 0, as if the list were whole, so
 // a director's script could not tell. The list is not whole: exit 1.
@@ -475,6 +578,34 @@ TEST_F(TableBeforeItsHub, AlertsAtAHubExitNonZeroWhileATableIsIncomplete) {
   EXPECT_NE(r.out.find("table default/A/1: the hub has not seen all its open alerts"), std::string::npos) << r.out;
   CtlRun help = run_ctl({"alerts", "--help"});
   EXPECT_NE(help.out.find("Exit status: 0 all well; 1 a problem"), std::string::npos) << help.out;
+}
+
+// A -c endpoint that did not answer froze watch for 1 s every 30 s: each gap asked it `status` and waited
+// for the reply, the events held meanwhile. Now the question waits on its own: the events keep coming
+// at the pace they are published, gaps and all.
+TEST_F(Daemon, WatchKeepsShowingEventsWhileItsControlEndpointDoesNotAnswer) {
+  zmq::socket_t venue(ctx, zmq::socket_type::pub);
+  const std::string down = "ipc://" + (dir / "down").string(), nobody = "ipc://" + (dir / "nobody").string();
+  venue.bind(down);
+  auto watching = std::async(std::launch::async, [&] { return run_ctl_timed({"watch", "-e", down, "-c", nobody, "--json", "--seconds", "4"}); });
+  // An event every 50 ms, one in five lost on the way (a gap each time), until watch ends.
+  std::uint64_t seq = 0;
+  do {
+    if (++seq % 5 != 0) send_event(venue, "1", seq, "info", "event " + std::to_string(seq));
+  } while (watching.wait_for(50ms) != std::future_status::ready);
+  std::vector<TimedLine> lines = watching.get();
+  std::vector<std::chrono::steady_clock::time_point> events;
+  std::string out;
+  for (const auto& l : lines) {
+    out += l.text;
+    if (l.text.starts_with("{")) events.push_back(l.at);
+  }
+  ASSERT_GE(events.size(), 20u) << out;
+  EXPECT_NE(out.find(" not received (lost on the way"), std::string::npos) << "the gaps are named: " << out;
+  EXPECT_EQ(out.find("gaps are named, not filled"), out.rfind("gaps are named, not filled")) << "said once: " << out;
+  auto longest = std::chrono::steady_clock::duration::zero();
+  for (std::size_t i = 1; i < events.size(); ++i) longest = std::max(longest, events[i] - events[i - 1]);
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(longest).count(), 500) << "the events stopped while -c was asked:\n" << out;
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for

@@ -421,6 +421,19 @@ json Hub::alerts() const {
   return protocol::ok_reply({{"count", all.size()}, {"alerts", all}, {"tables", tables}, {"incomplete", incomplete}, {"silent", silent}});
 }
 
+// Each table's own control endpoint, as --table-control gives it, and with CURVE its public key (the
+// one the hub asks it with): a director's watch through the hub fills every such table's gaps from its
+// own journal, where it could learn one table's endpoint and key from its command line (protocol 1.5).
+json Hub::controls() const {
+  json out = json::object();
+  for (const auto& [table, address] : table_control_) {
+    json c = {{"endpoint", address}};
+    if (auto key = table_keys_.find(table); curve_ && key != table_keys_.end()) c["server_key"] = key->second;
+    out[table] = std::move(c);
+  }
+  return out;
+}
+
 json Hub::dispatch(const std::string& command) {
   if (command == "alerts") return alerts();
   if (command == "status") {
@@ -428,7 +441,8 @@ json Hub::dispatch(const std::string& command) {
     const auto now = std::chrono::steady_clock::now();
     for (const auto& [name, t] : tables_)
       if (is_silent(t, now)) silent.push_back(name);
-    return protocol::ok_reply({{"tables", tables_.size()}, {"silent", silent}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"endpoints", bound_}});
+    return protocol::ok_reply({{"tables", tables_.size()}, {"silent", silent}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"endpoints", bound_},
+                               {"controls", controls()}});
   }
   if (command == "version") return protocol::ok_reply({{"hub", CARDTABLE_VERSION}});
   return protocol::error_reply("the hub answers snapshot, alerts, status and version; '" + command.substr(0, 40) +

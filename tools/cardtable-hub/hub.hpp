@@ -88,6 +88,7 @@ class Hub {
   void maybe_ask_alerts(const std::string& name, TableState& t);
   void take_alerts_reply(const std::string& name, TableState& t);
   nlohmann::json alerts() const;
+  nlohmann::json controls() const;  // status's "controls": table -> its control endpoint and key
   zmq::context_t ctx_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;
   zmq::socket_t xsub_, xpub_, ctl_;

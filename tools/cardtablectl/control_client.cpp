@@ -6,6 +6,7 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <cstdlib>
@@ -23,6 +24,7 @@
 #include "protocol/curve_keys.hpp"
 #include "protocol/requests.hpp"
 #include "records_command.hpp"
+#include "table_controls.hpp"
 #include "terminal_text.hpp"
 
 namespace cardtable::tools {
@@ -101,11 +103,6 @@ std::string deal_diagram(const json& e) {
   return hand_diagram(r);
 }
 
-// The table an event comes from: "tournament/section/table".
-std::string table_of(const json& e) {
-  return e.value("tournament", "") + "/" + e.value("section", "") + "/" + e.value("table", "");
-}
-
 // The wall-clock time of an event, HH:MM:SS local time.
 std::string clock_time(const json& e) {
   if (!e.contains("time") || !e["time"].is_number()) return "--:--:--";
@@ -141,12 +138,14 @@ std::string human(const json& e, bool colour) {
   return line;
 }
 
-std::optional<json> request(const std::string& endpoint, const json& body, int timeout_ms, std::string& error) {
+// `server_public`: the endpoint's CURVE key; --control's by default.
+std::optional<json> request(const std::string& endpoint, const json& body, int timeout_ms, std::string& error,
+                            const std::string& server_public = g_curve.control_public) {
   zmq::context_t ctx;
   zmq::socket_t s(ctx, zmq::socket_type::req);
   s.set(zmq::sockopt::linger, 0);
   s.set(zmq::sockopt::rcvtimeo, timeout_ms);
-  apply_curve(s, g_curve, g_curve.control_public);
+  apply_curve(s, g_curve, server_public);
   try {
     s.connect(endpoint_address(endpoint));
     s.send(zmq::buffer(body.dump()));
@@ -177,8 +176,9 @@ int run_watch(const std::vector<std::string>& args) {
   double seconds = 0;
   po::options_description opts("cardtablectl watch [options]");
   opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint, or a hub's downstream (every table's)")(
-      "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps (through a hub: one table's, with CURVE its key in --control-server-key; "
-      "the other tables' gaps are named on stderr)")(
+      "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps; through a hub, "
+      "the hub's (it names each table's own endpoint and key from its --table-control: every such table's gaps are filled), or one "
+      "table's (with CURVE its key in --control-server-key); the gaps of a table no endpoint serves are named on stderr")(
       "since", po::value<std::string>(), "first replay the journal from this seq (1 or more)")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
@@ -260,33 +260,36 @@ int run_watch(const std::vector<std::string>& args) {
     std::cerr << "cardtablectl watch: " << endpoint << ": " << e.what() << '\n';
     return kExitProblems;
   }
-  // Which table --control serves: through a hub, events of every table come on the one endpoint, but
-  // --control replays only its own table's journal (a hub's has none). Asked with `status` when first
-  // needed; a control endpoint that does not answer is asked again after a while, not at every gap (each
-  // question waits for its reply: 3 s a gap froze the whole venue on the screen).
-  std::optional<std::string> control_table;
-  std::optional<std::chrono::steady_clock::time_point> control_asked;
-  bool control_silence_said = false;
-  auto control_serves = [&](const std::string& table) -> bool {
-    if (!control_table && (!control_asked || std::chrono::steady_clock::now() - *control_asked > std::chrono::seconds(30))) {
-      control_asked = std::chrono::steady_clock::now();
-      std::string error;
-      auto r = request(control, {{"command", "status"}}, 1000, error);
-      if (r && r->is_object() && r->contains("status") && (*r)["status"].is_object()) control_table = table_of((*r)["status"]);
-      else if (r && r->is_object()) control_table = "";  // a hub, or something else that keeps no table's journal
-      // Said once: a control endpoint that does not answer leaves every gap unfilled. With CURVE a wrong
-      // server key looks the same as a daemon that is down (the handshake fails without a word).
-      if (!r && !control_silence_said) {
-        control_silence_said = true;
-        std::cerr << "cardtablectl watch: --control: " << printable(error) << ": gaps are named, not filled; "
-                  << (g_curve.mine && !vm.count("control-server-key")
-                          ? "through a hub, --server-key is the hub's key and --control-server-key the table's (its daemon's .pub); "
-                          : "")
-                  << "asked again every 30 s\n";
-      }
-    }
-    return control_table && *control_table == table;
+  // Which control endpoint replays which table's journal: --control's own table, or through a hub (1.5)
+  // every table it names. Asked without waiting (each blocking question froze the event stream 1 s every
+  // 30 s while --control did not answer); only the first question is awaited, before any event is shown
+  // (the subscription holds them), so that the first gaps are filled rather than named.
+  TableControls controls(ctx, endpoint_address(control), g_curve.control_public,
+                         [](zmq::socket_t& s, const std::string& key) { apply_curve(s, g_curve, key); });
+  auto control_of = [&](const std::string& table) { return controls.of(table, std::chrono::steady_clock::now()); };
+  // Said once: a control endpoint that does not answer leaves every gap unfilled. With CURVE a wrong server
+  // key looks the same as a daemon that is down (the handshake fails without a word).
+  auto say_silence = [&](std::chrono::steady_clock::time_point now) {
+    if (auto why = controls.silence(now))
+      std::cerr << "cardtablectl watch: --control: " << printable(*why) << " (is cardtabled, or the hub, running there?"
+                << (g_curve.mine ? " with CURVE, is the server key given its own?" : "") << "): gaps are named, not filled; "
+                << (g_curve.mine && !vm.count("control-server-key")
+                        ? "through a hub, --server-key is the hub's key and --control-server-key the table's (its daemon's .pub), "
+                          "or -c is the hub's control endpoint; "
+                        : "")
+                << "asked again every 30 s\n";
   };
+  controls.ask(std::chrono::steady_clock::now());
+  while (controls.waiting() && !g_stop) {
+    zmq::pollitem_t item{controls.waiting()->handle(), 0, ZMQ_POLLIN, 0};
+    try {
+      zmq::poll(&item, 1, std::chrono::milliseconds(50));
+    } catch (const zmq::error_t&) {
+      break;
+    }
+    if (item.revents & ZMQ_POLLIN) controls.take_answer();
+    say_silence(std::chrono::steady_clock::now());
+  }
   // A gap of a table --control does not serve: said (on stderr, outside --json's lines), never filled with
   // another table's events.
   auto say_gap = [&](const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
@@ -294,12 +297,13 @@ int run_watch(const std::vector<std::string>& args) {
               << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT"
               << (g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string()) << '\n';
   };
-  auto replay_from = [&](std::uint64_t since) -> bool {
+  // From --control (--since), or from the table's own control endpoint (a gap).
+  auto replay_from = [&](std::uint64_t since, const TableControl& from) -> bool {
     std::string error;
     while (true) {
-      auto r = request(control, {{"command", replay_command}, {"since", since}}, 3000, error);
+      auto r = request(from.endpoint, {{"command", replay_command}, {"since", since}}, 3000, error, from.server_key);
       if (!r || !r->value("ok", false)) {
-        std::cerr << "cardtablectl watch: replay from " << control << ": " << printable(r ? r->value("error", "?") : error)
+        std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
                   << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
         return false;
       }
@@ -323,7 +327,7 @@ int run_watch(const std::vector<std::string>& args) {
               << "'\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
-  if (since && !replay_from(*since)) return kExitProblems;
+  if (since && !replay_from(*since, {endpoint_address(control), g_curve.control_public})) return kExitProblems;
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   auto start = std::chrono::steady_clock::now();
@@ -350,12 +354,17 @@ int run_watch(const std::vector<std::string>& args) {
     const auto now = std::chrono::steady_clock::now();
     if (seconds > 0 && now - start > std::chrono::duration<double>(seconds)) break;
     say_quiet_tables(now);
-    zmq::pollitem_t item{sub.handle(), 0, ZMQ_POLLIN, 0};
+    controls.ask(now);
+    say_silence(now);
+    std::array<zmq::pollitem_t, 2> items{{{sub.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, 0, 0, 0}}};
+    if (controls.waiting()) items[1] = {controls.waiting()->handle(), 0, ZMQ_POLLIN, 0};
     try {
-      zmq::poll(&item, 1, std::chrono::milliseconds(200));
+      zmq::poll(items.data(), controls.waiting() ? 2 : 1, std::chrono::milliseconds(200));
     } catch (const zmq::error_t&) {
       break;  // interrupted
     }
+    if (items[1].revents & ZMQ_POLLIN) controls.take_answer();
+    const auto& item = items[0];
     if (!(item.revents & ZMQ_POLLIN)) {
       if (heartbeats_expected && !quiet_said && now - last_heard > kQuiet) {
         std::cerr << "cardtablectl watch: nothing from " << endpoint << " for 15 s, not even a heartbeat (a daemon sends one every 5 s "
@@ -378,9 +387,15 @@ int run_watch(const std::vector<std::string>& args) {
     // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
     const bool replaced = journal_of(e) == JournalSeen::Replaced;
     std::uint64_t seen = last_seqs[table];
+    // A replay that failed is not tried again for a while: each try waits for its reply.
+    auto replay_or_rest = [&](std::uint64_t from, const TableControl& c) {
+      if (replay_from(from, c)) return true;
+      controls.failed(table, std::chrono::steady_clock::now());
+      return false;
+    };
     if (replaced && seq > 1) {
-      if (control_serves(table)) {
-        if (!replay_from(1)) say_gap(table, 1, seq - 1, "its replay failed");
+      if (auto c = control_of(table)) {
+        if (!replay_or_rest(1, *c)) say_gap(table, 1, seq - 1, "its replay failed");
       } else if (filters.empty()) {
         say_gap(table, 1, seq - 1, "published by its new journal before this watch heard it");
       }
@@ -388,10 +403,10 @@ int run_watch(const std::vector<std::string>& args) {
       std::uint64_t daemon_last = 0;
       if (e.contains("evidence") && e["evidence"].is_object())
         daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
-      if (daemon_last > seen && vm.count("since") && control_serves(table)) replay_from(seen + 1);
+      if (auto c = control_of(table); c && daemon_last > seen && vm.count("since")) replay_or_rest(seen + 1, *c);
     } else if (seq > seen + 1 && seen > 0) {
-      if (control_serves(table)) {
-        if (!replay_from(seen + 1)) say_gap(table, seen + 1, seq - 1, "its replay failed");
+      if (auto c = control_of(table)) {
+        if (!replay_or_rest(seen + 1, *c)) say_gap(table, seen + 1, seq - 1, "its replay failed");
       } else if (filters.empty()) {
         // Filtered, seqs skip the events of other topics: a jump is no gap there.
         say_gap(table, seen + 1, seq - 1, "lost on the way: a hub restarted, or this watch fell behind");
