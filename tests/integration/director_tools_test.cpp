@@ -605,7 +605,8 @@ TEST_F(Daemon, WatchKeepsShowingEventsWhileItsControlEndpointDoesNotAnswer) {
   EXPECT_EQ(out.find("gaps are named, not filled"), out.rfind("gaps are named, not filled")) << "said once: " << out;
   auto longest = std::chrono::steady_clock::duration::zero();
   for (std::size_t i = 1; i < events.size(); ++i) longest = std::max(longest, events[i] - events[i - 1]);
-  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(longest).count(), 500) << "the events stopped while -c was asked:\n" << out;
+  // Under 800 ms: the question waits 1 s for its answer, and a loaded machine may hold a line a while.
+  EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(longest).count(), 800) << "the events stopped while -c was asked:\n" << out;
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for
