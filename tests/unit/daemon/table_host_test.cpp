@@ -1,0 +1,246 @@
+// The table in the daemon, on its own: what reaches every role (journalled, published) and what waits for
+// the embargo (the cards played), a director's command answered with the table's reason, a lost reader's
+// zones said once with their real cause, a reload that fails keeping the record in use, and a restart
+// mid-board going on with the board without saying its events twice. tests/integration runs it inside
+// the whole daemon; here it is given a publisher, a clock and a broadcaster and nothing else.
+#include "daemon/table_host.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <thread>
+
+#include "daemon/master_loader.hpp"
+#include "daemon/simulation.hpp"
+#include "daemon/startup_error.hpp"
+
+namespace cardtable::daemon {
+namespace {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The clean board of the golden scenarios: Spring Pairs board 1 identified by its label, 4H by South
+// contracted at 20 s, every card played from 22 s, the four pockets full again at 95 s.
+const fs::path kScenarios = fs::path(SCENARIO_DIR);
+const fs::path kCleanBoard = kScenarios / "play-clean-board.scn";
+std::vector<std::string> masters() {
+  return {(kScenarios / "master/spring-pairs.pbn").string(), (kScenarios / "master/autumn-teams.pbn").string()};
+}
+
+// One run of the daemon's table: the parts the event loop gives a TableHost, on a state folder that
+// outlives it (a second run on the same folder is a restart).
+struct DaemonRun {
+  DaemonRun(const fs::path& state, const Simulation& sim,
+      std::function<bool(const table::Zone&)> lost = [](const table::Zone&) { return false; }) {
+    options.state_dir = state.string();
+    options.masters = masters();
+    options.analyzer = "/nonexistent/cardtablectl";  // no double-dummy helper: not what this test is about
+    publisher = std::make_unique<Publisher>(ctx, Publisher::Config{state, {}, std::chrono::duration<double>(0)});
+    broadcast = std::make_unique<BoardBroadcast>(*publisher, options, "/nonexistent/cardtabled");
+    LoadedRecord record = load_master(options.masters);
+    summary = record.summary;
+    host = std::make_unique<TableHost>(std::move(record.record), sim.config, options, clock, *publisher, *broadcast,
+                                       TableHost::Surroundings{std::move(lost),
+                                                               [](json& s) { s["loop"] = "the event loop's part"; }});
+  }
+  // The scenario's inputs as the event loop hands them over: times moved on after a resumed board's.
+  void apply(const std::vector<table::TableInput>& inputs) {
+    for (const table::TableInput& in : inputs) host->apply(clock.scenario_input(in));
+  }
+  std::vector<std::string> journalled(const protocol::Journal& journal) const {
+    std::vector<std::string> types;
+    journal.replay(1, [&](const std::string& line, std::uint64_t) {
+      types.push_back(json::parse(line)["type"]);
+      return true;
+    });
+    return types;
+  }
+  std::vector<std::string> published() const { return journalled(publisher->journal()); }
+  std::vector<std::string> live() const { return journalled(publisher->live_journal()); }
+
+  zmq::context_t ctx;
+  Options options;
+  TableClock clock{false};  // the scenario's own times, as at --speed above 1
+  std::unique_ptr<Publisher> publisher;
+  std::unique_ptr<BoardBroadcast> broadcast;
+  std::unique_ptr<TableHost> host;
+  std::string summary;
+};
+
+std::size_t count(const std::vector<std::string>& types, const std::string& type) {
+  return static_cast<std::size_t>(std::count(types.begin(), types.end(), type));
+}
+
+class TableHostTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("table-host-test-" + std::to_string(::getpid()) + "-" +
+                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    Options o;
+    o.simulate = kCleanBoard.string();
+    LoadedRecord record = load_master(masters());
+    sim = *prepare_simulation(o, *record.record);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  // The inputs up to (not including) time `until`, and those from it.
+  std::vector<table::TableInput> before(table::Millis until) const {
+    std::vector<table::TableInput> out;
+    std::copy_if(sim.inputs.begin(), sim.inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time < until; });
+    return out;
+  }
+  std::vector<table::TableInput> from(table::Millis at) const {
+    std::vector<table::TableInput> out;
+    std::copy_if(sim.inputs.begin(), sim.inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time >= at; });
+    return out;
+  }
+  fs::path state() const { return dir / "state"; }
+  fs::path dir;
+  Simulation sim;
+};
+
+TEST_F(TableHostTest, AtStartTheRecordLoadedAndTheTablesCapabilitiesAreSaid) {
+  DaemonRun run(state(), sim);
+  run.host->start(run.summary, {});
+  EXPECT_EQ(run.published(), (std::vector<std::string>{"record.loaded", "table.capabilities"}));
+  EXPECT_EQ(run.host->status()["phase"], "waiting");
+  EXPECT_EQ(run.host->board_in_play(), 0) << "no board on the table yet";
+}
+
+// The public stream may not name a card of a hand in play (the embargo): the play goes to broadcasters
+// as live.*, after the board is finished here; every role reads the board's course and a trick count.
+TEST_F(TableHostTest, ABoardsCourseIsPublishedAndItsCardsWaitForTheEmbargo) {
+  DaemonRun run(state(), sim);
+  run.host->start(run.summary, {});
+  run.apply(before(60'000));
+  EXPECT_EQ(run.host->board_in_play(), 1);
+  EXPECT_TRUE(run.live().empty()) << "nothing of the play reaches a broadcaster while the board is played";
+  run.apply(from(60'000));
+  const auto published = run.published();
+  for (const std::string& type : published) EXPECT_FALSE(type.starts_with("play.") || type.starts_with("live.")) << type;
+  EXPECT_EQ(count(published, "board.identified"), 1u);
+  EXPECT_EQ(count(published, "board.arrived"), 1u);
+  EXPECT_EQ(count(published, "board.trick"), 13u) << "a trick count after each trick, without its cards";
+  EXPECT_EQ(count(published, "board.returned"), 1u);
+  const auto live = run.live();  // embargo 0: released when the board is returned
+  EXPECT_EQ(count(live, "live.deal"), 1u);
+  EXPECT_EQ(count(live, "live.card"), 52u);
+  EXPECT_EQ(count(live, "live.trick"), 13u);
+  EXPECT_EQ(run.host->board_in_play(), 0) << "the board went back";
+  EXPECT_EQ(run.host->board_first_seq(), run.publisher->journal().last_seq() + 1) << "the next board's snapshot starts after it";
+}
+
+TEST_F(TableHostTest, StatusSaysTheBoardInPlayAndTheEventLoopsOwnPart) {
+  DaemonRun run(state(), sim);
+  run.host->start(run.summary, {});
+  run.apply(before(30'000));
+  const json s = run.host->status();
+  EXPECT_EQ(s["phase"], "play");
+  EXPECT_EQ(s["board"]["board"], 1);
+  EXPECT_EQ(s["master_boards"], run.host->master_boards());
+  EXPECT_EQ(s["last_seq"], run.publisher->journal().last_seq());
+  EXPECT_EQ(s["clock"], "scenario");
+  EXPECT_EQ(s["loop"], "the event loop's part");
+}
+
+TEST_F(TableHostTest, ADirectorsContractTheTableCannotReadIsRefusedWithItsReasonAndTheNextIsTaken) {
+  DaemonRun run(state(), sim);
+  run.host->start(run.summary, {});
+  run.apply(before(20'000));  // the auction period has started
+  auto refused = run.host->command({table::Command::Kind::Contract, "8Z Q"});
+  ASSERT_TRUE(refused) << "refused";
+  EXPECT_NE(refused->find("8Z Q"), std::string::npos) << *refused;
+  EXPECT_EQ(run.host->command({table::Command::Kind::Contract, "4H S"}), std::nullopt);
+  EXPECT_EQ(count(run.published(), "table.command_rejected"), 1u);
+}
+
+// A reader unplugged mid-board: its zone is said unknown once, with the device as the cause; the table's
+// own "silent" for that zone (it hears nothing from it any more) is not said a second time.
+TEST_F(TableHostTest, ALostReadersZoneIsSaidUnknownOnceWithItsCause) {
+  const table::Zone north = *table::Zone::parse("play:N");
+  bool lost = false;
+  DaemonRun run(state(), sim, [&](const table::Zone& z) { return lost && z == north; });
+  run.host->start(run.summary, {});
+  run.apply(before(30'000));
+  lost = true;
+  run.host->on_device_event({devices::DeviceEvent::Kind::Lost, "reader0", {north}, "unplugged", 30'000}, "acr122u");
+  std::vector<table::TableInput> rest;
+  for (const table::TableInput& in : from(30'000))
+    if (in.kind != table::TableInput::Kind::Observe || in.observation.zone != north) rest.push_back(in);
+  run.apply(rest);
+  std::size_t uncertain = 0;
+  run.publisher->journal().replay(1, [&](const std::string& line, std::uint64_t) {
+    const json e = json::parse(line);
+    if (e["type"] == "reading.uncertain") {
+      ++uncertain;
+      EXPECT_EQ(e["evidence"]["cause"], "device lost") << line;
+    }
+    return true;
+  });
+  EXPECT_EQ(uncertain, 1u);
+  EXPECT_EQ(count(run.published(), "device.lost"), 1u);
+}
+
+TEST_F(TableHostTest, AReloadThatFailsKeepsTheRecordInUseAndARefusalReachesDirectors) {
+  DaemonRun run(state(), sim);
+  run.host->start(run.summary, {});
+  const std::size_t boards = run.host->master_boards();
+  EXPECT_THROW(run.host->reload({(dir / "missing.pbn").string()}), StartupError);
+  EXPECT_EQ(run.host->master_boards(), boards);
+  run.host->refuse_reload("the files are gone");
+  std::string reason;
+  run.publisher->journal().replay(1, [&](const std::string& line, std::uint64_t) {
+    const json e = json::parse(line);
+    if (e["type"] == "record.refused") reason = e["evidence"]["reason"];
+    return true;
+  });
+  EXPECT_EQ(reason, "the files are gone");
+  run.host->reload({(kScenarios / "master/spring-pairs.pbn").string()});
+  EXPECT_LT(run.host->master_boards(), boards) << "one file of the two";
+  EXPECT_EQ(count(run.published(), "record.loaded"), 2u);
+}
+
+// A heartbeat carries the last seq so that a subscriber sees a gap; it is no event of the table's and is
+// not journalled (one every few seconds would bury the board's events in a replay).
+TEST_F(TableHostTest, AHeartbeatIsNotJournalled) {
+  DaemonRun run(state(), sim);
+  run.host->start(run.summary, {});
+  const std::uint64_t last = run.publisher->journal().last_seq();
+  run.host->heartbeat();
+  EXPECT_EQ(run.publisher->journal().last_seq(), last);
+  EXPECT_EQ(run.publisher->published(), last + 1) << "published all the same";
+}
+
+// A restart mid-board (a power cut, an update): the board goes on where it was; its events are in the
+// journal already and are not said again, and broadcasters get all of its play after the embargo.
+TEST_F(TableHostTest, ARestartMidBoardGoesOnWithTheBoardWithoutSayingItsEventsTwice) {
+  std::size_t said_before = 0;
+  {
+    DaemonRun run(state(), sim);
+    run.host->start(run.summary, {});
+    run.apply(before(50'000));
+    said_before = run.published().size();
+    EXPECT_EQ(run.host->status()["phase"], "play");
+  }
+  DaemonRun again(state(), sim);
+  again.host->start(again.summary, from(50'000));
+  auto published = again.published();
+  EXPECT_EQ(std::vector<std::string>(published.begin() + static_cast<std::ptrdiff_t>(said_before), published.end()),
+            (std::vector<std::string>{"record.loaded", "table.capabilities"}))
+      << "only what the new run says of itself";
+  EXPECT_EQ(again.host->board_in_play(), 1);
+  EXPECT_EQ(again.host->status()["phase"], "play");
+  again.apply(from(50'000));
+  published = again.published();
+  EXPECT_EQ(count(published, "board.arrived"), 1u);
+  EXPECT_EQ(count(published, "board.returned"), 1u);
+  const auto live = again.live();
+  EXPECT_EQ(count(live, "live.card"), 52u) << "the cards of both runs";
+}
+
+}  // namespace
+}  // namespace cardtable::daemon
