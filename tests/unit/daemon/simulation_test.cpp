@@ -5,9 +5,12 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <thread>
 
+#include "daemon/device_manager.hpp"
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
+#include "devices/sim/simulator_device.hpp"
 
 using namespace cardtable;
 namespace fs = std::filesystem;
@@ -72,4 +75,38 @@ TEST(Simulation, AScenarioThatCannotBeReadIsRefusedNamingTheFile) {
   daemon::Options o;
   o.simulate = "/nonexistent/table.scn";
   EXPECT_THROW(daemon::prepare_simulation(o, sample()), daemon::StartupError);
+}
+
+// One path from a device to the table: the simulated table's inputs reach the loop through the same
+// bounded DeviceQueue the readers' do (DeviceManager, the device "sim"), all of them and in order, so a
+// simulated session tests the real readers' path -- the bound, the wait for room, the latency stamp.
+TEST(Simulation, TheSimulatedTableFeedsTheReadersQueueEveryInputInOrder) {
+  daemon::Options o;
+  o.simulate_session = "cardtable sample pairs/1";
+  o.session_contract = "3NT S";
+  o.speed = 10000;
+  const bridge::MasterRecord master = sample();
+  auto sim = daemon::prepare_simulation(o, master);
+  ASSERT_TRUE(sim);
+  devices::set_script_loader([&](const std::string&, std::string&) { return std::optional(sim->inputs); });
+  daemon::DeviceQueue queue(64);  // far fewer than the session's inputs: the sim waits for room, as a reader does
+  daemon::DeviceManager devices(queue);
+  devices.create({sim->device}, {});
+  devices.start();
+  std::vector<table::TableInput> got;
+  while (!devices.find("sim")->health()["finished"].get<bool>() || queue.size() > 0) {
+    for (const auto& q : queue.take()) got.push_back(q.input);
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  devices.stop();
+  devices::set_script_loader(nullptr);
+  ASSERT_EQ(got.size(), sim->inputs.size());
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ASSERT_EQ(got[i].kind, sim->inputs[i].kind) << "input " << i;
+    ASSERT_EQ(got[i].time, sim->inputs[i].time) << "input " << i;
+  }
+  EXPECT_GT(queue.waits(), 0u) << "the sim found the queue full and waited, as a reader would";
+  const auto events = devices.take_events();
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.front().kind, devices::DeviceEvent::Kind::Added);
 }
