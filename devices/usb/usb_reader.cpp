@@ -177,26 +177,15 @@ bool UsbReader::has_antenna(const ReaderQuirk& quirk, int logical) const {
 
 void UsbReader::dropped(FrameError e, const std::string& what, const std::string& detail) {
   count(counters_, e);
-  // A reader that drops a frame every poll (a stale reply each time, a noisy cable) wrote 20 lines a
-  // second at the shipped 50 ms period, 72,000 an hour into the system journal. The first few of each
-  // window are said; the rest are counted and said as one line when the window is over. Every one is in
-  // status's counters either way. Called on the reader's own thread only.
-  const auto now = std::chrono::steady_clock::now();
-  if (now - drop_window_ >= kDropWindow) {
-    if (drops_held_)
-      log(LogLevel::Warning, name(), std::to_string(drops_held_) + " more frames dropped in the last " +
-                                         std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now - drop_window_).count()) +
-                                         " s (status counts each)");
-    drop_window_ = now;
-    drops_said_ = 0;
-    drops_held_ = 0;
-  }
-  if (drops_said_ >= kDropsSaid) {
-    ++drops_held_;
-    return;
-  }
-  ++drops_said_;
-  log(LogLevel::Warning, name(), what + ": " + to_string(e) + ": " + detail + "; frame dropped");
+  say_held_drops(false);
+  if (drop_log_.take(std::chrono::steady_clock::now()))
+    log(LogLevel::Warning, name(), what + ": " + to_string(e) + ": " + detail + "; frame dropped");
+}
+
+void UsbReader::say_held_drops(bool closing) {
+  if (auto held = drop_log_.held(std::chrono::steady_clock::now(), closing))
+    log(LogLevel::Warning, name(), std::to_string(held->frames) + " more frames dropped in the last " + std::to_string(held->over.count()) +
+                                       " s, not logged one by one (status counts each)");
 }
 
 bool UsbReader::offer(libusb_device* device) {
@@ -332,6 +321,7 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
       std::lock_guard lock(mutex_);
       if (stopping_) break;
     }
+    say_held_drops(false);  // a burst that is over is said though no frame is dropped after it
     int period = 0;
     {
       std::lock_guard lock(mutex_);
@@ -414,6 +404,7 @@ void UsbReader::run(libusb_device* device, ReaderQuirk quirk) {
     }
     if (!(shaken ? wait_until(poll_started + std::chrono::milliseconds(period)) : wait_for(1000))) break;
   }
+  say_held_drops(true);  // stopped, unplugged or dead: what the window held is said now
   if (handle) {
     libusb_release_interface(handle, 0);
     libusb_close(handle);

@@ -25,6 +25,7 @@
 #include "devices/crosstalk.hpp"
 #include "devices/deck.hpp"
 #include "devices/device.hpp"
+#include "devices/drop_log.hpp"
 #include "devices/frame_error.hpp"
 #include "devices/quirks.hpp"
 #include "devices/usb/usb_bus.hpp"
@@ -134,6 +135,8 @@ class UsbReader : public Device, private UsbListener {
   // A hand: zone (a pocket's 13 cards) on an RFID antenna is said at start: the reader is taken, but the
   // cards it misses would make a hand short of cards.
   void warn_whole_hands() const;
+  // The frames not said one by one (drop_log_), once their window is over or (`closing`) the thread ends.
+  void say_held_drops(bool closing);
 
   std::string protocol_;
   DeviceEnvironment env_;
@@ -158,12 +161,7 @@ class UsbReader : public Device, private UsbListener {
   int option_poll_ms_ = 0;              // poll_ms= (0: none)
   std::set<Uid> unknown_logged_;
   std::set<AntennaGroup> crosstalk_said_;  // antennas said to hear one tag (publish)
-  // Dropped frames said in a window (dropped(), the reader's thread): at most kDropsSaid lines each.
-  static constexpr std::chrono::seconds kDropWindow{10};
-  static constexpr int kDropsSaid = 5;
-  std::chrono::steady_clock::time_point drop_window_{};
-  int drops_said_ = 0;
-  std::uint64_t drops_held_ = 0;
+  DropLog drop_log_;  // dropped frames in the log (the reader's thread only)
 
   std::atomic<bool> present_{false};    // handshake done and answering
   std::atomic<bool> reported_lost_{true};

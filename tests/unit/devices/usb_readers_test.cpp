@@ -406,6 +406,33 @@ TEST_F(UsbReaders, AFrameDroppedAtEveryPollIsSaidAFewTimesAndCountedEveryTime) {
   EXPECT_GE(said, 1U) << "the first is said";
 }
 
+// The frames not said one by one were said as one line only when a frame was dropped after the window:
+// a burst that ended (a cable knocked, a reader unplugged) left its rest in no log line at all. Now they
+// are said once the window is over, or when the reader stops: every dropped frame is in the log, by
+// itself or in a count.
+TEST_F(UsbReaders, ABurstOfDroppedFramesIsSaidInAFewLinesThatCountEveryFrame) {
+  test::WarningLog warnings;
+  BoardModel& board = model<BoardModel>();
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  board.stale_frames = 1;
+  board.stale_next = 40;  // a burst: the next 40 replies each come after a stale one
+  ASSERT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().out_of_sequence >= 40; }));
+  reader.stop();
+  std::uint64_t said = 0, counted = 0;
+  std::size_t lines = 0;
+  for (const std::string& line : warnings.lines()) {
+    if (line.find("frame dropped") != std::string::npos) ++said, ++lines;
+    if (auto more = line.find(" more frames dropped"); more != std::string::npos) {
+      ++lines;
+      counted += std::stoull(line.substr(line.rfind(' ', more - 1) + 1));
+    }
+  }
+  EXPECT_LE(lines, 6U) << "a few lines, not one a frame";
+  EXPECT_EQ(said + counted, reader.counters().out_of_sequence.load()) << "each dropped frame said, or counted in a line";
+}
+
 // The same for the ACR122U's CCID answers: a DataBlock with an older bSeq is skipped, the right one read.
 TEST_F(UsbReaders, Acr122uReadsOnPastStaleAnswersUntilTheRightOne) {
   AcrModel& acr = model<AcrModel>();
