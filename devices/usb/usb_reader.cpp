@@ -122,13 +122,25 @@ void UsbReader::warn_whole_hands() const {
   // An HF antenna resolves one tag reliably, sometimes two; a stack of 13 is not dependable (DESIGN,
   // docs/hardware.md "What an RFID antenna can do"). A hand: zone is a whole pocket's 13 cards for the
   // station's check: the tags not heard would be a hand short of cards there, a false wrong count. Taken
-  // all the same, as a pocket read in full is (docs/laws.md, the board's return), but said once at start.
-  for (const auto& [antenna, zone] : config().antennas)
+  // all the same, but said once at start.
+  std::string pockets;
+  for (const auto& [antenna, zone] : config().antennas) {
+    if (zone.kind == table::ZoneKind::Pocket)
+      pockets += (pockets.empty() ? "" : ", ") + zone.str() + " on antenna" + std::to_string(antenna);
     if (zone.kind == table::ZoneKind::Hand)
       log(LogLevel::Warning, name(),
           zone.str() + " is on antenna" + std::to_string(antenna) + " of an RFID reader, which does not dependably read a hand of 13 cards: " +
               "a card not heard makes the hand short and the board a false wrong count. A camera reads hand: zones; " +
               "with RFID, pass the cards over the scan slot (docs/hardware.md, \"What an RFID antenna can do\")");
+  }
+  // A pocket's antenna has the same limit: it is read for presence, but where the four pockets happen to
+  // name 40 cards or more the table counts them at the board's return (docs/laws.md, Law 7C), and a card
+  // not heard is then a false wrong count. One line for the reader's pockets (a board serves all four).
+  if (!pockets.empty())
+    log(LogLevel::Warning, name(),
+        pockets + " of an RFID reader are read for presence, not dependably for their 13 cards: where the pockets name 40 " +
+            "cards or more the table counts them at the board's return, and a card not heard makes a false wrong count. " +
+            "A camera over a board-checking station reads hands in full (docs/hardware.md, \"What an RFID antenna can do\")");
 }
 
 void UsbReader::stop() {

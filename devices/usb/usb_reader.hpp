@@ -132,8 +132,8 @@ class UsbReader : public Device, private UsbListener {
   bool wait_for(int ms);  // false when stopping
   bool wait_until(std::chrono::steady_clock::time_point t);  // false: stopping
   void detach();
-  // A hand: zone (a pocket's 13 cards) on an RFID antenna is said at start: the reader is taken, but the
-  // cards it misses would make a hand short of cards.
+  // A hand: zone (a pocket's 13 cards) or a pocket: zone on an RFID antenna is said at start: the reader is
+  // taken, but the cards it misses would make a hand short of cards.
   void warn_whole_hands() const;
   // The frames not said one by one (drop_log_), once their window is over or (`closing`) the thread ends.
   void say_held_drops(bool closing);

@@ -149,6 +149,30 @@ TEST_F(UsbReaders, AHandZoneOnAnRfidReaderIsSaidAtStartWithWhyAndWhatReadsAHand)
   EXPECT_NE(hands[0].find("A camera reads hand: zones; with RFID, pass the cards over the scan slot"), std::string::npos) << hands[0];
 }
 
+// A pocket is read for its presence: the antenna under it hears a tag or two of the 13. Should it hear
+// most of them (the four pockets naming 40 cards or more), the table counts them at the board's return
+// (docs/laws.md), and a card not heard is a false wrong count: the same limit as a hand: zone's, said at
+// start in the same way, once for the reader's pockets. A play area is said nothing of.
+TEST_F(UsbReaders, PocketZonesOnAnRfidReaderAreSaidAtStartWithTheLimitOfACount) {
+  test::WarningLog log;
+  BoardModel& board = model<BoardModel>();
+  plug(4, "1-2", test::kBoardDescriptors, board);
+  start(std::make_unique<BoardReader>(
+      config("board0", "cardtable-board", {{0, zone("pocket:N")}, {1, zone("pocket:E")}, {2, zone("play:S")}}), env_));
+  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+  std::vector<std::string> said;
+  for (const std::string& line : log.lines())
+    if (line.find("pocket:") != std::string::npos || line.find("play:S") != std::string::npos) said.push_back(line);
+  ASSERT_EQ(said.size(), 1u) << "one line for the reader's pockets";
+  EXPECT_EQ(said[0].rfind("board0: pocket:N on antenna0, pocket:E on antenna1 of an RFID reader are read for presence, not dependably for "
+                          "their 13 cards",
+                          0),
+            0u)
+      << said[0];
+  EXPECT_NE(said[0].find("false wrong count"), std::string::npos) << said[0];
+  EXPECT_NE(said[0].find("A camera over a board-checking station reads hands in full"), std::string::npos) << said[0];
+}
+
 // A zone on an antenna the board does not have was never read, with no word why. The board says how
 // many it has when it shakes hands (it may have more than the quirk file's count), so it is said then.
 TEST_F(UsbReaders, AZoneOnAnAntennaTheBoardLacksIsSaidWhenTheBoardArrives) {
