@@ -42,6 +42,17 @@ class UsbReaders : public test::UsbReaderFixture {
     d.cards[uid(kC7)] = *Card::parse("C7");
     return {d};
   }
+  // A reader board serving the scan slot whose next `replies` replies each come after a stale one (a reply
+  // to an earlier request): a frame dropped at each of those polls.
+  Device& board_dropping_frames(int replies) {
+    BoardModel& board = model<BoardModel>();
+    plug(4, "1-2", test::kBoardDescriptors, board);
+    Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
+    EXPECT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
+    board.stale_frames = 1;
+    board.stale_next = replies;
+    return reader;
+  }
 };
 
 TEST_F(UsbReaders, Acr122uIsFoundByVidPidShakesHandsAndReadsTheCardFaced) {
@@ -416,12 +427,7 @@ TEST_F(UsbReaders, BoardReadsOnPastStaleRepliesUntilTheRightOne) {
 // hour into the journal): the first few of a window are said, the rest only counted.
 TEST_F(UsbReaders, AFrameDroppedAtEveryPollIsSaidAFewTimesAndCountedEveryTime) {
   test::WarningLog warnings;
-  BoardModel& board = model<BoardModel>();
-  plug(4, "1-2", test::kBoardDescriptors, board);
-  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
-  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
-  board.stale_frames = 1;
-  board.stale_next = 1000000;  // every reply from now on
+  Device& reader = board_dropping_frames(1000000);  // every reply from now on
   EXPECT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().out_of_sequence >= 30; }));
   reader.stop();
   std::size_t said = 0;
@@ -436,12 +442,7 @@ TEST_F(UsbReaders, AFrameDroppedAtEveryPollIsSaidAFewTimesAndCountedEveryTime) {
 // itself or in a count.
 TEST_F(UsbReaders, ABurstOfDroppedFramesIsSaidInAFewLinesThatCountEveryFrame) {
   test::WarningLog warnings;
-  BoardModel& board = model<BoardModel>();
-  plug(4, "1-2", test::kBoardDescriptors, board);
-  Device& reader = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}), env_));
-  ASSERT_TRUE(sink_.wait_event(DeviceEvent::Kind::Added));
-  board.stale_frames = 1;
-  board.stale_next = 40;  // a burst: the next 40 replies each come after a stale one
+  Device& reader = board_dropping_frames(40);  // a burst, then clean replies
   ASSERT_TRUE(sink_.wait([&](auto&, auto&) { return reader.counters().out_of_sequence >= 40; }));
   reader.stop();
   std::uint64_t said = 0, counted = 0;
