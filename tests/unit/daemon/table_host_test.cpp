@@ -6,7 +6,6 @@
 #include "daemon/table_host.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -16,6 +15,7 @@
 #include "daemon/master_loader.hpp"
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
+#include "process_folder.hpp"
 
 namespace cardtable::daemon {
 namespace {
@@ -77,16 +77,11 @@ std::size_t count(const std::vector<std::string>& types, const std::string& type
 class TableHostTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir = fs::temp_directory_path() / ("table-host-test-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
     Options o;
     o.simulate = kCleanBoard.string();
     LoadedRecord record = load_master(masters());
     sim = *prepare_simulation(o, *record.record);
   }
-  void TearDown() override { fs::remove_all(dir); }
   // The inputs up to (not including) time `until`, and those from it.
   std::vector<table::TableInput> before(table::Millis until) const {
     std::vector<table::TableInput> out;
@@ -98,8 +93,9 @@ class TableHostTest : public ::testing::Test {
     std::copy_if(sim.inputs.begin(), sim.inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time >= at; });
     return out;
   }
-  fs::path state() const { return dir / "state"; }
-  fs::path dir;
+  fs::path state() const { return dir.path() / "state"; }
+  fs::path missing() const { return dir.path() / "missing.pbn"; }
+  test::ProcessFolder dir{std::string("table-host-test-") + ::testing::UnitTest::GetInstance()->current_test_info()->name()};
   Simulation sim;
 };
 
@@ -189,7 +185,7 @@ TEST_F(TableHostTest, AReloadThatFailsKeepsTheRecordInUseAndARefusalReachesDirec
   DaemonRun run(state(), sim);
   run.host->start(run.summary, {});
   const std::size_t boards = run.host->master_boards();
-  EXPECT_THROW(run.host->reload({(dir / "missing.pbn").string()}), StartupError);
+  EXPECT_THROW(run.host->reload({missing().string()}), StartupError);
   EXPECT_EQ(run.host->master_boards(), boards);
   run.host->refuse_reload("the files are gone");
   std::string reason;
