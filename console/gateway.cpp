@@ -111,6 +111,12 @@ Gateway::Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, 
   files_["/"] = files_["/index.html"];
 }
 
+Gateway::~Gateway() {
+  // Joined, not stopped: every request queued or in flight runs to its end, at once once TableRequests
+  // has stopped, so an acknowledgement accepted from a page is logged as not confirmed, never dropped.
+  control_pool_.join();
+}
+
 void Gateway::secure_headers(Response& r, bool tls) {
   // No inline script or style, nothing from elsewhere, no framing: the page is all it loads.
   r.set("Content-Security-Policy",
@@ -283,9 +289,16 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
       return answer(http::status::conflict, {{"error", "table " + table + "'s journal was replaced: say which journal the alert is of (\"journal\")"}});
     if (journal.empty()) journal = current;
     // The table's daemon answers (it checks our director key); the wait happens off the I/O thread.
-    boost::asio::post(control_pool_, [this, r, peer = peer->second, seq, post, journal, by = session->name, version = req.version(),
+    boost::asio::post(control_pool_, [this, r, table, peer = peer->second, seq, post, journal, by = session->name, version = req.version(),
                                       keep = req.keep_alive()] {
       json result = post ? requests_.ack(peer, seq, by, journal) : requests_.evidence(peer, seq);
+      // The console is stopping: the page gets no answer, so the log says what became of the director's
+      // click (an ack that left may have been journalled at the table: `cardtablectl alerts` tells).
+      if (post && TableRequests::stopped(result))
+        std::cerr << "cardtable-console: table " << table << ": the acknowledgement of event " << seq << " by " << by
+                  << (result.value("sent", false) ? " was sent and not confirmed: the console stopped before the table answered"
+                                                  : " was not sent (not confirmed): the console was stopping")
+                  << "; `cardtablectl alerts` at the table says whether it is still open" << std::endl;
       // The evidence of a seq is of the table's journal now: not the one asked about when it was replaced.
       if (!post && !journal.empty() && ok_of(result) && result.contains("event") && result["event"].is_object() &&
           result["event"].value("journal", journal) != journal)

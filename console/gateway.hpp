@@ -56,6 +56,9 @@ class Gateway {
   Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, TableRequests& requests,
           std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits = {},
           std::map<std::string, Peer> live_replay = {});
+  ~Gateway();
+  Gateway(const Gateway&) = delete;
+  Gateway& operator=(const Gateway&) = delete;
 
   const GatewayLimits& limits() const { return limits_; }
   // Routes one request; answers now or later through the responder (kept alive by the shared_ptr).

@@ -322,7 +322,7 @@ int main(int argc, char** argv) {
       tls_context->use_private_key_file(tls_key, net::ssl::context::pem);
     }
     zmq::context_t zmq_ctx;
-    TableRequests requests(zmq_ctx);
+    TableRequests requests;
     Gateway gateway(io, venue, std::move(logins), requests, control, www, limits, live_replay);
     HostCheck hosts(at.address(), origins->allowed());
     auto listener = std::make_shared<HttpListener>(io, at, gateway, tls_context ? &*tls_context : nullptr, hosts, *origins);
@@ -345,7 +345,7 @@ int main(int argc, char** argv) {
         if (!hub_control.empty()) {
           json snap = requests.hub_snapshot({hub_control_address, hub_public, director ? &*director : nullptr});
           const json boards = snap.contains("tables") && snap["tables"].is_object() ? snap["tables"] : json::object();
-          if (!snap.value("ok", false)) std::cerr << "cardtable-console: hub snapshot: " << snap.value("error", "?") << std::endl;
+          if (!snap.value("ok", false) && !TableRequests::stopped(snap)) std::cerr << "cardtable-console: hub snapshot: " << snap.value("error", "?") << std::endl;
           for (const auto& [name, t] : boards.items())
             if (t.is_object() && t.contains("events") && t["events"].is_array())
               for (const auto& e : t["events"]) events.emplace_back(e, false);
@@ -374,6 +374,9 @@ int main(int argc, char** argv) {
     net::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int) {
       std::cerr << "cardtable-console: stopping" << std::endl;
+      // The control requests waiting on tables or the hub end now: the catch-up thread and the gateway's
+      // requests are joined below, and each waited up to its timeout (3 s each, one after another).
+      requests.stop();
       io.stop();
     });
     std::signal(SIGPIPE, SIG_IGN);

@@ -1,5 +1,7 @@
 #include "table_requests.hpp"
 
+#include <cerrno>
+
 #include <zmq_addon.hpp>
 
 namespace cardtable::console {
@@ -12,7 +14,17 @@ void apply_curve(zmq::socket_t& s, const Peer& peer) {
   s.set(zmq::sockopt::curve_secretkey, peer.key->secret_key);
 }
 
+void TableRequests::stop() {
+  stopping_ = true;
+  ctx_.shutdown();
+}
+
 json TableRequests::request(const Peer& peer, const json& req) const {
+  bool sent = false;
+  auto cut_short = [&] {
+    return json{{"ok", false}, {"stopped", true}, {"sent", sent}, {"error", peer.endpoint + ": the console stopped before the reply"}};
+  };
+  if (stopping_) return cut_short();
   try {
     zmq::socket_t s(ctx_, zmq::socket_type::req);
     s.set(zmq::sockopt::linger, 0);
@@ -24,6 +36,7 @@ json TableRequests::request(const Peer& peer, const json& req) const {
     std::string body = req.dump();
     if (!s.send(zmq::buffer(body), zmq::send_flags::none))
       return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": could not send the request"}};
+    sent = true;
     zmq::message_t reply;
     if (!s.recv(reply))
       return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": no reply within " + std::to_string(timeout_.count()) + " ms"}};
@@ -31,6 +44,7 @@ json TableRequests::request(const Peer& peer, const json& req) const {
     if (!j.is_object()) return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": the reply is not a JSON object"}};
     return j;
   } catch (const zmq::error_t& e) {
+    if (e.num() == ETERM || stopping_) return cut_short();
     return {{"ok", false}, {"unreachable", true}, {"error", peer.endpoint + ": " + e.what()}};
   }
 }

@@ -4,6 +4,7 @@
 // are here too, so an older daemon's "unknown command" reply is handled in one file.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -31,12 +32,18 @@ void apply_curve(zmq::socket_t& socket, const Peer& peer);
 
 class TableRequests {
  public:
-  explicit TableRequests(zmq::context_t& ctx, std::chrono::milliseconds timeout = std::chrono::milliseconds(3000))
-      : ctx_(ctx), timeout_(timeout) {}
+  explicit TableRequests(std::chrono::milliseconds timeout = std::chrono::milliseconds(3000)) : timeout_(timeout) {}
 
   // One request, one reply; {"ok":false,"error":...} when the peer does not answer in time. Thread-safe:
-  // each call has its own socket.
+  // each call has its own socket. After stop(): {"ok":false,"stopped":true,"sent":...} at once.
   nlohmann::json request(const Peer& peer, const nlohmann::json& req) const;
+  // The console is stopping (SIGTERM): every request waiting on a peer returns now, and any later one at
+  // once. SIGTERM waited for them, each up to its timeout: the catch-up's one after another (12 s with a
+  // silent hub and three silent tables), and systemd's stop with it.
+  void stop();
+  // A reply that says the request was cut short by stop(); "sent": whether it had left for the peer (an
+  // ack that had may have been taken by the table, unconfirmed).
+  static bool stopped(const nlohmann::json& reply) { return reply.value("stopped", false); }
 
   // journal: the identity of the journal the alert came from (protocol 1.4; empty: not said): the daemon
   // refuses the ack when its journal is another one, so an ack never reaches another journal's event.
@@ -58,8 +65,11 @@ class TableRequests {
   nlohmann::json hub_snapshot(const Peer& hub) const { return request(hub, {{"command", "snapshot"}}); }
 
  private:
-  zmq::context_t& ctx_;
+  // The requests' own: stop() shuts it down (every blocking call on its sockets returns ETERM) without
+  // touching the subscriptions' context.
+  mutable zmq::context_t ctx_;
   std::chrono::milliseconds timeout_;
+  std::atomic<bool> stopping_{false};
 };
 
 }  // namespace cardtable::console

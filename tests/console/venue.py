@@ -98,8 +98,9 @@ class Venue:
             argv += ["--table", f"default/A/{t} control={self.ipc(f'ctl{t}')} live={self.ipc(f'live{t}')} server-key={self.keys}/table{t}.pub"]
         return argv + self.console_args
 
-    def start_console(self, port=0):
-        self.console = self.start(self.console_argv(port), "console")
+    def start_console(self, port=0, argv=None):
+        """argv: another command line than console_argv(port) (another build's binary, other tables)."""
+        self.console = self.start(argv or self.console_argv(port), "console")
         line = self.console.stdout.readline()
         m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if not m:
