@@ -239,16 +239,7 @@ void HttpListener::refuse(tcp::socket& socket, const std::string& why) {
     socket.shutdown(tcp::socket::shutdown_send, ignored);
   }
   socket.close(ignored);
-  const auto now = std::chrono::steady_clock::now();
-  if (now - last_refusal_log_ < std::chrono::seconds(10)) {
-    ++refused_unlogged_;
-    return;
-  }
-  std::cerr << "cardtable-console: refused a connection: " << why;
-  if (refused_unlogged_) std::cerr << " (and " << refused_unlogged_ << " more refused in the last " << std::chrono::duration_cast<std::chrono::seconds>(now - last_refusal_log_).count() << " s, not logged one by one)";
-  std::cerr << std::endl;
-  refused_unlogged_ = 0;
-  last_refusal_log_ = now;
+  if (auto tail = refusals_log_.due("connections refused")) std::cerr << "cardtable-console: refused a connection: " << why << *tail << std::endl;
 }
 
 }  // namespace cardtable::console

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "gateway.hpp"
+#include "log_throttle.hpp"
 #include "request_host.hpp"
 #include "request_origin.hpp"
 
@@ -38,8 +39,7 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
   boost::asio::ssl::context* tls_;
   HostCheck& hosts_;
   OriginCheck& origins_;
-  std::uint64_t refused_unlogged_ = 0;
-  std::chrono::steady_clock::time_point last_refusal_log_{};
+  LogThrottle refusals_log_;
 };
 
 }  // namespace cardtable::console

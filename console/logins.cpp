@@ -207,17 +207,9 @@ void Logins::login_async(const std::string& name, std::string password, const st
   auto answer = [&io, &done](Result r) { boost::asio::post(io, [done = std::move(done), r = std::move(r)] { done(r); }); };
   if (pending_ >= kMostPendingHashes) {
     // Before the limits: a refusal for being busy is not a failed login, and must not count as one.
-    if (now - last_busy_log_ < std::chrono::seconds(10)) {
-      ++busy_unlogged_;
-    } else {
+    if (auto tail = busy_log_.due("logins refused so", now))
       std::cerr << "cardtable-console: a login from " << client << " refused (503): " << kMostPendingHashes
-                << " logins are being checked already (a burst of logins, or a flood)";
-      if (busy_unlogged_) std::cerr << " (and " << busy_unlogged_ << " more refused so in the last "
-                                    << std::chrono::duration_cast<std::chrono::seconds>(now - last_busy_log_).count() << " s, not logged one by one)";
-      std::cerr << std::endl;
-      busy_unlogged_ = 0;
-      last_busy_log_ = now;
-    }
+                << " logins are being checked already (a burst of logins, or a flood)" << *tail << std::endl;
     return answer({Outcome::busy, {}, {}, 1});
   }
   Result stopped{};

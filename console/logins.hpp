@@ -22,6 +22,8 @@
 #include <optional>
 #include <string>
 
+#include "log_throttle.hpp"
+
 namespace cardtable::console {
 
 struct Session {
@@ -108,8 +110,7 @@ class Logins {
   };
   std::unique_ptr<Hashers> hashers_;  // started by the first login_async
   std::size_t pending_ = 0;
-  std::uint64_t busy_unlogged_ = 0;
-  Clock::time_point last_busy_log_{};
+  LogThrottle busy_log_;  // the 503s of a burst: a line in 10 s, then a count
 };
 
 }  // namespace cardtable::console

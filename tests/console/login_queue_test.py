@@ -11,7 +11,6 @@ never by a clock:
   clean address still opens.
 How long a page waits during a burst is measured by bench/login_burst.py.
   usage: login_queue_test.py BUILD_DIR SOURCE_DIR"""
-import json
 import os
 import select
 import sys
@@ -19,7 +18,7 @@ import time
 import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue, wait_for
+from venue import Venue, wait_for, send_login, answer
 
 # Made once with Python's hashlib.pbkdf2_hmac("sha256", b"slow-secret", SALT, 1000000): the test starts
 # without spending seconds hashing.
@@ -28,21 +27,6 @@ SLOW = {"slow": "pbkdf2-sha256$1000000$5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a01$"
         "slow2": "pbkdf2-sha256$1000000$5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a02$"
                  "0a9861d38422750b58e5edd7e6fa87bed561e8a6a8e365008fde973a7e8286b7"}
 MOST_PENDING = 8  # Logins::kMostPendingHashes
-
-
-def send_login(port, name, password, source="127.0.0.1"):
-    """The request sent, its answer not read yet (a loopback source address other than 127.0.0.1 is
-    another client to the console's per-address limits)."""
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=120, source_address=(source, 0))
-    c.request("POST", "/api/login", json.dumps({"name": name, "password": password}), {"Content-Type": "application/json", "X-Cardtable": "1"})
-    return c
-
-
-def answer(c):
-    r = c.getresponse()
-    r.read()
-    c.close()
-    return r.status, r.getheader("Retry-After")
 
 
 def main():

@@ -117,10 +117,7 @@ class Venue:
 
     def login(self, name, password):
         """A session cookie, as the page's fetch gets it."""
-        c = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        c.request("POST", "/api/login", json.dumps({"name": name, "password": password}),
-                  {"Content-Type": "application/json", "X-Cardtable": "1"})
-        r = c.getresponse()
+        r = send_login(self.port, name, password, timeout=10).getresponse()
         body = r.read()
         cookie = r.getheader("Set-Cookie", "")
         return r.status, json.loads(body or b"{}"), cookie.split(";")[0] if cookie else ""
@@ -146,6 +143,22 @@ class Venue:
             print("venue kept in", self.dir)
         else:
             shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def send_login(port, name, password, source="127.0.0.1", timeout=120):
+    """A login as the page's form sends it; the request sent, its answer not read yet (a loopback source
+    address other than 127.0.0.1 is another client to the console's per-address limits)."""
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    c.request("POST", "/api/login", json.dumps({"name": name, "password": password}), {"Content-Type": "application/json", "X-Cardtable": "1"})
+    return c
+
+
+def answer(c):
+    """A sent login's answer: (status, Retry-After)."""
+    r = c.getresponse()
+    r.read()
+    c.close()
+    return r.status, r.getheader("Retry-After")
 
 
 def publisher(venue, name, ctx=None):
