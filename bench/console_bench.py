@@ -15,7 +15,7 @@ import time
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, f"{root}/tests/console")
 from venue import Venue, event, publisher
-from browser_test import browser, wait_for
+from browser_test import browser, log_in, wait_for
 
 TYPES = [("board.arrived", "info"), ("auction.period_started", "info"), ("auction.period_ended", "info"),
          ("reading.uncertain", "warning"), ("reading.resumed", "info"), ("board.returned", "info")]
@@ -64,11 +64,7 @@ def main():
         time.sleep(2)
         hello()
         driver = browser(profile)
-        driver.get(venue.url)
-        wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 20)
-        driver.find_element("id", "login-name").send_keys("td")
-        driver.find_element("id", "login-password").send_keys("td-secret")
-        driver.find_element("css selector", "#login-form button").click()
+        log_in(driver, venue.url, "td", "td-secret", timeout=20)
         wait_for(f"{args.tables} tiles", lambda: len(driver.find_elements("css selector", "#grid .tile")) >= args.tables or time.sleep(1) or hello(), 60)
         driver.execute_script("window.cardtableStats.latencies = []")
         browser_pids = pids_with(profile)

@@ -8,9 +8,7 @@ no burst and during it (median, p99, max), the burst's answers by status and how
   (--console: another build's cardtable-console, e.g. the one before a change, against the same venue)"""
 import argparse
 import hashlib
-import json
 import os
-import re
 import statistics
 import sys
 import threading
@@ -19,7 +17,7 @@ import http.client
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, f"{root}/tests/console")
-from venue import Venue
+from venue import Venue, send_login, answer
 
 
 def probe(port, cookie, stop, out):
@@ -58,8 +56,7 @@ def main():
         argv = venue.console_argv()
         if args.console:
             argv[0] = args.console
-        venue.console = venue.start(argv, "console")
-        venue.port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", venue.console.stdout.readline()).group(1))
+        venue.start_console(argv=argv)
         st, _, cookie = venue.login("td", "td-secret")
         assert st == 200, st
         t = time.perf_counter()
@@ -81,14 +78,9 @@ def main():
         statuses, lock = {}, threading.Lock()
 
         def attempt(i):
-            c = http.client.HTTPConnection("127.0.0.1", venue.port, timeout=300, source_address=(f"127.0.{i // 250}.{i % 250 + 2}", 0))
-            c.request("POST", "/api/login", json.dumps({"name": "staff", "password": f"guess-{i}"}),
-                      {"Content-Type": "application/json", "X-Cardtable": "1"})
-            r = c.getresponse()
-            r.read()
+            status, _ = answer(send_login(venue.port, "staff", f"guess-{i}", f"127.0.{i // 250}.{i % 250 + 2}", timeout=300))
             with lock:
-                statuses[r.status] = statuses.get(r.status, 0) + 1
-            c.close()
+                statuses[status] = statuses.get(status, 0) + 1
 
         t = time.perf_counter()
         burst = [threading.Thread(target=attempt, args=(i,)) for i in range(args.attempts)]

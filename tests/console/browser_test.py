@@ -38,11 +38,11 @@ def browser(profile):
     return webdriver.Chrome(service=Service(DRIVER), options=o)
 
 
-def log_in(driver, url, name, password):
+def log_in(driver, url, name, password, timeout=10):
     """The login form filled and sent, as a director or broadcaster does (url: load the page first)."""
     if url:
         driver.get(url)
-    wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), 10)
+    wait_for("the login form", lambda: driver.find_element("id", "login-form").is_displayed(), timeout)
     driver.find_element("id", "login-name").send_keys(name)
     driver.find_element("id", "login-password").send_keys(password)
     driver.find_element("css selector", "#login-form button").click()
