@@ -572,7 +572,10 @@ int run_control(const std::string& command, const std::vector<std::string>& args
         std::cout << "(damaged in the table's journal, not readable: seqs " << printable((*reply)["unreadable"].dump()) << ")\n";
     } else if (command == "alerts") {
       if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
-      for (const auto& e : (*reply)["alerts"]) std::cout << human(e, ::isatty(1)) << '\n';
+      // Each with its journal: `ack SEQ --journal ID` needs it, and only --json showed it.
+      for (const auto& e : (*reply)["alerts"])
+        std::cout << human(e, ::isatty(1)) << (e.contains("journal") && e["journal"].is_string() ? " {journal " + printable(e["journal"].get<std::string>()) + "}" : "")
+                  << '\n';
       // Through a hub: a table whose own count differs from the hub's (the hub started after some alert).
       if (reply->contains("incomplete") && (*reply)["incomplete"].is_array())
         for (const auto& t : (*reply)["incomplete"])
@@ -602,6 +605,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       const json& s = (*reply)["status"];
       std::cout << "table " << printable(table_of(s)) << ": " << printable(s.value("phase", "")) << ", last seq " << s.value("last_seq", 0)
                 << ", " << s.value("master_boards", 0) << " boards in the master record, " << s.value("open_alerts", 0) << " open alerts";
+      if (s.contains("journal") && s["journal"].is_string()) std::cout << ", journal " << printable(s["journal"].get<std::string>());
       if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
       std::cout << '\n';
       // One line per device: present or not, the zones it serves (antenna → zone), its error counters.
