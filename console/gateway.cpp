@@ -459,10 +459,21 @@ void Gateway::fetch_open_alerts(const std::string& table) {
       for (const auto& e : *alerts) {
         if (!venue_.of_current_journal(e)) continue;  // the table's journal was replaced since: its replay from 1 brings them
         venue_.apply_replayed(e);
-        if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
+        show_replayed(table, e, now);
       }
     });
   });
+}
+
+void Gateway::show_replayed(const std::string& table, const json& e, double now) {
+  json v = VenueState::director_view(e);
+  if (v.is_null()) return;
+  json update = {{"tile", venue_.tile(table, now)}, {"event", v}};
+  // An alert whose ack came first (the ack was the event that showed the gap): the timeline's, not the
+  // list's; the page put it in the list for good, its Acknowledge refused by the table.
+  if (VenueState::is_alert(v) && v.contains("seq") && v["seq"].is_number_unsigned() && !venue_.alert_open(table, v["seq"].get<std::uint64_t>()))
+    update["closed"] = true;
+  broadcast("director", "update", update);
 }
 
 // Who won the tricks is director-only detail (a broadcaster must not learn a board's result before the
@@ -511,7 +522,7 @@ void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uin
         if (until && seq >= until) break;  // from here on the live stream had them
         last = std::max(last, seq);
         venue_.apply_replayed(e);
-        if (json v = VenueState::director_view(e); !v.is_null()) broadcast("director", "update", {{"tile", venue_.tile(table, now)}, {"event", v}});
+        show_replayed(table, e, now);
       }
       // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
       auto more = r.find("more");

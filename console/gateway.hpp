@@ -94,6 +94,7 @@ class Gateway {
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
   void apply(const nlohmann::json& event, bool live);
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
+  void show_replayed(const std::string& table, const nlohmann::json& event, double now);  // to every director page
   void replay_live_from(const std::string& table, std::uint64_t since);
   void fetch_trick_count(const std::string& table, std::uint64_t seq);
   void fetch_open_alerts(const std::string& table);

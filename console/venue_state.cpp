@@ -141,11 +141,7 @@ bool VenueState::apply_event(const json& e, double now) {
   } else if (type == "timing.slow_board" && !t.history.empty() && number(t.history.front(), "board") == t.board) {
     t.history.front()["slow"] = true;
   } else if (type == "director.ack") {
-    std::string acked = evidence(e, "seq");
-    try {
-      if (!acked.empty()) t.open_alerts.erase(std::stoull(acked));
-    } catch (...) {
-    }
+    close_acknowledged(t, e);
   } else if (cls == "device") {
     std::string dev = evidence(e, "device");
     if (dev.empty()) dev = type;
@@ -156,8 +152,7 @@ bool VenueState::apply_event(const json& e, double now) {
     t.devices[zone] = type == "reading.uncertain" ? "uncertain" : "ok";
   }
   // An alert stays open until a director acknowledges it (the daemon publishes director.ack).
-  if (v.contains("seq") && v["seq"].is_number_unsigned() && (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))))
-    t.open_alerts[v["seq"].get<std::uint64_t>()] = v;
+  open_unless_acknowledged(t, v);
   t.timeline.push_front(v);
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
   return true;
@@ -212,17 +207,45 @@ void VenueState::apply_replayed(const json& e) {
   TableView& t = table(table_id(e));
   t.last_seq = std::max(t.last_seq, v["seq"].get<std::uint64_t>());
   t.seqs_restarted = false;
-  std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
-  if (type == "director.ack") {
-    try {
-      t.open_alerts.erase(std::stoull(evidence(e, "seq")));
-    } catch (...) {
-    }
-  } else if (sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"))) {
-    t.open_alerts[v["seq"].get<std::uint64_t>()] = v;
-  }
-  t.timeline.push_front(v);
+  if (str(v, "type") == "director.ack")
+    close_acknowledged(t, e);
+  else
+    open_unless_acknowledged(t, v);
+  // In seq order among the events shown (newest first): a replay answers after the later event that
+  // showed the gap, and the timeline read #16 #17 #13 #14 #15 after a table's restart.
+  const std::uint64_t seq = v["seq"].get<std::uint64_t>();
+  auto at = std::find_if(t.timeline.begin(), t.timeline.end(), [seq](const json& shown) {
+    auto s = shown.find("seq");
+    return s != shown.end() && s->is_number_unsigned() && s->get<std::uint64_t>() < seq;
+  });
+  t.timeline.insert(at, std::move(v));
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
+}
+
+bool VenueState::is_alert(const json& v) {
+  const std::string sev = str(v, "severity"), cls = str(v, "class");
+  return sev == "alert" || (sev == "warning" && (cls == "irregularity" || cls == "timing"));
+}
+
+bool VenueState::alert_open(const std::string& table, std::uint64_t seq) const {
+  auto it = tables_.find(table);
+  return it != tables_.end() && it->second.open_alerts.count(seq);
+}
+
+void VenueState::close_acknowledged(TableView& t, const json& ack) {
+  try {
+    const std::uint64_t seq = std::stoull(evidence(ack, "seq"));
+    t.open_alerts.erase(seq);
+    t.acked.insert(seq);
+    while (t.acked.size() > kAcksKept) t.acked.erase(t.acked.begin());
+  } catch (...) {  // an ack naming no seq closes nothing
+  }
+}
+
+void VenueState::open_unless_acknowledged(TableView& t, const json& v) {
+  if (!v.contains("seq") || !v["seq"].is_number_unsigned() || !is_alert(v)) return;
+  const std::uint64_t seq = v["seq"].get<std::uint64_t>();
+  if (!t.acked.count(seq)) t.open_alerts[seq] = v;
 }
 
 std::optional<JournalChange> VenueState::note_journal(const json& e) {
@@ -246,6 +269,7 @@ std::optional<JournalChange> VenueState::note_journal(const json& e) {
   }
   while (t.replaced_alerts.size() > kReplacedAlertsKept) t.replaced_alerts.pop_front();
   t.open_alerts.clear();
+  t.acked.clear();  // the new journal's seqs are other events
   t.replaced_journals.insert(t.journal);
   t.journal = j;
   t.last_seq = 0;

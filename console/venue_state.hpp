@@ -46,6 +46,9 @@ struct TableView {
   double awaited_since = 0;     // a table named in the config: wall time the console began to wait for it
   std::map<std::string, std::string> devices;  // device or zone -> "ok", "uncertain", "lost"
   std::map<std::uint64_t, nlohmann::json> open_alerts;  // seq -> the alert (director view)
+  // The seqs director.ack closed (the newest kAcksKept): an alert missed and replayed after its ack was
+  // heard (both in a gap, the ack the event that showed it) stayed open for good, its Acknowledge refused.
+  std::set<std::uint64_t> acked;
   std::deque<nlohmann::json> timeline;          // the last events (director view)
   std::deque<nlohmann::json> history;           // finished boards: board, seconds, slow
   // Broadcaster side: boards whose live.* events were released (after the embargo).
@@ -99,6 +102,11 @@ class VenueState {
   // An event the table replayed to close a gap: older than what the tile shows, so it only opens or
   // closes alerts and joins the timeline.
   void apply_replayed(const nlohmann::json& event);
+  // Whether the table shows the alert `seq` open (false once acknowledged, even if it came after its ack).
+  bool alert_open(const std::string& table, std::uint64_t seq) const;
+  // An event a director must see to (alert severity; a warning of an irregularity or of timing).
+  static bool is_alert(const nlohmann::json& view);
+  static constexpr std::size_t kAcksKept = 1000;
   // The first seq missing at a table, when this event (or a heartbeat's last_seq) shows a gap; 0 if none.
   std::uint64_t gap_before(const nlohmann::json& event) const;
   // The last seq the table had published before this message: the event's seq - 1, a heartbeat's last_seq.
@@ -148,6 +156,8 @@ class VenueState {
   std::string state_of(const TableView& t, double now) const;
   bool silent(const TableView& t, double now) const;
   TableView& table(const std::string& id);
+  static void close_acknowledged(TableView& t, const nlohmann::json& ack);
+  static void open_unless_acknowledged(TableView& t, const nlohmann::json& view);
 
   std::map<std::string, TableView> tables_;
   std::map<std::string, bool> silent_;

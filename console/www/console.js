@@ -295,8 +295,15 @@ async function openDetail(id) {
 }
 function timelineItem(e) {
   const li = el('li', `sev-${e.severity}`);
+  li.dataset.seq = e.seq || '';
   li.textContent = `${new Date(e.time * 1000).toLocaleTimeString()}  #${e.seq || ''}  ${e.message || e.type}`;
   return li;
+}
+// Newest first, by seq: a replayed event (a gap closed) comes after the later one that showed the gap.
+function addToTimeline(e) {
+  const list = $('timeline');
+  const older = e.seq ? [...list.children].find((li) => li.dataset.seq && Number(li.dataset.seq) < e.seq) : list.firstChild;
+  list.insertBefore(timelineItem(e), older || null);
 }
 $('detail-close').addEventListener('click', () => { $('detail').hidden = true; const p = selected; selected = null; if (p) drawTile(p); });
 
@@ -324,9 +331,9 @@ function openDirectorStream() {
     const e = u.event;
     if (!e) return;
     if (e.time) pendingLatencies.push(e.time);
-    if (isAlert(e)) addAlert(e, true);
+    if (isAlert(e) && !u.closed) addAlert(e, true);  // closed: a replayed alert whose ack came first
     if (e.type === 'director.ack' && e.evidence) removeAlert(tableId(e), e.journal, Number(e.evidence.seq));
-    if (selected === u.tile.id) $('timeline').prepend(timelineItem(e));
+    if (selected === u.tile.id) addToTimeline(e);
   });
 }
 

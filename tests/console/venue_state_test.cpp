@@ -334,3 +334,31 @@ TEST(JournalIdentity, ADirectorDismissesReplacedAlertsOneOrAllOfATable) {
   EXPECT_EQ(alerts[0]["journal"], "bbbbbbbbbbbbbbbb");
   EXPECT_EQ(v.tile("t/A/7", 1201)["alerts"], 1u);
 }
+
+// The ack was the event that showed the gap (the hub dropped the alert, or restarted between the two):
+// the replayed alert joins the timeline and stays closed. It stayed open for good, its Acknowledge
+// refused by the table ("already acknowledged").
+TEST(Gap, AnAlertReplayedAfterItsAckStaysClosed) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_event(event("director.ack", 3, "info", {{"seq", "2"}, {"by", "td"}}), 1001);
+  v.apply_replayed(event("irregularity.wrong_count", 2, "alert"));
+  EXPECT_FALSE(v.alert_open("t/A/7", 2));
+  EXPECT_TRUE(v.director_snapshot(1001)["alerts"].empty());
+  EXPECT_NE(v.tile("t/A/7", 1001)["state"], "alert");
+  EXPECT_EQ(v.table_detail("t/A/7", 1001)["timeline"].size(), 3u) << "the alert is still in the table's timeline";
+}
+
+// A replay answers after the later event that showed the gap: its events take their place by seq in the
+// timeline (newest first), which read #4 #2 #3 ... in the order of arrival.
+TEST(Gap, ReplayedEventsTakeTheirPlaceInTheTimelineBySeq) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_event(event("auction.period_started", 4), 1003);
+  v.apply_replayed(event("board.identified", 2));
+  v.apply_replayed(event("reading.uncertain", 3, "warning"));
+  const json detail = v.table_detail("t/A/7", 1003);
+  std::vector<std::uint64_t> seqs;
+  for (const auto& e : detail["timeline"]) seqs.push_back(e["seq"].get<std::uint64_t>());
+  EXPECT_EQ(seqs, (std::vector<std::uint64_t>{4, 3, 2, 1}));
+}
