@@ -230,10 +230,22 @@ function removeAlert(table, journal, seq) {
 async function acknowledge(e, button) {
   button.disabled = true;
   button.textContent = 'Sending…';
-  const r = await api('/api/ack', e.journal ? { table: tableId(e), seq: e.seq, journal: e.journal } : { table: tableId(e), seq: e.seq });
+  button.title = '';
+  let r;
+  try {
+    r = await api('/api/ack', e.journal ? { table: tableId(e), seq: e.seq, journal: e.journal } : { table: tableId(e), seq: e.seq });
+  } catch (err) {
+    // The console itself is unreachable (restarting, the network): the button stayed at "Sending…", disabled.
+    r = { status: 0, data: { error: String(err) } };
+  }
   // The alert goes when the table's own director.ack comes back on the stream, not before.
-  button.textContent = r.status === 200 ? 'Acknowledged' : (r.data.error || 'failed');
-  if (r.status !== 200) button.disabled = false;
+  if (r.status === 200) { button.textContent = 'Acknowledged'; return; }
+  // The table's own refusal (already acknowledged, and by whom) says what happened; an endpoint and a
+  // timeout do not: the alert is still open at the table, and the details are on the button's title.
+  button.textContent = r.status === 0 ? 'The console did not answer: try again'
+    : r.status === 502 ? 'The table did not answer: try again' : (r.data.error || 'failed');
+  button.title = r.data.error || '';
+  button.disabled = false;
 }
 
 async function dismiss(which, button) {

@@ -1,0 +1,73 @@
+#!/usr/bin/python3
+"""A director's Acknowledge that does not get through, in a real browser (chromium): the page must say
+so in words a director reads, and let them try again. A table that does not answer (its daemon hung, its
+cable out) turned the button into "ipc://...: no reply within 3000 ms"; a console that does not answer
+(restarting) left the button at "Sending…", disabled for good. Now: "The table did not answer: try
+again" (the detail on the button's title) and "The console did not answer: try again", the button live.
+The table is a stand-in that takes the ack and never answers; the console and the browser are real.
+  usage: ack_failure_test.py BUILD_DIR SOURCE_DIR    (exit 77: chromium or chromedriver missing)"""
+import os
+import shutil
+import signal
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from venue import Venue, event, wait_for
+from browser_test import browser, log_in, CHROMIUM, DRIVER
+from shutdown_test import SilentPeer
+
+
+def main():
+    build, source = sys.argv[1], sys.argv[2]
+    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
+        print("SKIP: chromium or chromedriver is not installed")
+        return 77
+    import zmq
+    ctx = zmq.Context()
+    venue = Venue(build, source, hub=False)
+    profile = tempfile.mkdtemp(prefix="cardtable-chromium-")
+    driver, table = None, None
+    try:
+        table = SilentPeer(ctx, venue.ipc("ctl1"), {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}})
+        table.start()
+        pub = ctx.socket(zmq.PUB)
+        pub.bind(venue.ipc("events"))
+        venue.start_console(argv=[f"{build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--events", venue.ipc("events"),
+                                  "--table", f"default/A/1 control={venue.ipc('ctl1')}", "--logins", venue.logins,
+                                  "--www", f"{source}/console/www"])
+        driver = browser(profile)
+        log_in(driver, venue.url, "td", "td-secret")
+        alert = '#alerts li[data-table="default/A/1"]'
+
+        def listed():
+            pub.send_multipart([s.encode() for s in event(1, 1, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")])
+            return driver.find_elements("css selector", alert)
+        wait_for("the alert on the page", listed, 20, every=0.3)
+        button = driver.find_element("css selector", f"{alert} button.ack")
+
+        button.click()
+        wait_for("the ack's answer (the table's 3 s)", lambda: button.text != "Sending…", 15)
+        print("a table that does not answer:", button.text, "| title:", button.get_attribute("title"))
+        assert button.text == "The table did not answer: try again", button.text
+        assert "no reply" in button.get_attribute("title") and button.is_enabled()
+        assert "ack" in table.commands()
+
+        venue.console.send_signal(signal.SIGTERM)
+        venue.console.wait(timeout=10)
+        button.click()
+        wait_for("the page to give up on the console", lambda: button.text != "Sending…", 15)
+        print("a console that does not answer:", button.text, "| title:", button.get_attribute("title"))
+        assert button.text == "The console did not answer: try again" and button.is_enabled(), button.text
+    finally:
+        if driver:
+            driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        if table:
+            table.stop.set()
+        venue.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
