@@ -9,15 +9,13 @@ replay), so that the gap is exactly the alert; the console and the browser are t
   usage: ack_before_alert_test.py BUILD_DIR SOURCE_DIR    (exit 77: chromium or chromedriver missing)"""
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue, event, wait_for, first_message
-from browser_test import browser, log_in, CHROMIUM, DRIVER
-from shutdown_test import SilentPeer
+from venue import event, wait_for, first_message
+from browser_test import CHROMIUM, DRIVER
+from stand_in import director_page
 
 
 def main():
@@ -25,25 +23,12 @@ def main():
     if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
         print("SKIP: chromium or chromedriver is not installed")
         return 77
-    import zmq
-    ctx = zmq.Context()
-    venue = Venue(build, source, hub=False)
-    profile = tempfile.mkdtemp(prefix="cardtable-chromium-")
-    driver, table = None, None
-    try:
-        _, body = event(1, 2, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")
-        alert = json.loads(body)
-        table = SilentPeer(ctx, venue.ipc("ctl1"), {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []},
-                                                    "replay": {"ok": True, "events": [alert]}, "evidence": {"ok": False, "error": "none"}})
-        table.start()
-        pub = ctx.socket(zmq.PUB)
-        pub.bind(venue.ipc("events"))
-        venue.start_console(argv=[f"{build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--events", venue.ipc("events"),
-                                  "--table", f"default/A/1 control={venue.ipc('ctl1')}", "--logins", venue.logins,
-                                  "--www", f"{source}/console/www"])
+    _, body = event(1, 2, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")
+    alert = json.loads(body)
+    answers = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []},
+               "replay": {"ok": True, "events": [alert]}, "evidence": {"ok": False, "error": "none"}}
+    with director_page(build, source, answers) as (venue, table, pub, driver):
         _, _, cookie = venue.login("td", "td-secret")
-        driver = browser(profile)
-        log_in(driver, venue.url, "td", "td-secret")
         tile = '#grid .tile[data-table="default/A/1"]'
 
         def heard():
@@ -67,13 +52,6 @@ def main():
         print("\n".join(lines))
         seqs = [int(l.split("#")[1].split()[0]) for l in lines]  # seq 1 as often as it was sent until the page had it
         assert seqs[:2] == [3, 2] and seqs == sorted(seqs, reverse=True), "the timeline in seq order, newest first"
-    finally:
-        if driver:
-            driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-        if table:
-            table.stop.set()
-        venue.close()
     return 0
 
 

@@ -7,15 +7,13 @@ again" (the detail on the button's title) and "The console did not answer: try a
 The table is a stand-in that takes the ack and never answers; the console and the browser are real.
   usage: ack_failure_test.py BUILD_DIR SOURCE_DIR    (exit 77: chromium or chromedriver missing)"""
 import os
-import shutil
 import signal
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from venue import Venue, event, wait_for
-from browser_test import browser, log_in, CHROMIUM, DRIVER
-from shutdown_test import SilentPeer
+from venue import event, wait_for
+from browser_test import CHROMIUM, DRIVER
+from stand_in import director_page
 
 
 def main():
@@ -23,21 +21,8 @@ def main():
     if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
         print("SKIP: chromium or chromedriver is not installed")
         return 77
-    import zmq
-    ctx = zmq.Context()
-    venue = Venue(build, source, hub=False)
-    profile = tempfile.mkdtemp(prefix="cardtable-chromium-")
-    driver, table = None, None
-    try:
-        table = SilentPeer(ctx, venue.ipc("ctl1"), {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}})
-        table.start()
-        pub = ctx.socket(zmq.PUB)
-        pub.bind(venue.ipc("events"))
-        venue.start_console(argv=[f"{build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--events", venue.ipc("events"),
-                                  "--table", f"default/A/1 control={venue.ipc('ctl1')}", "--logins", venue.logins,
-                                  "--www", f"{source}/console/www"])
-        driver = browser(profile)
-        log_in(driver, venue.url, "td", "td-secret")
+    answers = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}}
+    with director_page(build, source, answers) as (venue, table, pub, driver):
         alert = '#alerts li[data-table="default/A/1"]'
 
         def listed():
@@ -59,13 +44,6 @@ def main():
         wait_for("the page to give up on the console", lambda: button.text != "Sending…", 15)
         print("a console that does not answer:", button.text, "| title:", button.get_attribute("title"))
         assert button.text == "The console did not answer: try again" and button.is_enabled(), button.text
-    finally:
-        if driver:
-            driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-        if table:
-            table.stop.set()
-        venue.close()
     return 0
 
 

@@ -16,33 +16,9 @@ import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import Venue, wait_for
+from stand_in import SilentPeer, console_with
 
 PROMPT_S = 0.5  # from SIGTERM to exit
-
-
-class SilentPeer(threading.Thread):
-    """A control endpoint (a table's, the hub's) that receives every request and answers only those named
-    in `answers` (command -> reply): a table whose daemon hangs, or a hub's control behind a dead link."""
-
-    def __init__(self, ctx, address, answers=None):
-        super().__init__(daemon=True)
-        import zmq
-        self.zmq, self.answers, self.received, self.stop = zmq, answers or {}, [], threading.Event()
-        self.socket = ctx.socket(zmq.ROUTER)
-        self.socket.bind(address)
-
-    def run(self):
-        while not self.stop.is_set():
-            if not self.socket.poll(50):
-                continue
-            frames = self.socket.recv_multipart()
-            request = json.loads(frames[-1])
-            self.received.append(request)
-            if request.get("command") in self.answers:
-                self.socket.send_multipart(frames[:-1] + [json.dumps(self.answers[request["command"]]).encode()])
-
-    def commands(self):
-        return [r.get("command") for r in self.received]
 
 
 def stop_and_time(venue):
@@ -56,18 +32,6 @@ def stop_and_time(venue):
     return time.monotonic() - asked, code, open(f"{venue.dir}/console.log").read()
 
 
-def console_with(venue, tables, hub_control):
-    """The console of a venue whose tables (and hub control) are the given endpoints: plain text, no hub
-    events (nothing binds --events)."""
-    argv = [f"{venue.build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--events", venue.ipc("no-events"),
-            "--logins", venue.logins, "--www", f"{venue.source}/console/www"]
-    if hub_control:
-        argv += ["--hub-control", hub_control]
-    for t, endpoint in tables.items():
-        argv += ["--table", f"default/A/{t} control={endpoint}"]
-    return venue.start_console(argv=argv)
-
-
 def catch_up_busy(build, source, ctx):
     """The hub's control and three tables silent: the catch-up thread waits on the hub's snapshot."""
     venue = Venue(build, source, hub=False)
@@ -78,7 +42,7 @@ def catch_up_busy(build, source, ctx):
         peers = [hub, *tables.values()]
         for p in peers:
             p.start()
-        console_with(venue, {t: venue.ipc(f"ctl{t}") for t in tables}, venue.ipc("hubctl"))
+        console_with(venue, {t: venue.ipc(f"ctl{t}") for t in tables}, hub_control=venue.ipc("hubctl"))
         wait_for("the console's snapshot request at the hub", lambda: "snapshot" in hub.commands(), 10)
         took, code, log = stop_and_time(venue)
         print(f"SIGTERM to exit with the catch-up waiting on a silent hub and 3 silent tables: {took:.2f} s")
@@ -99,7 +63,7 @@ def ack_in_flight(build, source, ctx):
         # It answers the console's catch-up (no open alerts, no released hands), not the ack.
         table = SilentPeer(ctx, venue.ipc("ctl1"), {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}})
         table.start()
-        console_with(venue, {1: venue.ipc("ctl1")}, None)
+        console_with(venue, {1: venue.ipc("ctl1")})
         status, _, cookie = venue.login("td", "td-secret")
         assert status == 200, status
 
