@@ -480,6 +480,7 @@ json VenueState::tile(const std::string& id, double now) const {
           {"devices", devices},
           {"last_heard", t.last_heard},
           {"heard", t.last_heard > 0},
+          {"silent", silent(t, now)},  // lost for its silence, not (only) for a device: the page says which
           {"missed", t.missed},
           {"last_seq", t.last_seq},
           {"journal", t.journal},

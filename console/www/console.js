@@ -147,12 +147,21 @@ function drawTile(id) {
   won.textContent = sides ? `${d.tricks_ns}–${d.tricks_ew}` : (d.tricks ? `${d.tricks} tr` : '');
   won.dataset.ns = sides ? d.tricks_ns : '';
   won.dataset.ew = sides ? d.tricks_ew : '';
-  t.el.title = `Table ${d.id}: ${d.state}` + (d.state === 'lost' && !d.heard ? ' (not heard since the console started)' : '') + (d.board ? `, board ${d.board}` : '') +
+  t.el.title = `Table ${d.id}: ${d.state}` + (d.state === 'lost' ? ` (${lostWhy(d)})` : '') + (d.board ? `, board ${d.board}` : '') +
     (sides ? `, tricks North-South ${d.tricks_ns}, East-West ${d.tricks_ew}` : d.tricks ? `, ${d.tricks} tricks` : '') +
     (d.alerts ? `, ${d.alerts} open alert(s)` : '') +
     (d.missed ? `, ${d.missed} event(s) missed that the console cannot fetch (no control endpoint): check the table` : '');
   t.el.classList.toggle('missed', !!d.missed);
   drawElapsed(t);
+}
+
+// "lost" is a silent table or a device gone: a director walks to the table either way, but to look for
+// a dead computer or an unplugged reader. The clock time does not go stale on a tile no longer updated.
+function lostWhy(d) {
+  if (!d.heard) return 'not heard since the console started';
+  if (d.silent) return `silent: not heard since ${new Date(d.last_heard * 1000).toLocaleTimeString()}`;
+  const gone = Object.entries(d.devices || {}).filter(([, h]) => h === 'lost').map(([name]) => name);
+  return `device gone: ${gone.join(', ') || '?'}`;
 }
 
 function drawElapsed(t) {

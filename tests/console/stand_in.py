@@ -35,7 +35,7 @@ class SilentPeer(threading.Thread):
         return [r.get("command") for r in self.received]
 
 
-def console_with(venue, tables, hub_control=None, events=None):
+def console_with(venue, tables, hub_control=None, events=None, args=()):
     """The console of a venue whose tables (and hub control) are the given endpoints, plain text; its
     events from `events` (default: nothing binds it)."""
     argv = [f"{venue.build}/console/cardtable-console", "--listen", "127.0.0.1:0", "--events", events or venue.ipc("no-events"),
@@ -44,10 +44,10 @@ def console_with(venue, tables, hub_control=None, events=None):
         argv += ["--hub-control", hub_control]
     for t, endpoint in tables.items():
         argv += ["--table", f"default/A/{t} control={endpoint}"]
-    return venue.start_console(argv=argv)
+    return venue.start_console(argv=argv + list(args))
 
 
-def stand_in_table(build, source, ctx, answers):
+def stand_in_table(build, source, ctx, answers, console_args=()):
     """A venue whose table 1 is a stand-in: a PUB for its events and a control endpoint answering
     `answers`, read by the real console. Returns (venue, control endpoint, PUB); closing the venue is the
     caller's (the stand-in's thread is a daemon)."""
@@ -58,7 +58,7 @@ def stand_in_table(build, source, ctx, answers):
         table.start()
         pub = ctx.socket(zmq.PUB)
         pub.bind(venue.ipc("events"))
-        console_with(venue, {1: venue.ipc("ctl1")}, events=venue.ipc("events"))
+        console_with(venue, {1: venue.ipc("ctl1")}, events=venue.ipc("events"), args=console_args)
         return venue, table, pub
     except BaseException:
         venue.close()
@@ -66,7 +66,7 @@ def stand_in_table(build, source, ctx, answers):
 
 
 @contextlib.contextmanager
-def director_page(build, source, answers):
+def director_page(build, source, answers, console_args=()):
     """stand_in_table with a director logged in on the console's page in chromium: yields (venue, the
     stand-in's control endpoint, its PUB, the page's driver); everything stopped and removed after."""
     import zmq
@@ -74,7 +74,7 @@ def director_page(build, source, answers):
     ctx = zmq.Context()
     profile = tempfile.mkdtemp(prefix="cardtable-chromium-")
     driver = None
-    venue, table, pub = stand_in_table(build, source, ctx, answers)
+    venue, table, pub = stand_in_table(build, source, ctx, answers, console_args)
     try:
         driver = browser(profile)
         log_in(driver, venue.url, "td", "td-secret")

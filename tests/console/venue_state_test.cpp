@@ -61,9 +61,11 @@ TEST(Tile, ATableThatFallsSilentIsLostAndComesBack) {
   v.apply_event(event("board.arrived", 1), 1000);
   EXPECT_TRUE(v.newly_silent(1010).empty());
   EXPECT_EQ(v.tile("t/A/7", 1016)["state"], "lost");
+  EXPECT_EQ(v.tile("t/A/7", 1016)["silent"], true) << "lost for its silence, not for a device: the page says which";
   EXPECT_EQ(v.newly_silent(1016).size(), 1u);
   v.apply_event(event("daemon.heartbeat", 0, "info", {{"phase", "auction"}}), 1017);
   EXPECT_EQ(v.tile("t/A/7", 1017)["state"], "auction");
+  EXPECT_EQ(v.tile("t/A/7", 1017)["silent"], false);
 }
 
 TEST(Tile, AnUnpluggedDeviceShowsUntilItReturns) {
