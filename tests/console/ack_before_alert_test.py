@@ -14,46 +14,41 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import event, wait_for, first_message
-from browser_test import CHROMIUM, DRIVER
-from stand_in import director_page
+from stand_in import run_page_test
 
 
-def main():
-    build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed")
-        return 77
-    _, body = event(1, 2, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")
-    alert = json.loads(body)
-    answers = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []},
-               "replay": {"ok": True, "events": [alert]}, "evidence": {"ok": False, "error": "none"}}
-    with director_page(build, source, answers) as (venue, table, pub, driver):
-        _, _, cookie = venue.login("td", "td-secret")
-        tile = '#grid .tile[data-table="default/A/1"]'
+# The table's replay of the gap: the alert (seq 2) the console missed.
+ALERT = json.loads(event(1, 2, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")[1])
+ANSWERS = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []},
+           "replay": {"ok": True, "events": [ALERT]}, "evidence": {"ok": False, "error": "none"}}
 
-        def heard():
-            pub.send_multipart([s.encode() for s in event(1, 1, "board.arrived", message="Board 1 is on the table")])
-            return driver.find_element("css selector", tile).get_attribute("data-state") == "ready"
-        wait_for("table 1's first event on the page", heard, 20, every=0.3)
-        # The alert (seq 2) lost on the way; the director's ack of it (seq 3) arrives.
-        pub.send_multipart([s.encode() for s in event(1, 3, "director.ack", message="Event 2 acknowledged by td",
-                                                      evidence={"seq": "2", "by": "td"})])
-        wait_for("the console's replay of the gap", lambda: "replay" in table.commands(), 10)
-        driver.find_element("css selector", tile).click()
-        wait_for("the replayed alert in the table's timeline", lambda: any(
-            "#2 " in li.text for li in driver.find_elements("css selector", "#timeline li")), 10)
-        time.sleep(0.5)  # the replay's update has reached the page (it came before the timeline was read)
-        listed = driver.find_elements("css selector", '#alerts li[data-table="default/A/1"]')
-        assert not listed, "the acknowledged alert is listed as open: " + " | ".join(li.text for li in listed)
-        assert driver.find_element("id", "alert-count").text == "0"
-        assert driver.find_element("css selector", tile).get_attribute("data-state") != "alert"
-        assert not first_message(venue, cookie)["alerts"], "a page opened now would list it"
-        lines = [li.text for li in driver.find_elements("css selector", "#timeline li")]
-        print("\n".join(lines))
-        seqs = [int(l.split("#")[1].split()[0]) for l in lines]  # seq 1 as often as it was sent until the page had it
-        assert seqs[:2] == [3, 2] and seqs == sorted(seqs, reverse=True), "the timeline in seq order, newest first"
-    return 0
+
+def check(venue, table, pub, driver):
+    _, _, cookie = venue.login("td", "td-secret")
+    tile = '#grid .tile[data-table="default/A/1"]'
+
+    def heard():
+        pub.send_multipart([s.encode() for s in event(1, 1, "board.arrived", message="Board 1 is on the table")])
+        return driver.find_element("css selector", tile).get_attribute("data-state") == "ready"
+    wait_for("table 1's first event on the page", heard, 20, every=0.3)
+    # The alert (seq 2) lost on the way; the director's ack of it (seq 3) arrives.
+    pub.send_multipart([s.encode() for s in event(1, 3, "director.ack", message="Event 2 acknowledged by td",
+                                                  evidence={"seq": "2", "by": "td"})])
+    wait_for("the console's replay of the gap", lambda: "replay" in table.commands(), 10)
+    driver.find_element("css selector", tile).click()
+    wait_for("the replayed alert in the table's timeline", lambda: any(
+        "#2 " in li.text for li in driver.find_elements("css selector", "#timeline li")), 10)
+    time.sleep(0.5)  # the replay's update has reached the page (it came before the timeline was read)
+    listed = driver.find_elements("css selector", '#alerts li[data-table="default/A/1"]')
+    assert not listed, "the acknowledged alert is listed as open: " + " | ".join(li.text for li in listed)
+    assert driver.find_element("id", "alert-count").text == "0"
+    assert driver.find_element("css selector", tile).get_attribute("data-state") != "alert"
+    assert not first_message(venue, cookie)["alerts"], "a page opened now would list it"
+    lines = [li.text for li in driver.find_elements("css selector", "#timeline li")]
+    print("\n".join(lines))
+    seqs = [int(l.split("#")[1].split()[0]) for l in lines]  # seq 1 as often as it was sent until the page had it
+    assert seqs[:2] == [3, 2] and seqs == sorted(seqs, reverse=True), "the timeline in seq order, newest first"
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_page_test(check, ANSWERS))

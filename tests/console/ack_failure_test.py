@@ -12,40 +12,35 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import event, wait_for
-from browser_test import CHROMIUM, DRIVER
-from stand_in import director_page
+from stand_in import run_page_test
 
 
-def main():
-    build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed")
-        return 77
-    answers = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}}
-    with director_page(build, source, answers) as (venue, table, pub, driver):
-        alert = '#alerts li[data-table="default/A/1"]'
+ANSWERS = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}}
 
-        def listed():
-            pub.send_multipart([s.encode() for s in event(1, 1, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")])
-            return driver.find_elements("css selector", alert)
-        wait_for("the alert on the page", listed, 20, every=0.3)
-        button = driver.find_element("css selector", f"{alert} button.ack")
 
-        button.click()
-        wait_for("the ack's answer (the table's 3 s)", lambda: button.text != "Sending…", 15)
-        print("a table that does not answer:", button.text, "| title:", button.get_attribute("title"))
-        assert button.text == "The table did not answer: try again", button.text
-        assert "no reply" in button.get_attribute("title") and button.is_enabled()
-        assert "ack" in table.commands()
+def check(venue, table, pub, driver):
+    alert = '#alerts li[data-table="default/A/1"]'
 
-        venue.console.send_signal(signal.SIGTERM)
-        venue.console.wait(timeout=10)
-        button.click()
-        wait_for("the page to give up on the console", lambda: button.text != "Sending…", 15)
-        print("a console that does not answer:", button.text, "| title:", button.get_attribute("title"))
-        assert button.text == "The console did not answer: try again" and button.is_enabled(), button.text
-    return 0
+    def listed():
+        pub.send_multipart([s.encode() for s in event(1, 1, "irregularity.wrong_count", "alert", "Board 1: North has 12 cards (Law 13A)")])
+        return driver.find_elements("css selector", alert)
+    wait_for("the alert on the page", listed, 20, every=0.3)
+    button = driver.find_element("css selector", f"{alert} button.ack")
+
+    button.click()
+    wait_for("the ack's answer (the table's 3 s)", lambda: button.text != "Sending…", 15)
+    print("a table that does not answer:", button.text, "| title:", button.get_attribute("title"))
+    assert button.text == "The table did not answer: try again", button.text
+    assert "no reply" in button.get_attribute("title") and button.is_enabled()
+    assert "ack" in table.commands()
+
+    venue.console.send_signal(signal.SIGTERM)
+    venue.console.wait(timeout=10)
+    button.click()
+    wait_for("the page to give up on the console", lambda: button.text != "Sending…", 15)
+    print("a console that does not answer:", button.text, "| title:", button.get_attribute("title"))
+    assert button.text == "The console did not answer: try again" and button.is_enabled(), button.text
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_page_test(check, ANSWERS))

@@ -10,34 +10,29 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import event, wait_for
-from browser_test import CHROMIUM, DRIVER
-from stand_in import director_page
+from stand_in import run_page_test
 
 
-def main():
-    build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed")
-        return 77
-    answers = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}}
-    with director_page(build, source, answers, console_args=["--lost-after", "2"]) as (venue, table, pub, driver):
-        tile = lambda: driver.find_element("css selector", '#grid .tile[data-table="default/A/1"]')
-        seq = iter(range(1, 1000))
+ANSWERS = {"alerts": {"ok": True, "alerts": []}, "replay-live": {"ok": True, "events": []}}
 
-        def says(type_="daemon.heartbeat", **kw):
-            pub.send_multipart([s.encode() for s in event(1, next(seq), type_, **kw)])
-        wait_for("the table heard", lambda: says() or tile().get_attribute("data-state") == "idle", 20, every=0.3)
-        # Silent: nothing more from it.
-        wait_for("the silent table lost", lambda: tile().get_attribute("data-state") == "lost", 10)
-        print("silent:", tile().get_attribute("title"))
-        assert "silent: not heard since " in tile().get_attribute("title"), tile().get_attribute("title")
-        # Back, then its reader unplugged: lost for the device, and named.
-        says("device.lost", severity="warning", message="Device reader-N lost", evidence={"device": "reader-N"})
-        wait_for("the device's loss on the tile", lambda: "device gone: reader-N" in (tile().get_attribute("title") or "") or says() and False, 10)
-        print("device:", tile().get_attribute("title"))
-        assert tile().get_attribute("data-state") == "lost" and "silent" not in tile().get_attribute("title")
-    return 0
+
+def check(venue, table, pub, driver):
+    tile = lambda: driver.find_element("css selector", '#grid .tile[data-table="default/A/1"]')
+    seq = iter(range(1, 1000))
+
+    def says(type_="daemon.heartbeat", **kw):
+        pub.send_multipart([s.encode() for s in event(1, next(seq), type_, **kw)])
+    wait_for("the table heard", lambda: says() or tile().get_attribute("data-state") == "idle", 20, every=0.3)
+    # Silent: nothing more from it.
+    wait_for("the silent table lost", lambda: tile().get_attribute("data-state") == "lost", 10)
+    print("silent:", tile().get_attribute("title"))
+    assert "silent: not heard since " in tile().get_attribute("title"), tile().get_attribute("title")
+    # Back, then its reader unplugged: lost for the device, and named.
+    says("device.lost", severity="warning", message="Device reader-N lost", evidence={"device": "reader-N"})
+    wait_for("the device's loss on the tile", lambda: "device gone: reader-N" in (tile().get_attribute("title") or "") or says() and False, 10)
+    print("device:", tile().get_attribute("title"))
+    assert tile().get_attribute("data-state") == "lost" and "silent" not in tile().get_attribute("title")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_page_test(check, ANSWERS, console_args=["--lost-after", "2"]))

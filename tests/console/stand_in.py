@@ -85,3 +85,18 @@ def director_page(build, source, answers, console_args=()):
         table.stop.set()
         venue.close()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def run_page_test(check, answers, console_args=()):
+    """A browser test on the stand-in venue, from its command line (BUILD_DIR SOURCE_DIR): check(venue,
+    table, pub, driver) with a director's page open. Returns the exit status: 0, or 77 (skipped) when
+    chromium or chromedriver is missing."""
+    import os
+    import sys
+    from browser_test import CHROMIUM, DRIVER
+    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
+        print("SKIP: chromium or chromedriver is not installed")
+        return 77
+    with director_page(sys.argv[1], sys.argv[2], answers, console_args) as page:
+        check(*page)
+    return 0
