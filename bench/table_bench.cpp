@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <functional>
 #include <map>
 
 #include "bridge/synthetic_record.hpp"
@@ -34,26 +35,30 @@ Scenario parse(const std::string& text) {
   return *sc;
 }
 
+// 32 boards of the record one after another: `script` gives one board's scenario for its label; each
+// board's inputs follow the last one's, 100 ms later.
+std::vector<TableInput> thirty_two_boards(const std::function<std::string(const std::string&)>& script) {
+  std::vector<TableInput> all;
+  for (int b = 1; b <= 32; ++b) {
+    auto in = scenario_inputs(parse(script("Bench/1/" + std::to_string(b))));
+    Millis offset = all.empty() ? 0 : all.back().time + 100;
+    for (TableInput& i : in) {
+      i.time += offset;
+      i.observation.time += offset;
+      i.command.time += offset;
+    }
+    all.insert(all.end(), in.begin(), in.end());
+  }
+  return all;
+}
+
 // 32 boards played at a table with every zone (pockets, play areas, dummy), each read every 100 ms.
 const std::vector<TableInput>& played_session() {
-  static const std::vector<TableInput> inputs = [] {
-    std::vector<TableInput> all;
-    for (int b = 1; b <= 32; ++b) {
-      std::string label = "Bench/1/" + std::to_string(b);
-      Scenario sc = parse("zones playing-table\nat 0 board " + label + "\nat 0 pockets full\nat 2 pocket N empty\nat 2 pocket S empty\n"
-                          "at 3 pocket E empty\nat 3 pocket W empty\nat 5 contract 4S S\nat 6 play all as master contract 4S S\n"
-                          "at 75 pockets full\nend 77\n");
-      auto in = scenario_inputs(sc);
-      Millis offset = all.empty() ? 0 : all.back().time + 100;
-      for (TableInput& i : in) {
-        i.time += offset;
-        i.observation.time += offset;
-        i.command.time += offset;
-      }
-      all.insert(all.end(), in.begin(), in.end());
-    }
-    return all;
-  }();
+  static const std::vector<TableInput> inputs = thirty_two_boards([](const std::string& label) {
+    return "zones playing-table\nat 0 board " + label + "\nat 0 pockets full\nat 2 pocket N empty\nat 2 pocket S empty\n"
+           "at 3 pocket E empty\nat 3 pocket W empty\nat 5 contract 4S S\nat 6 play all as master contract 4S S\n"
+           "at 75 pockets full\nend 77\n";
+  });
   return inputs;
 }
 
@@ -103,6 +108,33 @@ void BM_TableThroughput(benchmark::State& state) {
   state.counters["observations/s"] = benchmark::Counter(static_cast<double>(observations), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_TableThroughput)->Unit(benchmark::kMillisecond);
+
+// Readers that give tag ids (RFID, a `tags` scenario): a board-checking station with a reader under each
+// of the four pockets, 13 tags each read every 100 ms, 32 boards. Every read is compared with the reading
+// being confirmed (StableReading: Observation::same_reading, count), the path the further tags of a face
+// (Law 13C's second card) run through on every poll.
+const std::vector<TableInput>& tagged_station() {
+  static const std::vector<TableInput> inputs = thirty_two_boards([](const std::string& label) {
+    return "zones station-hands\ntags\nat 0 board " + label + "\nat 1 hand N as master\nat 1 hand E as master\n"
+           "at 1 hand S as master\nat 1 hand W as master\nat 9 hand N -\nat 9 hand E -\nat 9 hand S -\nat 9 hand W -\nend 10\n";
+  });
+  return inputs;
+}
+
+void BM_TableTaggedStation(benchmark::State& state) {
+  const auto& inputs = tagged_station();
+  std::size_t observations = 0;
+  for (auto _ : state) {
+    Table table(master(), TableConfig::station_hands());
+    for (const TableInput& in : inputs) {
+      apply(table, in);
+      observations += in.kind == TableInput::Kind::Observe ? 1 : 0;
+      benchmark::DoNotOptimize(table.take_events());
+    }
+  }
+  state.counters["observations/s"] = benchmark::Counter(static_cast<double>(observations), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_TableTaggedStation)->Unit(benchmark::kMillisecond);
 
 // Cards from another hand at a table whose master record is large (4,096 boards of 32-board sessions,
 // the most `infer_limit` searches): when nothing of the session fits, Table::likely_cause searches every
