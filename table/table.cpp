@@ -374,11 +374,16 @@ void Table::on_scan(const Observation& o) {
       return;
     }
     for (auto tag = first; tag != last; ++tag) {
-      // The same tag again in this pocket is the same card passed over the slot twice -- an operator's
-      // slip, not Law 13C: counted once, and the operator told. Another tag of the face is a second card.
-      auto [had, had_end] = p.card_ids.equal_range(c);
-      if (std::any_of(had, had_end, [&](const auto& e) { return e.second == tag->second; })) {
-        passed_twice(c, tag->second);
+      // The same tag again is the same card passed over the slot twice -- an operator's slip, not Law 13C:
+      // counted once, where it was first read, and the operator told. In this pocket, or in an earlier
+      // one: the last card of a pocket left lying on the slot is passed again as the next pocket starts,
+      // and it is the pocket it was read with that holds it. Another tag of the face is a second card.
+      auto holds = [&](const PocketRead& q) {
+        auto [had, had_end] = q.card_ids.equal_range(c);
+        return std::any_of(had, had_end, [&](const auto& e) { return e.second == tag->second; });
+      };
+      if (auto read_in = std::find_if(pockets_.begin(), pockets_.end(), holds); read_in != pockets_.end()) {
+        passed_twice(c, tag->second, kAllSeats[static_cast<std::size_t>(read_in - pockets_.begin())]);
         continue;
       }
       p.cards.push_back(c);
@@ -391,17 +396,28 @@ void Table::on_scan(const Observation& o) {
   last_card_ = o.time;
 }
 
-// One card -- one tag -- passed over the scan slot twice in a pocket. Public words name no card (the board
-// goes on to the table); the card and its tag are the director's detail.
-void Table::passed_twice(Card c, const std::string& id) {
+// One card -- one tag -- passed over the scan slot twice: in the pocket being read, or again as a later
+// pocket is read (`counted_in`, where it was read first). Public words name no card (the board goes on to
+// the table); the card and its tag are the director's detail.
+void Table::passed_twice(Card c, const std::string& id, Seat counted_in) {
   const Seat pocket = kAllSeats[static_cast<std::size_t>(pocket_)];
-  Event e = make("reading.uncertain", Severity::Warning, {},
-                 board_text() + ": a card was passed over the scan slot twice in " + seat_word(pocket) +
-                     "'s pocket (the same tag); counted once");
-  e.seats = {pocket};
-  e.evidence = {{"zone", "scan"}, {"cause", "card passed twice"}, {"pocket", std::string(1, seat_letter(pocket))}};
+  Event e = make("reading.uncertain", Severity::Warning, {}, "");
+  if (counted_in == pocket) {
+    e.message = board_text() + ": a card was passed over the scan slot twice in " + seat_word(pocket) + "'s pocket (the same tag); counted once";
+    e.seats = {pocket};
+    e.evidence = {{"zone", "scan"}, {"cause", "card passed twice"}, {"pocket", std::string(1, seat_letter(pocket))}};
+    e.card_message = board_text() + ": " + c.display() + " (tag " + id + ") was passed twice; counted once";
+  } else {
+    e.message = board_text() + ": a card of " + seat_word(counted_in) + "'s pocket was passed over the scan slot again with " +
+                seat_word(pocket) + "'s (the same tag); counted once, in " + seat_word(counted_in) + "'s \u2014 check it is back there";
+    e.seats = {counted_in, pocket};
+    std::sort(e.seats.begin(), e.seats.end(), [](Seat a, Seat b) { return index(a) < index(b); });
+    e.evidence = {{"zone", "scan"}, {"cause", "card passed again in another pocket"}, {"pocket", std::string(1, seat_letter(pocket))},
+                  {"counted_in", std::string(1, seat_letter(counted_in))}};
+    e.card_message = board_text() + ": " + c.display() + " (tag " + id + ") was read in " + seat_word(counted_in) + "'s pocket and again in " +
+                     seat_word(pocket) + "'s; counted in " + seat_word(counted_in) + "'s";
+  }
   e.card_evidence = {{"card", c.str()}, {"uid", id}};
-  e.card_message = board_text() + ": " + c.display() + " (tag " + id + ") was passed twice; counted once";
   emit(std::move(e));
 }
 

@@ -75,7 +75,7 @@ class Table {
   // Stable readings by kind of zone.
   void on_stable(const Observation& o);
   void on_scan(const Observation& o);
-  void passed_twice(bridge::Card c, const std::string& id);
+  void passed_twice(bridge::Card c, const std::string& id, Seat counted_in);  // the same tag over the scan slot again
   void on_hand(const Observation& o);
   void on_pocket(const Observation& o);
   void on_play(const Observation& o);

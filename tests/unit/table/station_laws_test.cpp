@@ -86,6 +86,38 @@ TEST(Station, OneCardPassedOverTheSlotTwiceIsCountedOnce) {
   EXPECT_EQ(*told->find_card("card"), "SQ");
 }
 
+// North's last card (♣5) left lying on the scan slot, and passed over it again as East's pocket starts:
+// the same tag is the same card, wherever it is passed again -- one card, not Law 13C's surplus card.
+// It was North's when first read: counted there, and the operator told to check it went back to North.
+const std::string kPassedAgainInEast = "at 1 scan pocket N as master\nat 12 scan C5\nat 12.6 scan pocket E as master\n"
+                                       "at 22 scan pocket S as master\nat 32 scan pocket W as master\nend 46\n";
+
+TEST(Station, OneCardPassedAgainInTheNextPocketIsCountedOnceWhereItWasFirstRead) {
+  auto ev = run("zones station-scan\ntags\nat 0 board " + kBoard3 + "\n" + kPassedAgainInEast);
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.verified"), nullptr) << test::dump(ev);
+  const Event* told = test::first(ev, "reading.uncertain");
+  ASSERT_NE(told, nullptr) << test::dump(ev);
+  EXPECT_EQ(told->severity, Severity::Warning);
+  EXPECT_EQ(*told->find("cause"), "card passed again in another pocket");
+  EXPECT_EQ(*told->find("pocket"), "E");
+  EXPECT_EQ(*told->find("counted_in"), "N");
+  EXPECT_EQ(told->seats, (std::vector<Seat>{Seat::North, Seat::East}));
+  EXPECT_EQ(told->message.find("\u2663"), std::string::npos) << "public words name no card: " << told->message;
+  EXPECT_EQ(*told->find_card("card"), "C5");
+  EXPECT_EQ(*told->find_card("uid"), scenario_tag_uid(*Card::parse("C5"), 1));
+}
+
+// The same moment with another pack's ♣5 (another tag) is a second card: East holds 14, Law 13C.
+TEST(SurplusCard, AnotherPacksCardPassedInTheNextPocketIsStillASurplusCard) {
+  std::string script = kPassedAgainInEast;
+  script.replace(script.find("scan C5"), 7, "scan C5@2");
+  auto ev = run("zones station-scan\ntags\nat 0 board " + kBoard3 + "\n" + script);
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "surplus_card"})) << test::dump(ev);
+  EXPECT_EQ(*test::first(ev, "irregularity.wrong_count")->find("observed"), "E=14");
+  EXPECT_EQ(test::first(ev, "reading.uncertain"), nullptr) << test::dump(ev);
+}
+
 // A second ♠Q -- another tag, another pack's -- over the slot is still Law 13C's surplus card, and without
 // tag ids (a camera, a reader that gives none) nothing tells the same card from a second: 13C too.
 TEST(SurplusCard, AnotherPacksCardOverTheSlotOrOneWithoutTagIdsIsStillASurplusCard) {
