@@ -1,5 +1,6 @@
 #include "table/table.hpp"
 
+#include "table/four_pockets.hpp"
 #include "table/hand_moves.hpp"
 #include "table/heard_twice.hpp"
 
@@ -453,26 +454,18 @@ void Table::on_hand(const Observation& o) {
 // where the deal puts it, and the technician told; never a pocket of 14 and a surplus card for the
 // director. Another tag of the face is another card and stays for the board check (Law 13C).
 void Table::station_merge_heard_twice() {
-  std::array<Hand, 4> hands{};
-  std::array<std::multimap<Card, std::string>, 4> ids{};
-  std::array<int, 4> extra{};
-  std::array<std::string, 4> readers{};
-  for (std::size_t si = 0; si < 4; ++si) {
-    for (Card c : pockets_[si].cards) hands[si].add(c);
-    ids[si] = pockets_[si].card_ids;
-    extra[si] = pockets_[si].unknown;
-    readers[si] = pockets_[si].source;
-  }
-  const auto merged = merge_heard_twice(hands, ids, extra, info_ ? std::optional(info_->deal) : std::nullopt);
+  FourPockets four;
+  for (Seat s : kAllSeats) four.add(s, pockets_[static_cast<std::size_t>(index(s))]);
+  const auto merged = four.merge_heard_twice(info_ ? std::optional(info_->deal) : std::nullopt);
   if (merged.empty()) return;
   for (std::size_t si = 0; si < 4; ++si) {
     PocketRead& p = pockets_[si];
     p.cards.clear();
-    hands[si].for_each_descending([&](Card c) { p.cards.push_back(c); });
-    for (Card c : same_face(hands[si], ids[si])) p.cards.push_back(c);
-    p.card_ids = std::move(ids[si]);
+    four.hands[si].for_each_descending([&](Card c) { p.cards.push_back(c); });
+    for (Card c : same_face(four.hands[si], four.ids[si])) p.cards.push_back(c);
+    p.card_ids = std::move(four.ids[si]);
   }
-  for (const HeardTwice& h : merged) heard_by_two_readers(h, readers, ZoneKind::Hand);
+  for (const HeardTwice& h : merged) heard_by_two_readers(h, four.readers, ZoneKind::Hand);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -1332,25 +1325,15 @@ void Table::board_returned(Millis t) {
     emit(std::move(e));
   }
   // What the pockets hold as the board goes back (Law 7C: each player's 13 cards in his own pocket).
-  std::array<Hand, 4> pockets{};
-  std::array<int, 4> unknown{};                      // tags that are no card of the enrolled deck
-  std::array<std::vector<std::string>, 4> unknown_ids{};
-  std::array<std::multimap<Card, std::string>, 4> card_ids{};  // the tags' ids, where the readers give them
-  std::array<std::string, 4> readers{};                          // the device that read each pocket
+  FourPockets four;               // each pocket's stable reading
+  const std::array<Hand, 4>& pockets = four.hands;
   bool read_cards = false;       // some pocket identified a card
   bool every_pocket_read = true;  // each pocket has a stable, complete reading
   Hand together;                  // every card read in a pocket
   Hand twice;                     // cards read in two pockets: one of them is of another pack
   for (Seat s : kAllSeats) {
-    auto si = static_cast<std::size_t>(index(s));
     const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
-    if (r) {
-      pockets[si] = r->cards;
-      unknown[si] = r->unknown;
-      unknown_ids[si] = r->unknown_ids;
-      card_ids[si] = r->card_ids;
-      readers[si] = r->source;
-    }
+    if (r) four.add(s, *r);
     read_cards = read_cards || (r && !r->cards.empty());
     every_pocket_read = every_pocket_read && r && r->complete;
   }
@@ -1358,13 +1341,13 @@ void Table::board_returned(Millis t) {
   // card: counted once, where the deal puts it, and the technician told -- never a surplus card and a
   // pocket of 14 for the director (docs/hardware.md, "Cross-talk"). Another tag is another card (13C).
   if (every_pocket_read)
-    for (const HeardTwice& h : merge_heard_twice(pockets, card_ids, unknown, info_ ? std::optional(info_->deal) : std::nullopt))
-      heard_by_two_readers(h, readers, ZoneKind::Pocket);
+    for (const HeardTwice& h : four.merge_heard_twice(info_ ? std::optional(info_->deal) : std::nullopt))
+      heard_by_two_readers(h, four.readers, ZoneKind::Pocket);
   // A second tag of a face in one pocket -- another pack's ♠A beside this pack's -- is a second card there:
   // counted (14, not 13), and the face read twice (Law 13C).
   std::array<std::vector<Card>, 4> again{};
   for (std::size_t si = 0; si < 4; ++si) {
-    again[si] = same_face(pockets[si], card_ids[si]);
+    again[si] = same_face(pockets[si], four.ids[si]);
     for (Card c : again[si]) twice.add(c);
   }
   for (const Hand& h : pockets) {
@@ -1419,7 +1402,7 @@ void Table::board_returned(Millis t) {
       emit(std::move(e));
     }
   }
-  if (pockets_read) returned_count(pockets, again, unknown, unknown_ids, together, twice);
+  if (pockets_read) returned_count(four, again, together, twice);
   // Law 7: the board goes back with each hand in its own pocket. Checked where the pockets read cards.
   if (info_) {
     std::vector<Misplaced> wrong;
@@ -1496,9 +1479,9 @@ void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::stri
 // Law 7C: after play each player puts his 13 cards back into his own pocket, and the board must reach the
 // next table intact, where a pocket of 12 or 14 is Law 13's and a card lost Law 14's. Pockets read in full
 // show it before the board travels: the same checks and events as the board-checking station, at return.
-void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<std::vector<Card>, 4>& again,
-                           const std::array<int, 4>& unknown, const std::array<std::vector<std::string>, 4>& unknown_ids,
-                           Hand together, Hand twice) {
+void Table::returned_count(const FourPockets& four, const std::array<std::vector<Card>, 4>& again, Hand together, Hand twice) {
+  const std::array<Hand, 4>& pockets = four.hands;
+  const std::array<int, 4>& unknown = four.unknown;
   Hand missing = Hand::full_deck() - together;
   int unknown_total = std::accumulate(unknown.begin(), unknown.end(), 0);
 
@@ -1555,7 +1538,7 @@ void Table::returned_count(const std::array<Hand, 4>& pockets, const std::array<
     e.seats = {s};
     e.evidence = {{"unknown", std::to_string(n)}};
     std::string ids;
-    for (const std::string& id : unknown_ids[si]) ids += (ids.empty() ? "" : ",") + id;
+    for (const std::string& id : four.unknown_ids[si]) ids += (ids.empty() ? "" : ",") + id;
     if (!ids.empty()) e.card_evidence = {{"uids", ids}};
     emit(std::move(e));
   }

@@ -18,7 +18,8 @@
 
 namespace cardtable::table {
 
-struct HeardTwice;  // table/heard_twice.hpp
+struct HeardTwice;   // table/heard_twice.hpp
+struct FourPockets;  // table/four_pockets.hpp
 
 class Table {
  public:
@@ -112,9 +113,8 @@ class Table {
   void board_returned(Millis t);
   bool pockets_filling() const;  // read in full, one short of 13: a hand may still be going in (Law 7C)
   // Law 7C: the pockets read in full at return -- counts, a card twice, unknown tags, cards in no pocket.
-  void returned_count(const std::array<bridge::Hand, 4>& pockets, const std::array<std::vector<bridge::Card>, 4>& again,
-                      const std::array<int, 4>& unknown,
-                      const std::array<std::vector<std::string>, 4>& unknown_ids, bridge::Hand together, bridge::Hand twice);
+  void returned_count(const FourPockets& pockets, const std::array<std::vector<bridge::Card>, 4>& again, bridge::Hand together,
+                      bridge::Hand twice);
   // One tag read in two pockets at the return (merge_heard_twice): said to the technician, not the director.
   // `kind`: the pockets' zones -- pocket:N at the board's return, hand:N at a station with a reader a pocket.
   void heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers, ZoneKind kind);
