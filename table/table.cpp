@@ -1522,6 +1522,13 @@ void Table::returned_count(const FourPockets& four, const std::array<std::vector
     e.message = board_text() + " went back with a card read twice (" + places +
                 ") \u2014 a card that is no part of the deal; take it out before the board travels (Laws 7, 13C)";
     e.card_evidence = {{"card", c.str()}};
+    // The tags read for it, as at the station (board_check.cpp): two tags are two cards, one of another
+    // pack, and the director finds the one to take out by its UID.
+    std::string uids;
+    for (Seat s : e.seats)
+      for (auto [tag, end] = four.ids[static_cast<std::size_t>(index(s))].equal_range(c); tag != end; ++tag)
+        uids += (uids.empty() ? "" : ",") + tag->second;
+    if (!uids.empty()) e.card_evidence.emplace_back("uids", uids);
     e.card_message = board_text() + ": " + c.display() + " is in " + places + (e.seats.size() == 1 ? "'s pocket twice" : "'s pockets");
     emit(std::move(e));
   });

@@ -80,6 +80,20 @@ TEST(HeardTwice, ASecondAceOfAnotherPackInTheSamePocketAsItsOwnMakesFourteen) {
   EXPECT_EQ(surplus->seats, std::vector<Seat>{r.holder});
   EXPECT_EQ(*surplus->find("observed"), "2 times");
   EXPECT_EQ(*surplus->find_card("card"), "SA");
+  // The director finds the stranger by its tag, as at the station (director-only, card_evidence).
+  const Card sa = *Card::parse("SA");
+  ASSERT_NE(surplus->find_card("uids"), nullptr) << test::dump(r.events);
+  EXPECT_EQ(*surplus->find_card("uids"), scenario_tag_uid(sa, 1) + "," + scenario_tag_uid(sa, 2));
+  EXPECT_EQ(surplus->message.find(scenario_tag_uid(sa, 2)), std::string::npos) << "public words name no tag: " << surplus->message;
+}
+
+TEST(HeardTwice, ASecondAceOfAnotherPackInTheNeighboursPocketNamesBothTagsForTheDirector) {
+  Returned r = board_returned("+SA@2");
+  const Event* surplus = test::first(r.events, "irregularity.surplus_card");
+  ASSERT_NE(surplus, nullptr) << test::dump(r.events);
+  const Card sa = *Card::parse("SA");
+  ASSERT_NE(surplus->find_card("uids"), nullptr) << test::dump(r.events);
+  EXPECT_EQ(*surplus->find_card("uids"), scenario_tag_uid(sa, 1) + "," + scenario_tag_uid(sa, 2));
 }
 
 TEST(HeardTwice, WithoutTagIdsTheSameCardTwiceIsStillASurplusCard) {
