@@ -304,6 +304,19 @@ TEST(BoardReturned, Law7CAPocketThatStaysAtTwelveIsReportedAfterTheSettleTime) {
   EXPECT_LE(count->time, 98000 + TableConfig{}.return_settle_ms + 500) << "the short pocket waits only the settle time";
 }
 
+// The settle time is the deployment's (cardtabled --return-settle, TableConfig::return_settle_ms), and a
+// scenario sets it: with 1 s the pocket left at 12 is reported a second after its last change, not three.
+TEST(BoardReturned, Law7CTheSettleTimeIsTheDeployments) {
+  auto ev = run("set return_settle_ms 1000\n" + kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"
+                "at 95 pocket E as master\nat 95 pocket S as master\nat 95 pocket W as master\n"
+                "at 95 pocket N as master -DA -DT -D7 -D5\nat 96 pocket N as master -DT -D7 -D5\n"
+                "at 97 pocket N as master -D7 -D5\nat 98 pocket N as master -D5\nend 105\n");
+  ASSERT_EQ(irregularities(ev), (Types{"wrong_count", "missing_card"})) << test::dump(ev);
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  EXPECT_GE(count->time, 98000 + 1000);
+  EXPECT_LE(count->time, 98000 + 1000 + 500) << "the short pocket waits the settle time set, 1 s";
+}
+
 TEST(BoardReturned, PocketsThatHearATagOrTwoOfTheStackAreNoCount) {
   // An RFID pocket antenna under a stack of 13 hears one or two tags: presence, not a count.
   auto ev = run(kStartPocketsRead + kContract + "at 22 play all as master contract 4H S\n"

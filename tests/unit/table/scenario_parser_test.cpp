@@ -47,6 +47,15 @@ TEST(ScenarioFormat, TheNoisyReaderSettingsAreSetLikeEveryOther) {
   EXPECT_EQ(sc->config.noise_memory_ms, 2000);
 }
 
+// Every TableConfig threshold the daemon takes on its command line, a scenario sets: --return-settle too.
+TEST(ScenarioFormat, TheReturnSettleTimeIsSetLikeEveryOther) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("zones playing-table\nset return_settle_ms 1500\nend 1\n", ".",
+                           [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
+  ASSERT_TRUE(sc) << (errors.empty() ? "" : std::to_string(errors.front().line) + ": " + errors.front().message);
+  EXPECT_EQ(sc->config.return_settle_ms, 1500);
+}
+
 // With 'tags', CARD@PACK where the zone already holds the face is a second card of it -- a second tag, as a
 // pocket reader hears its ♠A and another pack's -- and the same card again is the same tag; -CARD takes
 // every card of the face. The simulated readers give one UID a tag.
