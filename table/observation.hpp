@@ -46,10 +46,14 @@ struct Observation {
   int count() const { return cards.size() + static_cast<int>(same_face().size()) + unknown; }
   // The same reading? (What stability compares: cards, the further tags of a face, unknown count -- 13 tags
   // and 14 with a second ♠A are different readings. Not the ids: a card is a card, and the stable reading
-  // keeps the ids it was first read with.)
+  // keeps the ids it was first read with -- except at the scan slot, see tags_are_cards.)
   bool same_reading(const Observation& o) const {
-    return cards == o.cards && unknown == o.unknown && same_face() == o.same_face();
+    return cards == o.cards && unknown == o.unknown && same_face() == o.same_face() && (!tags_are_cards() || card_ids == o.card_ids);
   }
+  // At the scan slot each reading is one card passing over it: another tag of the face is another card
+  // passed -- another pack's ♠A right after this pack's, the slot empty between them for less than a
+  // stable reading (Law 13C) -- not the same card read on.
+  bool tags_are_cards() const { return zone.kind == ZoneKind::Scan; }
 };
 
 }  // namespace cardtable::table

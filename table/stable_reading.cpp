@@ -11,10 +11,16 @@ bool settles(int count, Millis since, Millis now, const TableConfig& config) {
 }
 // `o` hears only tags that `than` has, and fewer of them: what a reader that missed replies reads (a
 // second tag of a face among them: 13 of a pocket's 14, its other pack's ♠A not heard this time).
+// At the scan slot (Observation::tags_are_cards) a tag `than` does not have is another card, never less.
 bool hears_less(const Observation& o, const Observation& than) {
   const std::vector<bridge::Card> more = o.same_face(), of = than.same_face();
+  auto heard_by_than = [&](const auto& tag) {
+    auto [first, last] = than.card_ids.equal_range(tag.first);
+    return std::any_of(first, last, [&](const auto& t) { return t.second == tag.second; });
+  };
   return !o.same_reading(than) && (o.cards - than.cards).empty() && o.unknown <= than.unknown &&
-         std::includes(of.begin(), of.end(), more.begin(), more.end());
+         std::includes(of.begin(), of.end(), more.begin(), more.end()) &&
+         (!o.tags_are_cards() || std::all_of(o.card_ids.begin(), o.card_ids.end(), heard_by_than));
 }
 }  // namespace
 

@@ -50,6 +50,10 @@ TEST(Stability, ASecondTagOfAFaceAlreadyReadIsANewReading) {
   EXPECT_EQ(two->card_ids.size(), 2u);
   EXPECT_FALSE(read(0, {"04AA"}).same_reading(read(0, {"04AA", "04BB"})));
   EXPECT_TRUE(read(0, {"04AA"}).same_reading(read(0, {"04BB"}))) << "another tag of the face alone: the same reading";
+  // At the scan slot a reading is a card passing: another tag of the face is another card passed (13C).
+  Observation slot_a = read(0, {"04AA"}), slot_b = read(0, {"04BB"});
+  slot_a.zone = slot_b.zone = Zone{ZoneKind::Scan, Seat::North};
+  EXPECT_FALSE(slot_a.same_reading(slot_b)) << "at the scan slot another tag is another card";
 }
 
 TEST(Stability, OrAfterTheSameReadingForLongEnough) {

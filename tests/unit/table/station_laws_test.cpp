@@ -118,6 +118,23 @@ TEST(SurplusCard, AnotherPacksCardPassedInTheNextPocketIsStillASurplusCard) {
   EXPECT_EQ(test::first(ev, "reading.uncertain"), nullptr) << test::dump(ev);
 }
 
+// West's pocket holds its own ♠A and another pack's, passed over the slot one after the other (a sorted
+// hand puts them side by side): the slot is empty for a moment between them, too short to read as empty,
+// and the face is the same -- but the tag is another, so it is a second card: West holds 14 (Law 13A),
+// a card read twice (Law 13C), both tags named for the director.
+TEST(SurplusCard, AnotherPacksAceOfSpadesPassedRightAfterThePocketsOwnIsASecondCard) {
+  auto ev = run("zones station-scan\ntags\nat 0 board " + kBoard3 + "\nat 1 scan pocket N as master\nat 12 scan pocket E as master\n"
+                "at 22 scan pocket S as master\nat 32 scan pocket W as master +SA@2\nend 46\n");
+  EXPECT_EQ(irregularities(ev), (Types{"wrong_count", "surplus_card"})) << test::dump(ev);
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  ASSERT_NE(count, nullptr) << test::dump(ev);
+  EXPECT_EQ(*count->find("observed"), "W=14");
+  const Event* surplus = test::first(ev, "irregularity.surplus_card");
+  ASSERT_NE(surplus, nullptr) << test::dump(ev);
+  const Card sa = *Card::parse("SA");
+  EXPECT_EQ(*surplus->find_card("uids"), scenario_tag_uid(sa, 1) + "," + scenario_tag_uid(sa, 2));
+}
+
 // A second ♠Q -- another tag, another pack's -- over the slot is still Law 13C's surplus card, and without
 // tag ids (a camera, a reader that gives none) nothing tells the same card from a second: 13C too.
 TEST(SurplusCard, AnotherPacksCardOverTheSlotOrOneWithoutTagIdsIsStillASurplusCard) {
