@@ -29,6 +29,7 @@ table::Observation observe(const Zone& zone, const AntennaTags& heard, const Dec
       ++counters.unknown_tags;
     }
   }
+  o.count_tags();  // once here, not at each of the table's comparisons of this reading
   if (heard.uncertain) {
     o.confidence = 0.0;
     o.complete = false;

@@ -38,10 +38,17 @@ struct Observation {
   // from another pack, Law 13C: another UID) -- in two zones or in one: a face with two tags here is two
   // cards, though `cards` (a Hand) holds it once. Opaque text here, as unknown_ids.
   std::multimap<bridge::Card, std::string> card_ids;
+  // same_face(), counted once where the reading is built with its tags (count_tags: devices::observe, the
+  // scenario's reader) rather than at each comparison: stability compares every poll's reading, 13 tags
+  // a pocket. A reading built without it (a replayed input log) is counted as it enters StableReading.
+  std::vector<bridge::Card> again;
 
+  void count_tags() { again = table::same_face(cards, card_ids); }
+  // `again` fits the tags: every face read by tag has one tag in `cards` and each further one in `again`.
+  bool tags_counted() const { return card_ids.empty() || card_ids.size() == static_cast<std::size_t>(cards.size()) + again.size(); }
   // A card for each further tag of a face already in `cards` (a pocket holding its ♠A and another pack's
   // reads ♠A here once: 14 cards, not 13), in card order. Empty without ids.
-  std::vector<bridge::Card> same_face() const { return table::same_face(cards, card_ids); }
+  const std::vector<bridge::Card>& same_face() const { return again; }
   // How many cards the zone holds: each face once, each further tag of a face again, and the unknown tags.
   int count() const { return cards.size() + static_cast<int>(same_face().size()) + unknown; }
   // The same reading? (What stability compares: cards, the further tags of a face, unknown count -- 13 tags

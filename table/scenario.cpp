@@ -575,12 +575,13 @@ std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCo
 // What the simulated device reads for a step: with 'tags', each card with its tag's UID -- one for each
 // pack it is read from (a second ♠A of another pack is a second tag).
 Observation observation_of(const Scenario& sc, const ScenarioStep& s, Millis time) {
-  Observation o{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", time, {}, {}};
+  Observation o{s.zone, s.cards, s.unknown, s.complete, s.confidence, "sim", time, {}, {}, {}};
   if (sc.tags)
     s.cards.for_each_descending([&](Card c) {
       auto packs = s.packs.find(c);
       for (int pack : packs == s.packs.end() ? std::set<int>{1} : packs->second) o.card_ids.emplace(c, scenario_tag_uid(c, pack));
     });
+  o.count_tags();
   return o;
 }
 }  // namespace

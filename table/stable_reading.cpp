@@ -13,7 +13,8 @@ bool settles(int count, Millis since, Millis now, const TableConfig& config) {
 // second tag of a face among them: 13 of a pocket's 14, its other pack's ♠A not heard this time).
 // At the scan slot (Observation::tags_are_cards) a tag `than` does not have is another card, never less.
 bool hears_less(const Observation& o, const Observation& than) {
-  const std::vector<bridge::Card> more = o.same_face(), of = than.same_face();
+  const std::vector<bridge::Card>& more = o.same_face();
+  const std::vector<bridge::Card>& of = than.same_face();
   auto heard_by_than = [&](const auto& tag) {
     auto [first, last] = than.card_ids.equal_range(tag.first);
     return std::any_of(first, last, [&](const auto& t) { return t.second == tag.second; });
@@ -25,6 +26,11 @@ bool hears_less(const Observation& o, const Observation& than) {
 }  // namespace
 
 std::optional<Observation> StableReading::feed(const Observation& o, const TableConfig& config, bool noisy) {
+  if (!o.tags_counted()) {  // built without count_tags (a replayed input log, a test): counted here, once
+    Observation counted = o;
+    counted.count_tags();
+    return feed(counted, config, noisy);
+  }
   last_heard_ = o.time;
   missed_replies_ = false;
   heard_ = true;

@@ -117,6 +117,10 @@ TEST(Observe, TwoTagsOfOneFaceFromTwoPacksAreTwoCards) {
   ASSERT_EQ(o.card_ids.count(card), 2u) << "the second card of the face is not lost";
   EXPECT_EQ(o.card_ids.find(card)->second, "08102000");  // a face's tags in UID order, whatever order heard
   EXPECT_EQ(std::next(o.card_ids.find(card))->second, "09102000");
+  // Counted once here, for the table's comparisons at every poll (Observation::count_tags).
+  EXPECT_TRUE(o.tags_counted());
+  EXPECT_EQ(o.same_face(), std::vector<bridge::Card>{card});
+  EXPECT_EQ(o.count(), 3);
 }
 
 // One tag listed twice in a poll is still one card: only another tag is another card.

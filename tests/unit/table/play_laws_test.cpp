@@ -356,7 +356,7 @@ TEST(Reload, ARecordWithoutTheDealIsSaidOnceAndTheBoardGoesOn) {
   table.command(board);
   table.command(Command{Command::Kind::Contract, "4H S", Seat::North, 1000});
   auto play = [&](Seat s, const char* card, Millis t) {
-    for (Millis at = t; at < t + 500; at += 100) table.observe(Observation{Zone{ZoneKind::Play, s}, bridge::Hand::from_bits(std::uint64_t{1} << bridge::Card::parse(card)->id()), 0, true, 1.0, "t", at, {}, {}});
+    for (Millis at = t; at < t + 500; at += 100) table.observe(Observation{Zone{ZoneKind::Play, s}, bridge::Hand::from_bits(std::uint64_t{1} << bridge::Card::parse(card)->id()), 0, true, 1.0, "t", at, {}, {}, {}});
   };
   play(Seat::West, "SK", 2000);
   bridge::MasterRecord other;  // an empty record: the deal is gone

@@ -39,6 +39,7 @@ TEST(Stability, ASecondTagOfAFaceAlreadyReadIsANewReading) {
     Observation o = obs(t, "SA");
     o.zone = Zone{ZoneKind::Pocket, Seat::West};
     for (const char* tag : tags) o.card_ids.emplace(*Card::parse("SA"), tag);
+    o.count_tags();  // as a reader does once its tags are in
     return o;
   };
   for (Millis t : {0, 100, 200}) r.feed(read(t, {"04AA"}), c);
@@ -54,6 +55,23 @@ TEST(Stability, ASecondTagOfAFaceAlreadyReadIsANewReading) {
   Observation slot_a = read(0, {"04AA"}), slot_b = read(0, {"04BB"});
   slot_a.zone = slot_b.zone = Zone{ZoneKind::Scan, Seat::North};
   EXPECT_FALSE(slot_a.same_reading(slot_b)) << "at the scan slot another tag is another card";
+}
+
+// A reading built without count_tags (an input log replayed, written before the count was kept) is counted
+// as it enters stability: its second ♠A is not lost.
+TEST(Stability, AReadingBuiltWithoutItsTagsCountedIsCountedOnEntry) {
+  TableConfig c;
+  StableReading r;
+  Observation o = obs(0, "SA");
+  o.card_ids = {{*Card::parse("SA"), "04AA"}, {*Card::parse("SA"), "04BB"}};
+  ASSERT_FALSE(o.tags_counted());
+  std::optional<Observation> s;
+  for (Millis t : {0, 100, 200}) {
+    o.time = t;
+    if (auto x = r.feed(o, c)) s = x;
+  }
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->count(), 2) << "two tags of ♠A, two cards";
 }
 
 TEST(Stability, OrAfterTheSameReadingForLongEnough) {
