@@ -40,22 +40,25 @@ struct Observation {
   std::multimap<bridge::Card, std::string> card_ids;
   // same_face(), counted once where the reading is built with its tags (count_tags: devices::observe, the
   // scenario's reader) rather than at each comparison: stability compares every poll's reading, 13 tags
-  // a pocket. A reading built without it (a replayed input log) is counted as it enters StableReading.
+  // a pocket. A reading built without it (a replayed input log) is counted as it enters StableReading, and
+  // same_face() and count() count it themselves.
   std::vector<bridge::Card> again;
 
   void count_tags() { again = table::same_face(cards, card_ids); }
   // `again` fits the tags: every face read by tag has one tag in `cards` and each further one in `again`.
   bool tags_counted() const { return card_ids.empty() || card_ids.size() == static_cast<std::size_t>(cards.size()) + again.size(); }
   // A card for each further tag of a face already in `cards` (a pocket holding its ♠A and another pack's
-  // reads ♠A here once: 14 cards, not 13), in card order. Empty without ids.
-  const std::vector<bridge::Card>& same_face() const { return again; }
+  // reads ♠A here once: 14 cards, not 13), in card order. Empty without ids. Counted now if it was not.
+  std::vector<bridge::Card> same_face() const { return tags_counted() ? again : table::same_face(cards, card_ids); }
   // How many cards the zone holds: each face once, each further tag of a face again, and the unknown tags.
   int count() const { return cards.size() + static_cast<int>(same_face().size()) + unknown; }
   // The same reading? (What stability compares: cards, the further tags of a face, unknown count -- 13 tags
   // and 14 with a second ♠A are different readings. Not the ids: a card is a card, and the stable reading
   // keeps the ids it was first read with -- except at the scan slot, see tags_are_cards.)
   bool same_reading(const Observation& o) const {
-    return cards == o.cards && unknown == o.unknown && same_face() == o.same_face() && (!tags_are_cards() || card_ids == o.card_ids);
+    return cards == o.cards && unknown == o.unknown &&
+           (tags_counted() && o.tags_counted() ? again == o.again : same_face() == o.same_face()) &&
+           (!tags_are_cards() || card_ids == o.card_ids);
   }
   // At the scan slot each reading is one card passing over it: another tag of the face is another card
   // passed -- another pack's ♠A right after this pack's, the slot empty between them for less than a

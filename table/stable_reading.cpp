@@ -13,8 +13,7 @@ bool settles(int count, Millis since, Millis now, const TableConfig& config) {
 // second tag of a face among them: 13 of a pocket's 14, its other pack's ♠A not heard this time).
 // At the scan slot (Observation::tags_are_cards) a tag `than` does not have is another card, never less.
 bool hears_less(const Observation& o, const Observation& than) {
-  const std::vector<bridge::Card>& more = o.same_face();
-  const std::vector<bridge::Card>& of = than.same_face();
+  const std::vector<bridge::Card> more = o.same_face(), of = than.same_face();
   auto heard_by_than = [&](const auto& tag) {
     auto [first, last] = than.card_ids.equal_range(tag.first);
     return std::any_of(first, last, [&](const auto& t) { return t.second == tag.second; });
