@@ -22,9 +22,19 @@ bool hears_less(const Observation& o, const Observation& than) {
          std::includes(of.begin(), of.end(), more.begin(), more.end()) &&
          (!o.tags_are_cards() || std::all_of(o.card_ids.begin(), o.card_ids.end(), heard_by_than));
 }
+// What Observation::same_reading compares of `o` and nothing more: the tags' ids only at the scan slot
+// (tags_are_cards), not the source or the unknown tags' ids. `o` has its tags counted (feed), so the copy
+// compares by `again` as `o` would.
+Observation reading_of(const Observation& o) {
+  Observation r{o.zone, o.cards, o.unknown, o.complete, o.confidence, {}, o.time, {}, {}, o.again};
+  if (o.tags_are_cards()) r.card_ids = o.card_ids;
+  return r;
+}
+
+const std::optional<Observation> kNoNews;
 }  // namespace
 
-std::optional<Observation> StableReading::feed(const Observation& o, const TableConfig& config, bool noisy) {
+const std::optional<Observation>& StableReading::feed(const Observation& o, const TableConfig& config, bool noisy) {
   if (!o.tags_counted()) {  // built without count_tags (a replayed input log, a test): counted here, once
     Observation counted = o;
     counted.count_tags();
@@ -40,7 +50,7 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
     aside_.reset();
     last_.reset();
     count_ = lesser_count_ = run_ = 0;
-    return std::nullopt;
+    return kNoNews;
   }
   low_confidence_run_ = 0;
   low_confidence_reported_ = false;
@@ -51,7 +61,7 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
     ++run_;
   } else {
     if (last_) changes_.push_back(o.time);
-    last_ = o;
+    last_ = reading_of(o);
     run_ = 1;
     run_since_ = o.time;
   }
@@ -96,7 +106,7 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
       settled = true;
     } else if (gone) {
       aside_.reset();
-      candidate_ = lesser_;
+      candidate_ = std::move(lesser_);
       count_ = lesser_count_;
       candidate_since_ = lesser_since_;
       lesser_.reset();
@@ -107,7 +117,7 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
     // The candidate again after one read naming another card: that read was a misread (one poll), and the
     // candidate's run goes on. Not again until the candidate has been read stable_reads times since: a
     // zone that keeps naming two cards is flicker, not a misread.
-    candidate_ = aside_;
+    candidate_ = std::move(aside_);
     count_ = aside_count_ + 1;
     candidate_since_ = aside_since_;
     since_misread_ = 0;
@@ -119,7 +129,7 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
     // A tag the candidate does not have: a real change, or a misread (which does not repeat: the
     // candidate is set aside until the next read that hears a tag says which).
     if (candidate_ && since_misread_ >= config.stable_reads && !candidate_->cards.empty()) {
-      aside_ = candidate_;
+      aside_ = std::move(candidate_);  // replaced by `o` below
       aside_count_ = count_;
       aside_since_ = candidate_since_;
     } else {
@@ -135,8 +145,8 @@ std::optional<Observation> StableReading::feed(const Observation& o, const Table
   }
   // A read that heard a tag, other than the one just set aside, ends the chance that it was a misread.
   if (aside_ && candidate_ && !aside_->same_reading(*candidate_) && candidate_->same_reading(o) && count_ > 1) aside_.reset();
-  if (!settled) return std::nullopt;
-  if (stable_ && stable_->same_reading(*candidate_)) return std::nullopt;
+  if (!settled) return kNoNews;
+  if (stable_ && stable_->same_reading(*candidate_)) return kNoNews;
   stable_ = candidate_;
   stable_->time = o.time;
   return stable_;

@@ -22,7 +22,9 @@ class StableReading {
   // One raw reading in; the new stable reading out when it differs from the last stable one. `noisy`:
   // the zone's reader has lately missed replies of tags that were there (the table keeps that per
   // reader: its antennas share its radio, and an empty zone cannot show that its reader misses tags).
-  std::optional<Observation> feed(const Observation& o, const TableConfig& config, bool noisy = false);
+  // The reading out is stable() itself, not a copy (a pocket's reading carries 13 tags' ids): valid until
+  // the next feed() or forget().
+  const std::optional<Observation>& feed(const Observation& o, const TableConfig& config, bool noisy = false);
   // The last read heard again tags that the reads before it had missed: the reader drops replies.
   bool missed_replies() const { return missed_replies_; }
   // True once per episode when the zone has been changing without settling (flicker).
@@ -59,7 +61,8 @@ class StableReading {
   int lesser_count_ = 0;
   Millis lesser_since_ = 0;
   bool missed_replies_ = false;
-  // Raw reads as they come, for flicker: the last one and how many times in a row.
+  // Raw reads as they come, for flicker: the last one and how many times in a row. Only what
+  // Observation::same_reading compares is kept (reading_of): it is replaced at every change of reading.
   std::optional<Observation> last_;
   int run_ = 0;
   Millis run_since_ = 0;

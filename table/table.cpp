@@ -189,7 +189,7 @@ void Table::observe(const Observation& o) {
   // run of reads without a tag before the tag counts as gone (table_config.hpp, noisy_absent_reads).
   auto noise = missed_replies_.find(o.source);
   bool noisy = noise != missed_replies_.end() && o.time - noise->second <= config_.noise_memory_ms;
-  auto stable = r.feed(o, config_, noisy);
+  const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
   if (r.missed_replies()) missed_replies_[o.source] = o.time;
   if (r.flicker_started(o.time, config_)) {
     Event e = make("reading.uncertain", Severity::Warning, {},
