@@ -1,5 +1,7 @@
 #include "protocol/alert_book.hpp"
 
+#include <iterator>
+
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::protocol {
@@ -38,8 +40,8 @@ void AlertBook::on_published(const json& e) {
     } catch (...) {
       return;
     }
-    open_.erase(acked);
-    if (acked_.emplace(acked, Ack{string_field(ev, "by", "director"), seq}).second) ack_order_.push_back(acked);
+    const bool was_open = open_.erase(acked) > 0;
+    if (acked_.emplace(acked, Ack{string_field(ev, "by", "director"), seq, was_open}).second) ack_order_.push_back(acked);
     while (max_acks_ != 0 && ack_order_.size() > max_acks_) {
       acked_.erase(ack_order_.front());
       ack_order_.pop_front();
@@ -61,6 +63,13 @@ void AlertBook::replace_open(const json& alerts) {
   for (const json& e : alerts)
     if (e.is_object() && e.contains("seq") && e["seq"].is_number_unsigned() && e.value("severity", "") == "alert")
       open_[e["seq"].get<std::uint64_t>()] = e;
+}
+
+std::size_t AlertBook::open_count_at(std::uint64_t seq) const {
+  auto n = static_cast<std::size_t>(std::distance(open_.begin(), open_.upper_bound(seq)));
+  for (auto it = acked_.begin(); it != acked_.upper_bound(seq); ++it)
+    if (it->second.was_open && it->second.ack_seq > seq) ++n;
+  return n;
 }
 
 json AlertBook::open() const {

@@ -31,12 +31,17 @@ class AlertBook {
   void replace_open(const nlohmann::json& alerts);
   std::size_t acks_kept() const { return acked_.size(); }
   std::size_t open_count() const { return open_.size(); }
+  // The open alerts as this book held them just after event `seq` (a heartbeat's last_seq): the alerts
+  // made since left out, those it held and saw acknowledged since counted again. A heartbeat sent before
+  // an alert or an ack is behind the book, not the book short of an alert.
+  std::size_t open_count_at(std::uint64_t seq) const;
 
  private:
   std::map<std::uint64_t, nlohmann::json> open_;               // seq -> the alert
   struct Ack {
     std::string by;
     std::uint64_t ack_seq = 0;
+    bool was_open = false;  // the alert was in this book when acknowledged (the hub may never have seen it)
   };
   std::map<std::uint64_t, Ack> acked_;                         // seq acknowledged -> by whom
   std::deque<std::uint64_t> ack_order_;                        // acked_'s keys, oldest first (the bound)

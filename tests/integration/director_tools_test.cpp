@@ -45,12 +45,31 @@ std::vector<TimedLine> run_ctl_timed(const std::vector<std::string>& args) {
   return lines;
 }
 
+void publish(zmq::socket_t& pub, const std::string& topic, const json& e) {
+  pub.send(zmq::buffer(topic), zmq::send_flags::sndmore);
+  pub.send(zmq::buffer(e.dump()));
+}
+
 void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message) {
   json e = {{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", severity}, {"time", 1795433673.5}, {"mono", 1.0},
             {"tournament", "default"}, {"section", "A"}, {"table", table}, {"seq", seq}, {"message", message}};
-  std::string topic = "irregularity/default/A/" + table + "/irregularity.test";
-  pub.send(zmq::buffer(topic), zmq::send_flags::sndmore);
-  pub.send(zmq::buffer(e.dump()));
+  publish(pub, "irregularity/default/A/" + table + "/irregularity.test", e);
+}
+
+// A table's heartbeat as its daemon sends it (daemon/table_host.cpp): its journal's last seq, its open alerts.
+void send_heartbeat(zmq::socket_t& pub, std::uint64_t last_seq, int open_alerts) {
+  json e = {{"class", "daemon"}, {"type", "daemon.heartbeat"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0},
+            {"tournament", "default"}, {"section", "A"}, {"table", "1"}, {"message", "alive"},
+            {"evidence", {{"last_seq", std::to_string(last_seq)}, {"phase", "play"}, {"open_alerts", std::to_string(open_alerts)}}}};
+  publish(pub, "daemon/default/A/1/daemon.heartbeat", e);
+}
+
+// A director's acknowledgement (event `seq`) of table 1's alert `of`.
+void send_ack(zmq::socket_t& pub, std::uint64_t seq, std::uint64_t of) {
+  json e = {{"class", "director"}, {"type", "director.ack"}, {"severity", "info"}, {"time", 1795433674.5}, {"mono", 2.0},
+            {"tournament", "default"}, {"section", "A"}, {"table", "1"}, {"seq", seq}, {"message", "acknowledged"},
+            {"evidence", {{"seq", std::to_string(of)}, {"by", "Anne"}}}};
+  publish(pub, "director/default/A/1/director.ack", e);
 }
 
 }  // namespace
@@ -578,6 +597,65 @@ TEST_F(TableBeforeItsHub, AlertsAtAHubExitNonZeroWhileATableIsIncomplete) {
   EXPECT_NE(r.out.find("table default/A/1: the hub has not seen all its open alerts"), std::string::npos) << r.out;
   CtlRun help = run_ctl({"alerts", "--help"});
   EXPECT_NE(help.out.find("Exit status: 0 all well; 1 a problem"), std::string::npos) << help.out;
+}
+
+// The hub set a table's last heartbeat against its list as it is now: a heartbeat sent before an alert (or
+// an ack) that the hub already held named the table incomplete -- `alerts` said "the hub has not seen all
+// its open alerts" and exited 1 until the next heartbeat, though the heartbeat was behind, not the hub.
+// Now a heartbeat is set against the list as it stood at its last_seq, and a hub that truly missed an
+// alert still says so, an alert that came after that heartbeat or not.
+TEST_F(HubEndpoints, AHeartbeatBehindTheHubsAlertsDoesNotMakeItsTableIncomplete) {
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+  struct StopHub {
+    pid_t p;
+    ~StopHub() { cardtable::test::end_process(p); }
+  } stop_hub{hub};
+  zmq::socket_t table(ctx, zmq::socket_type::pub);
+  table.connect(up);
+  auto hub_alerts = [&] {
+    json j = json::parse(run_ctl({"alerts", "--json", "-c", hubctl}).out, nullptr, false);
+    return j.is_object() && j.contains("tables") && j.contains("incomplete") ? j : json{{"tables", json::object()}, {"incomplete", nullptr}};
+  };
+  auto said = [&](const std::string& at_table, std::size_t count) {
+    return wait_for([&] {
+      json j = hub_alerts();
+      return j["tables"].contains("default/A/1") && j["tables"]["default/A/1"].value("at_table", "") == at_table && j.value("count", 99u) == count;
+    });
+  };
+  auto whole = [&] {
+    CtlRun r = run_ctl({"alerts", "-c", hubctl});
+    EXPECT_EQ(hub_alerts()["incomplete"], json::array()) << hub_alerts().dump(2);
+    EXPECT_EQ(r.status, 0) << r.out;
+    EXPECT_EQ(r.out.find("has not seen all"), std::string::npos) << r.out;
+  };
+  // Five events, none an alert; sent until the hub has it (its subscription reached this socket).
+  ASSERT_TRUE(wait_for([&] {
+    send_heartbeat(table, 5, 0);
+    return hub_alerts()["tables"].contains("default/A/1");
+  })) << text_of(dir / "hub.log");
+  // Event 6 an alert, the table's next heartbeat not yet sent: its last one (0 open, at seq 5) is behind.
+  send_event(table, "1", 6, "alert", "Board 4: a fouled board");
+  ASSERT_TRUE(said("0", 1)) << hub_alerts().dump(2);
+  whole();
+  send_heartbeat(table, 6, 1);
+  ASSERT_TRUE(said("1", 1)) << hub_alerts().dump(2);
+  whole();
+  // Acknowledged at the table (event 7): closed in the hub's list before the heartbeat that counts 0.
+  send_ack(table, 7, 6);
+  ASSERT_TRUE(said("1", 0)) << hub_alerts().dump(2);
+  whole();
+
+  // Event 8 an alert the hub never received: the table's heartbeat counts it, the hub's list lacks it.
+  send_heartbeat(table, 8, 1);
+  ASSERT_TRUE(said("1", 0)) << hub_alerts().dump(2);
+  ASSERT_TRUE(wait_for([&] { return hub_alerts()["incomplete"] == json::array({"default/A/1"}); })) << hub_alerts().dump(2);
+  // Alert 9 after that heartbeat: the hub holds one and the heartbeat counts one, but not the same one.
+  send_event(table, "1", 9, "alert", "Board 5: a fouled board");
+  ASSERT_TRUE(said("1", 1)) << hub_alerts().dump(2);
+  EXPECT_EQ(hub_alerts()["incomplete"], json::array({"default/A/1"})) << hub_alerts().dump(2);
+  CtlRun r = run_ctl({"alerts", "-c", hubctl});
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("table default/A/1: the hub has not seen all its open alerts (it reports 1)"), std::string::npos) << r.out;
 }
 
 // A -c endpoint that did not answer froze watch for 1 s every 30 s: each gap asked it `status` and waited

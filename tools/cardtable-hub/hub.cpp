@@ -260,16 +260,31 @@ void Hub::forward_upstream() {
 
 namespace {
 
-// A heartbeat's open_alerts ("3"); -1 when it has none.
-long heartbeat_open_alerts(const json& hb) {
+// A number a heartbeat's evidence carries as text ("3"); -1 when it has none.
+long heartbeat_number(const json& hb, const char* key) {
   if (!hb.is_object() || !hb.contains("evidence") || !hb["evidence"].is_object()) return -1;
   const json& ev = hb["evidence"];
-  if (!ev.contains("open_alerts") || !ev["open_alerts"].is_string()) return -1;
+  if (!ev.contains(key) || !ev[key].is_string()) return -1;
   try {
-    return std::stol(ev["open_alerts"].get<std::string>());
+    return std::stol(ev[key].get<std::string>());
   } catch (...) {
     return -1;
   }
+}
+
+// A heartbeat's open_alerts ("3"); -1 when it has none.
+long heartbeat_open_alerts(const json& hb) { return heartbeat_number(hb, "open_alerts"); }
+
+// Whether a table's heartbeat counts other open alerts than the hub's book held at that heartbeat's
+// last_seq. Set against the book as it is now, a heartbeat sent before an alert (or an ack) that the hub
+// holds already named the table incomplete until the next heartbeat -- and `alerts` exited 1: the
+// heartbeat is behind there, the hub has missed nothing. A heartbeat without last_seq (an older daemon):
+// the book as it is.
+bool heartbeat_differs(const json& hb, const protocol::AlertBook& book) {
+  const long at_table = heartbeat_open_alerts(hb), last_seq = heartbeat_number(hb, "last_seq");
+  if (at_table < 0) return false;
+  const std::size_t held = last_seq >= 0 ? book.open_count_at(static_cast<std::uint64_t>(last_seq)) : book.open_count();
+  return static_cast<std::size_t>(at_table) != held;
 }
 
 constexpr auto kAskAgainAfter = std::chrono::seconds(2), kAnswerWithin = std::chrono::seconds(10);
@@ -278,8 +293,8 @@ constexpr auto kAskAgainAfter = std::chrono::seconds(2), kAnswerWithin = std::ch
 
 // A table the hub knows the control endpoint of is asked for its open alerts when its first heartbeat
 // comes (the hub started, or the table connected, after alerts were made) and again whenever a heartbeat's
-// count differs from the hub's list (events lost while the table was away, or an ack before the hub
-// started): at most one question at a time, not more often than every 2 s.
+// count differs from the hub's list at that heartbeat (events lost while the table was away, or an ack
+// before the hub started): at most one question at a time, not more often than every 2 s.
 void Hub::maybe_ask_alerts(const std::string& name, TableState& t) {
   auto endpoint = table_control_.find(name);
   if (endpoint == table_control_.end()) return;
@@ -290,9 +305,7 @@ void Hub::maybe_ask_alerts(const std::string& name, TableState& t) {
     t.control.reset();  // a DEALER keeps the lost question: a fresh socket
     t.asking = false;
   }
-  long at_table = heartbeat_open_alerts(t.last_heartbeat);
-  bool differs = at_table >= 0 && static_cast<std::size_t>(at_table) != t.alerts.open_count();
-  if (t.asked_ever && (!differs || now - t.asked_at < kAskAgainAfter)) return;
+  if (t.asked_ever && (!heartbeat_differs(t.last_heartbeat, t.alerts) || now - t.asked_at < kAskAgainAfter)) return;
   try {
     if (!t.control) {
       t.control = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::dealer);
@@ -368,8 +381,9 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows
 // the events it forwarded since it started, and the lists of the tables it was told how to ask
-// (--table-control): a table whose own count (its last heartbeat's open_alerts) differs is named under
-// "incomplete", so a director asks that table's daemon for the full list.
+// (--table-control): a table whose own count (its last heartbeat's open_alerts) differs from the hub's list
+// as it stood at that heartbeat's last_seq is named under "incomplete", so a director asks that table's
+// daemon for the full list.
 bool Hub::is_silent(const TableState& t, std::chrono::steady_clock::time_point now) const {
   return std::chrono::duration<double>(now - t.last_heard).count() > silent_after_;
 }
@@ -402,14 +416,8 @@ json Hub::alerts() const {
     }
     if (!t.journal.empty()) entry["journal"] = t.journal;
     if (!t.replaced.empty()) entry["replaced"] = json(t.replaced);  // shown, never counted as open: the table cannot acknowledge them
-    if (t.last_heartbeat.is_object() && t.last_heartbeat.contains("evidence") && t.last_heartbeat["evidence"].is_object()) {
-      const json& ev = t.last_heartbeat["evidence"];
-      if (ev.contains("open_alerts") && ev["open_alerts"].is_string()) {
-        std::string at_table = ev["open_alerts"].get<std::string>();
-        entry["at_table"] = at_table;
-        if (at_table != std::to_string(open.size())) incomplete.push_back(name);
-      }
-    }
+    if (heartbeat_open_alerts(t.last_heartbeat) >= 0) entry["at_table"] = t.last_heartbeat["evidence"]["open_alerts"];
+    if (heartbeat_differs(t.last_heartbeat, t.alerts)) incomplete.push_back(name);
     tables[name] = entry;
     for (auto& a : open) all.push_back(std::move(a));
   }

@@ -576,7 +576,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       for (const auto& e : (*reply)["alerts"])
         std::cout << human(e, ::isatty(1)) << (e.contains("journal") && e["journal"].is_string() ? " {journal " + printable(e["journal"].get<std::string>()) + "}" : "")
                   << '\n';
-      // Through a hub: a table whose own count differs from the hub's (the hub started after some alert).
+      // Through a hub: a table whose own count differs from the hub's at its last heartbeat (the hub started
+      // after some alert).
       if (reply->contains("incomplete") && (*reply)["incomplete"].is_array())
         for (const auto& t : (*reply)["incomplete"])
           if (t.is_string())

@@ -70,3 +70,23 @@ TEST(AlertBook, AnEventWithFieldsOfTheWrongTypeIsIgnoredNotThrown) {
   ASSERT_TRUE(book.refuse_ack(1));
   EXPECT_NE(book.refuse_ack(1)->find("by director"), std::string::npos) << *book.refuse_ack(1);
 }
+
+// A heartbeat counts the table's open alerts at its last_seq: set against the book as it stood then, not
+// as it is now (an alert or an ack since), and an acknowledgement of an alert the book never held does not
+// put it back.
+TEST(AlertBook, TheOpenAlertsAtASeqLeaveOutLaterAlertsAndCountThoseAcknowledgedLater) {
+  AlertBook book(100);
+  book.on_published(alert(3));
+  book.on_published(alert(5));
+  book.on_published(ack(6, 3));
+  book.on_published(ack(7, 4));  // an alert this book never saw
+  book.on_published(alert(8));
+  EXPECT_EQ(book.open_count(), 2u);
+  EXPECT_EQ(book.open_count_at(2), 0u);
+  EXPECT_EQ(book.open_count_at(4), 1u) << "alert 3, acknowledged after";
+  EXPECT_EQ(book.open_count_at(5), 2u);
+  EXPECT_EQ(book.open_count_at(6), 1u);
+  EXPECT_EQ(book.open_count_at(7), 1u) << "alert 4 was never in the book";
+  EXPECT_EQ(book.open_count_at(8), 2u);
+  EXPECT_EQ(book.open_count_at(100), book.open_count());
+}
