@@ -2,42 +2,30 @@
 // A log line per refused request or dropped message, but never a flood: a hostile client sending
 // thousands a second must not fill journald. At most `per_second` lines are written in a second; the
 // rest are counted and said as one line once their second is over. Shared by the daemon's control
-// endpoint and the hub's forwarding.
+// endpoint and the hub's forwarding; the policy is log_budget::LineBudget's (log_budget/line_budget.hpp).
 #include <chrono>
 #include <cstdint>
+
+#include "log_budget/line_budget.hpp"
 
 namespace cardtable::protocol {
 
 class LogBudget {
  public:
-  using Clock = std::chrono::steady_clock;
-  explicit LogBudget(int per_second) : per_second_(per_second) {}
+  using Clock = log_budget::LineBudget::Clock;
+  explicit LogBudget(int per_second) : budget_(per_second, std::chrono::seconds(1)) {}
 
-  // Starts a new second when the last is over, and returns how many lines that second did not write
-  // (0 when it is not over, or none were held back). Call it before take(), and now and then.
+  // How many lines the last second did not write, once it is over (0 when it is not, or none were held
+  // back); each is said once. Call it before take(), and now and then.
   std::uint64_t roll(Clock::time_point now = Clock::now()) {
-    if (now - second_ < std::chrono::seconds(1)) return 0;
-    const std::uint64_t held = held_;
-    second_ = now;
-    written_ = 0;
-    held_ = 0;
-    return held;
+    const auto held = budget_.held(now);
+    return held ? held->count : 0;
   }
   // Whether one more line may be written in this second; one that may not is counted.
-  bool take() {
-    if (written_ >= per_second_) {
-      ++held_;
-      return false;
-    }
-    ++written_;
-    return true;
-  }
+  bool take(Clock::time_point now = Clock::now()) { return budget_.take(now); }
 
  private:
-  int per_second_;
-  Clock::time_point second_{};
-  int written_ = 0;
-  std::uint64_t held_ = 0;
+  log_budget::LineBudget budget_;
 };
 
 }  // namespace cardtable::protocol
