@@ -63,17 +63,5 @@ TEST(LineBudget, NothingIsSilentlyLost) {
   EXPECT_LE(said, 4u * 21u) << "at most the budget in each window";
 }
 
-// A window over while a count is still held (nobody polled): later occurrences join that count instead
-// of starting a window whose count would replace it.
-TEST(LineBudget, OccurrencesPastAnUnsaidWindowJoinItsCount) {
-  LineBudget budget(1, 10s);
-  budget.take(t0);
-  budget.take(t0);
-  EXPECT_FALSE(budget.take(t0 + 20s));
-  auto held = budget.held(t0 + 20s);
-  ASSERT_TRUE(held);
-  EXPECT_EQ(held->count, 2u);
-}
-
 }  // namespace
 }  // namespace cardtable::log_budget
