@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "bridge/record_file.hpp"
+#include "test_folder.hpp"
 
 namespace fs = std::filesystem;
 using namespace cardtable::bridge;
@@ -40,17 +41,12 @@ CtlRun ctl(const std::string& args) {
 
 class Cardtablectl : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("cardtablectl-test-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
   std::string write(const std::string& name, const std::string& text) {
     std::ofstream(dir / name, std::ios::binary) << text;
     return "'" + (dir / name).string() + "'";
   }
-  fs::path dir;
+  cardtable::test::TestFolder folder{"cardtablectl-test"};
+  fs::path dir = folder.path();
   const std::string sample = "'" SAMPLE_DIR "/sample-pairs.pbn'";
 };
 

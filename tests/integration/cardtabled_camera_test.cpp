@@ -18,6 +18,7 @@
 #include "bridge/master_record.hpp"
 #include "daemon_process.hpp"
 #include "rendered_table.hpp"
+#include "test_folder.hpp"
 
 namespace cardtable {
 namespace {
@@ -33,17 +34,11 @@ namespace fs = std::filesystem;
 class DaemonWithCamera : public ::testing::Test {
  protected:
   void SetUp() override {
-    static int n = 0;  // short: ipc socket paths are limited to 107 bytes
-    dir_ = fs::temp_directory_path() / ("ctc-" + std::to_string(getpid()) + "-" + std::to_string(++n));
-    fs::remove_all(dir_);
     fs::create_directories(dir_ / "frames");
     std::ofstream(dir_ / "zones.txt") << test::TableRenderer::play_zones();
     if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
   }
-  void TearDown() override {
-    cardtable::test::end_process(pid_);
-    fs::remove_all(dir_);
-  }
+  void TearDown() override { cardtable::test::end_process(pid_); }
   // `count` frames of this table, after those already written.
   void frames(const std::map<Seat, Card>& cards, int count) { frames_of(art_.play_frame(cards), count); }
   void frames_of(const cv::Mat& f, int count) {
@@ -55,12 +50,12 @@ class DaemonWithCamera : public ::testing::Test {
   }
   // name_the_model false: no model= (the daemon's default, from the build tree the source tree's model).
   void start(const std::string& extra_options = "", bool name_the_model = true) {
-    control_ = "ipc://" + (dir_ / "control").string();
+    control_ = folder_.ipc("control");
     std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master",
                                      "--device", "cam0=camera:source=folder:" + (dir_ / "frames").string() + ",zones=" + (dir_ / "zones.txt").string() +
                                                      (name_the_model ? ",model=" CARDTABLE_VISION_MODEL : "") + ",period_ms=100" + extra_options,
-                                     "--state-dir", (dir_ / "state").string(), "--publish", "ipc://" + (dir_ / "pub").string(),
-                                     "--control", control_, "--live", "ipc://" + (dir_ / "live").string(), "--heartbeat", "3600"};
+                                     "--state-dir", (dir_ / "state").string(), "--publish", folder_.ipc("pub"),
+                                     "--control", control_, "--live", folder_.ipc("live"), "--heartbeat", "3600"};
     pid_ = cardtable::test::spawn(args, (dir_ / "daemon.log").string());
   }
   bool until(const std::function<bool(const std::vector<json>&)>& pred, std::chrono::seconds limit = 60s) {
@@ -112,7 +107,8 @@ class DaemonWithCamera : public ::testing::Test {
     for (const auto& e : events_) EXPECT_NE(e["class"], "irregularity") << e.dump();
   }
 
-  fs::path dir_;
+  cardtable::test::TestFolder folder_{"ctc"};  // short: ipc socket paths are limited to 107 bytes
+  fs::path dir_ = folder_.path();
   test::TableRenderer art_{"cardtable-art"};
   int frames_ = 0;
   zmq::context_t ctx_;

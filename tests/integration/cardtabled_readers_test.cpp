@@ -23,6 +23,7 @@
 #include "protocol/curve_keys.hpp"
 #include "reader_models.hpp"
 #include "table/scenario.hpp"
+#include "test_folder.hpp"
 
 namespace cardtable::devices {
 namespace {
@@ -38,9 +39,6 @@ class DaemonWithReaders : public ::testing::Test {
   void SetUp() override {
     if (!test::umockdev_available()) GTEST_SKIP() << "needs umockdev's preload: run under umockdev-wrapper";
     testbed_ = umockdev_testbed_new();
-    static int n = 0;  // short: ipc socket paths are limited to 107 bytes
-    dir_ = fs::temp_directory_path() / ("ctr-" + std::to_string(getpid()) + "-" + std::to_string(++n));
-    fs::remove_all(dir_);
     fs::create_directories(dir_ / "decks");
     std::ofstream(dir_ / "decks" / "pack.deck") << "deck pack\n04A1B2C3D4E5F6 SA\n04A1B2C3D4E5F7 HK\n";
   }
@@ -48,7 +46,6 @@ class DaemonWithReaders : public ::testing::Test {
     cardtable::test::end_process(pid_);
     fakes_.clear();
     if (testbed_) g_object_unref(testbed_);
-    fs::remove_all(dir_);
   }
   void plug(int devnum, const char* port = "1-2") {
     fakes_.push_back(std::make_unique<test::FakeUsbDevice>(testbed_, 1, devnum, port, test::kBoardDescriptors, board_));
@@ -60,9 +57,9 @@ class DaemonWithReaders : public ::testing::Test {
   }
   // cardtabled with these arguments, and the test's decks, state, endpoints (ipc, in the test's folder).
   void start(std::vector<std::string> args) {
-    pub_ = "ipc://" + (dir_ / "pub").string();
-    control_ = "ipc://" + (dir_ / "control").string();
-    live_ = "ipc://" + (dir_ / "live").string();
+    pub_ = folder_.ipc("pub");
+    control_ = folder_.ipc("control");
+    live_ = folder_.ipc("live");
     args.insert(args.begin(), CARDTABLED);
     for (std::string a : std::vector<std::string>{"--decks", (dir_ / "decks").string(), "--state-dir", (dir_ / "state").string(),
                                                   "--publish", pub_, "--control", control_, "--live", live_})
@@ -115,7 +112,8 @@ class DaemonWithReaders : public ::testing::Test {
   protocol::Keypair server_, director_, broadcaster_;
   const protocol::Keypair* as_ = nullptr;
   UMockdevTestbed* testbed_ = nullptr;
-  fs::path dir_;
+  cardtable::test::TestFolder folder_{"ctr"};  // short: ipc socket paths are limited to 107 bytes
+  fs::path dir_ = folder_.path();
   test::BoardModel board_;
   std::vector<std::unique_ptr<test::FakeUsbDevice>> fakes_;
   zmq::context_t ctx_;

@@ -169,9 +169,9 @@ TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--plaintext", "--state-dir", dir.string(), "--zone", "play:N=camera0"}), 2);
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://10.1.2.3:*"}), 2);
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--publish", "tcp://127.0.0.1:*"}), 2);  // no --plaintext
-  const std::string one = "ipc://" + (dir / "one").string();  // two endpoints on one socket file
+  const std::string one = folder.ipc("one");  // two endpoints on one socket file
   EXPECT_EQ(run({"--master", SCENARIO_DIR "/master", "--simulate", scn, "--state-dir", dir.string(), "--publish", one, "--control", one,
-                 "--live", "ipc://" + (dir / "live").string()}), 2);
+                 "--live", folder.ipc("live")}), 2);
   std::ifstream bad(dir / "bad.log");
   EXPECT_NE(std::string(std::istreambuf_iterator<char>(bad), {}).find("--control: " + one + " is --publish's endpoint too"), std::string::npos);
   std::ifstream in(dir / "bad.log");
@@ -264,8 +264,8 @@ TEST_F(Daemon, ASecondDaemonOnTheSameStateFolderIsRefusedAndTheFirstGoesOn) {
   start("station-clean-board.scn", 1);
   ASSERT_TRUE(wait_for([&] { return request({{"command", "status"}}).has_value(); }));
   pid_t second = fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--plaintext", "--state-dir", (dir / "state").string(), "--publish",
-                            "ipc://" + (dir / "p2").string(), "--control", "ipc://" + (dir / "c2").string(), "--live",
-                            "ipc://" + (dir / "l2").string()},
+                            folder.ipc("p2"), "--control", folder.ipc("c2"), "--live",
+                            folder.ipc("l2")},
                            (dir / "second.log").string());
   EXPECT_EQ(exit_status_of(second), 2);
   const std::string text = text_of(dir / "second.log");
@@ -335,9 +335,9 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
                                          {{"--plaintext", "--upstream", "tcp://127.0.0.1:0;192.0.2.10:5560"}, "needs CURVE"},
                                          {{"--curve-secret", (dir / "keys" / "server.key").string(), "--clients",
                                            (dir / "keys" / "clients").string()}, "chmod 600"}}) {
-    std::vector<std::string> args = {HUB, "--downstream", "ipc://" + (dir / "d").string(), "--control", "ipc://" + (dir / "c").string()};
+    std::vector<std::string> args = {HUB, "--downstream", folder.ipc("d"), "--control", folder.ipc("c")};
     args.insert(args.end(), c.args.begin(), c.args.end());
-    if (std::find(c.args.begin(), c.args.end(), "--upstream") == c.args.end()) args.insert(args.end(), {"--upstream", "ipc://" + (dir / "u").string()});
+    if (std::find(c.args.begin(), c.args.end(), "--upstream") == c.args.end()) args.insert(args.end(), {"--upstream", folder.ipc("u")});
     fs::remove(dir / "bad.log");
     pid_t p = fork_exec(args, (dir / "bad.log").string());
     int st = 0;
@@ -499,8 +499,8 @@ TEST_F(Daemon, BroadcastersGetTheCardsOnlyAfterTheEmbargoAndDirectorsNever) {
 }
 
 TEST_F(Daemon, AHubGathersSeveralTablesAndKeepsEachTablesBoardForLateJoiners) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"),
+              hubctl = folder.ipc("hub-ctl");
   pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
   zmq::socket_t sub(ctx, zmq::socket_type::sub);
   sub.set(zmq::sockopt::subscribe, "board/");
@@ -510,8 +510,8 @@ TEST_F(Daemon, AHubGathersSeveralTablesAndKeepsEachTablesBoardForLateJoiners) {
     fs::path state = dir / ("state" + std::to_string(t));
     tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/station-clean-board.scn",
                                 "--speed", "20", "--table", std::to_string(t), "--state-dir", state.string(), "--publish", "connect:" + up,
-                                "--control", "bind:ipc://" + (dir / ("ctl" + std::to_string(t))).string(),
-                                "--live", "bind:ipc://" + (dir / ("live" + std::to_string(t))).string()},
+                                "--control", "bind:" + folder.ipc("ctl" + std::to_string(t)),
+                                "--live", "bind:" + folder.ipc("live" + std::to_string(t))},
                                (dir / ("t" + std::to_string(t) + ".log")).string()));
   }
   std::set<std::string> verified;
@@ -910,8 +910,8 @@ TEST_F(Daemon, AHubTableKeySpeaksOnlyForItsOwnTableAndLogsTheDropAsAWarning) {
   auto hub_key = write_keypair(dir / "keys", "hub");
   auto table1 = write_keypair(dir / "keys" / "clients" / "table" / "default" / "A", "1");
   auto td = write_keypair(dir / "keys" / "clients" / "director", "td");
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"),
+              hubctl = folder.ipc("hub-ctl");
   {
     std::ofstream conf(dir / "hub.conf");
     conf << "# the venue hub\ncurve-secret = " << (dir / "keys" / "hub.key").string() << "\nclients = " << (dir / "keys" / "clients").string()

@@ -21,6 +21,7 @@
 #include <zmq_addon.hpp>
 
 #include "daemon_process.hpp"
+#include "test_folder.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -28,19 +29,7 @@ using namespace std::chrono_literals;
 
 class Daemon : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("cardtabled-test-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    pub = "ipc://" + (dir / "pub").string();
-    ctl = "ipc://" + (dir / "ctl").string();
-    live = "ipc://" + (dir / "live").string();
-  }
-  void TearDown() override {
-    stop();
-    fs::remove_all(dir);
-  }
+  void TearDown() override { stop(); }
 
   // Starts cardtabled on a scenario file; returns its pid.
   pid_t start(const std::string& scenario, double speed, std::vector<std::string> extra = {}) {
@@ -147,8 +136,9 @@ class Daemon : public ::testing::Test {
     return {};
   }
 
-  fs::path dir;
-  std::string pub, ctl, live;
+  cardtable::test::TestFolder folder{"cardtabled-test"};  // removed after TearDown stopped the daemon
+  fs::path dir = folder.path();
+  std::string pub = folder.ipc("pub"), ctl = folder.ipc("ctl"), live = folder.ipc("live");
   std::string heartbeat = "0.2";  // seconds, --heartbeat
   pid_t pid = -1;
   int status = 0;

@@ -77,13 +77,7 @@ void send_ack(zmq::socket_t& pub, std::uint64_t seq, std::uint64_t of) {
 // A hub's three endpoints, ipc in the test's folder: its tables publish to `up`, subscribers read `down`.
 class HubEndpoints : public Daemon {
  protected:
-  void SetUp() override {
-    Daemon::SetUp();  // makes dir
-    up = "ipc://" + (dir / "hub-up").string();
-    down = "ipc://" + (dir / "hub-down").string();
-    hubctl = "ipc://" + (dir / "hub-ctl").string();
-  }
-  std::string up, down, hubctl;
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"), hubctl = folder.ipc("hub-ctl");
 };
 
 // A hub and two tables that each publish to it and play the fouled board (an alert each), their control
@@ -97,8 +91,8 @@ class HubVenue : public HubEndpoints {
     for (const std::string t : {"1", "2"})
       tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
                                   "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + t)).string(), "--table", t,
-                                  "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / ("ctl" + t)).string(),
-                                  "--live", "bind:ipc://" + (dir / ("live" + t)).string()},
+                                  "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:" + folder.ipc("ctl" + t),
+                                  "--live", "bind:" + folder.ipc("live" + t)},
                                  (dir / ("daemon" + t + ".log")).string()));
   }
   void TearDown() override {
@@ -163,7 +157,7 @@ TEST_F(Daemon, WatchLiveDrawsTheDealOnItsOwnLinesAndStillEscapesTheWiresText) {
 // watch on an endpoint nothing publishes to (a mistyped address, a daemon not started) waited in silence
 // for ever; after three missed heartbeats it says so, once, and goes on listening.
 TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
-  const std::string nowhere = "ipc://" + (dir / "nobody-publishes-here").string();
+  const std::string nowhere = folder.ipc("nobody-publishes-here");
   CtlRun r = run_ctl({"watch", "-e", nowhere, "--seconds", "16.5"});
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("nothing from " + nowhere + " for 15 s, not even a heartbeat"), std::string::npos) << r.out;
@@ -183,7 +177,7 @@ TEST_F(Daemon, WatchThroughAHubSaysEachTablesGapAndGoesOnWithoutReplayingFromAno
   start("play-fouled-board.scn", 50);  // table default/A/1, its control endpoint `ctl`
   ASSERT_TRUE(wait_finished()) << log();
   zmq::socket_t venue(ctx, zmq::socket_type::pub);  // the hub's downstream, as the restarted hub sends it
-  const std::string down = "ipc://" + (dir / "down").string();
+  const std::string down = folder.ipc("down");
   venue.bind(down);
   auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", ctl, "--seconds", "6"}); });
   // Tables 2..6 each: seq 1, then seq 5 (2..4 lost), then seq 6; again until watch ends (it may take a while
@@ -208,8 +202,8 @@ TEST_F(Daemon, WatchThroughAHubSaysEachTablesGapAndGoesOnWithoutReplayingFromAno
 }
 
 TEST_F(Daemon, WatchSinceThroughAHubFailsWithANonZeroExit) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"),
+              hubctl = folder.ipc("hub-ctl");
   pid = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
   std::this_thread::sleep_for(300ms);
   CtlRun r = run_ctl({"watch", "-e", down, "-c", hubctl, "--since", "1", "--seconds", "1"});
@@ -296,7 +290,7 @@ TEST_F(HubVenue, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {
   std::uint64_t seq2 = 0;
   for (const json& a : before["alerts"])
     if (a["table"] == "2" && !seq2) seq2 = a["seq"].get<std::uint64_t>();
-  CtlRun ack = run_ctl({"ack", std::to_string(seq2), "--by", "Anne", "-c", "ipc://" + (dir / "ctl2").string()});
+  CtlRun ack = run_ctl({"ack", std::to_string(seq2), "--by", "Anne", "-c", folder.ipc("ctl2")});
   ASSERT_EQ(ack.status, 0) << ack.out;
   ASSERT_TRUE(wait_for([&] { return hub_alerts()["tables"]["default/A/2"].value("open", -1) == before["tables"]["default/A/2"].value("open", 0) - 1; }))
       << hub_alerts().dump(2);
@@ -427,10 +421,10 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
   const std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl,
                                              "--curve-secret", keys + "/hub.key", "--clients", keys + "/hub-clients"};
   hub = fork_exec(hub_args, (dir / "hub.log").string());
-  const std::string ctl1 = "ipc://" + (dir / "ctl1").string();
+  const std::string ctl1 = folder.ipc("ctl1");
   const std::vector<std::string> table_args = {CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
                                                "--speed", "50", "--state-dir", (dir / "state1").string(), "--table", "1", "--heartbeat", "0.2",
-                                               "--publish", "connect:" + up, "--control", "bind:" + ctl1, "--live", "bind:ipc://" + (dir / "live1").string(),
+                                               "--publish", "connect:" + up, "--control", "bind:" + ctl1, "--live", "bind:" + folder.ipc("live1"),
                                                "--curve-secret", keys + "/table1.key", "--clients", keys + "/table-clients", "--hub-key", keys + "/hub.pub"};
   tables.push_back(fork_exec(table_args, (dir / "daemon1.log").string()));
   const std::vector<std::string> to_table = {"-c", ctl1, "--key", td, "--server-key", keys + "/table1.pub"};
@@ -508,18 +502,18 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsTheGapsOfEveryTableTheHubNames) {
   std::vector<std::vector<std::string>> table_args;
   for (const std::string t : {"1", "2"}) {
     fs::copy_file(keys + "/table" + t + ".pub", keys + "/hub-clients/table/default/A/" + t + ".pub");  // speaks for default/A/t
-    const std::string ctl_t = "ipc://" + (dir / ("ctl" + t)).string();
+    const std::string ctl_t = folder.ipc("ctl" + t);
     hub_args.insert(hub_args.end(), {"--table-control", "default/A/" + t + "=" + ctl_t});
     table_args.push_back({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn", "--speed", "50",
                           "--state-dir", (dir / ("state" + t)).string(), "--table", t, "--heartbeat", "0.2", "--publish", "connect:" + up,
-                          "--control", "bind:" + ctl_t, "--live", "bind:ipc://" + (dir / ("live" + t)).string(), "--curve-secret",
+                          "--control", "bind:" + ctl_t, "--live", "bind:" + folder.ipc("live" + t), "--curve-secret",
                           keys + "/table" + t + ".key", "--clients", keys + "/table-clients", "--hub-key", keys + "/hub.pub"});
   }
   hub = fork_exec(hub_args, (dir / "hub.log").string());
   for (std::size_t i = 0; i < 2; ++i) tables.push_back(fork_exec(table_args[i], (dir / ("daemon" + std::to_string(i + 1) + ".log")).string()));
   auto at_table = [&](std::size_t i, std::vector<std::string> args) {
     const std::string t = std::to_string(i + 1);
-    args.insert(args.end(), {"-c", "ipc://" + (dir / ("ctl" + t)).string(), "--key", td, "--server-key", keys + "/table" + t + ".pub"});
+    args.insert(args.end(), {"-c", folder.ipc("ctl" + t), "--key", td, "--server-key", keys + "/table" + t + ".pub"});
     return run_ctl(args);
   };
   for (std::size_t i = 0; i < 2; ++i)
@@ -528,7 +522,7 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsTheGapsOfEveryTableTheHubNames) {
   // The hub names both tables' endpoints and keys.
   const json named = json::parse(run_ctl({"status", "--json", "-c", hubctl, "--key", td, "--server-key", keys + "/hub.pub"}).out, nullptr, false);
   ASSERT_TRUE(named.is_object() && named.contains("controls")) << named.dump(2);
-  EXPECT_EQ(named["controls"]["default/A/2"]["endpoint"], "ipc://" + (dir / "ctl2").string()) << named.dump(2);
+  EXPECT_EQ(named["controls"]["default/A/2"]["endpoint"], folder.ipc("ctl2")) << named.dump(2);
   EXPECT_EQ(named["controls"]["default/A/2"]["server_key"].get<std::string>().size(), 40u) << named.dump(2);
   // One watch of the venue, -c the hub's control endpoint, with the hub's key: nothing about any table.
   pid_t watching = fork_exec({"/bin/sh", "-c", std::string("exec '") + CARDTABLECTL + "' watch -e '" + down + "' -c '" + hubctl + "' --key '" + td +
@@ -663,7 +657,7 @@ TEST_F(HubEndpoints, AHeartbeatBehindTheHubsAlertsDoesNotMakeItsTableIncomplete)
 // at the pace they are published, gaps and all.
 TEST_F(Daemon, WatchKeepsShowingEventsWhileItsControlEndpointDoesNotAnswer) {
   zmq::socket_t venue(ctx, zmq::socket_type::pub);
-  const std::string down = "ipc://" + (dir / "down").string(), nobody = "ipc://" + (dir / "nobody").string();
+  const std::string down = folder.ipc("down"), nobody = folder.ipc("nobody");
   venue.bind(down);
   auto watching = std::async(std::launch::async, [&] { return run_ctl_timed({"watch", "-e", down, "-c", nobody, "--json", "--seconds", "4"}); });
   // An event every 50 ms, one in five lost on the way (a gap each time), until watch ends.
@@ -692,7 +686,7 @@ TEST_F(Daemon, WatchKeepsShowingEventsWhileItsControlEndpointDoesNotAnswer) {
 // table alone, once.
 TEST_F(HubVenue, WatchThroughAHubSaysWhenOneTableFallsSilent) {
   start_venue();
-  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", "ipc://" + (dir / "ctl1").string(), "--seconds", "19"}); });
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", folder.ipc("ctl1"), "--seconds", "19"}); });
   ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("tables", 0) == 2; })) << hub_reply("status").dump(2);
   std::this_thread::sleep_for(1s);  // watch hears both tables
   ::kill(tables[1], SIGKILL);
@@ -755,8 +749,8 @@ TEST(CardtablectlHelp, EachControlCommandSaysWhetherAHubAnswersIt) {
 // A director who pointed `ack`, `evidence` or `replay` at the hub (operations.md points `alerts` there)
 // was told "the hub's requests have no fields": nothing said that these go to the table's own endpoint.
 TEST_F(Daemon, TableRequestsSentToTheHubSayToAskTheTablesOwnControlEndpoint) {
-  const std::string hubctl = "ipc://" + (dir / "hub-ctl").string();
-  pid = fork_exec({HUB, "--upstream", "ipc://" + (dir / "hub-up").string(), "--downstream", "ipc://" + (dir / "hub-down").string(), "--control", hubctl},
+  const std::string hubctl = folder.ipc("hub-ctl");
+  pid = fork_exec({HUB, "--upstream", folder.ipc("hub-up"), "--downstream", folder.ipc("hub-down"), "--control", hubctl},
                   (dir / "hub.log").string());
   for (const std::vector<std::string>& args : {std::vector<std::string>{"ack", "9", "--by", "Anne"}, {"evidence", "9"}, {"replay", "--since", "1"},
                                                {"board", "7"}, {"contract", "4H S"}}) {
@@ -791,8 +785,8 @@ TEST_F(Daemon, TheHubRefusesABadTableControl) {
 // hub by a misconfigured table went to every director, an empty topic was forwarded and counted. Now
 // each is dropped and counted; what is forwarded and kept is what tables send as events.
 TEST_F(Daemon, TheHubDropsWhatIsNotAnEventAndItsRepliesStayReadable) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"),
+              hubctl = folder.ipc("hub-ctl");
   pid = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
   // The table's side is an XPUB: it sees the subscriptions the hub sends up.
   zmq::socket_t table(ctx, zmq::socket_type::xpub);
@@ -867,19 +861,19 @@ TEST_F(Daemon, TheHubDropsWhatIsNotAnEventAndItsRepliesStayReadable) {
 // A bind that fails names the option and the address; it said only "No such file or directory".
 TEST_F(Daemon, AHubThatCannotBindNamesTheOptionAndTheAddress) {
   const std::string nowhere = "ipc://" + (dir / "no-such-folder" / "c").string();
-  pid_t hub = fork_exec({HUB, "--upstream", "ipc://" + (dir / "u").string(), "--downstream", "ipc://" + (dir / "d").string(), "--control", nowhere},
+  pid_t hub = fork_exec({HUB, "--upstream", folder.ipc("u"), "--downstream", folder.ipc("d"), "--control", nowhere},
                         (dir / "hub.log").string());
   EXPECT_EQ(exit_status_of(hub), 2);
   const std::string hub_log = text_of(dir / "hub.log");
   EXPECT_NE(hub_log.find("--control: " + nowhere + ": No such file or directory"), std::string::npos) << hub_log;
   // A second hub on a running hub's ipc path took the path over without a word, and the first was cut
   // off from every table that connected after.
-  const std::string up = "ipc://" + (dir / "up").string();
-  pid = fork_exec({HUB, "--upstream", up, "--downstream", "ipc://" + (dir / "d1").string(), "--control", "ipc://" + (dir / "c1").string()},
+  const std::string up = folder.ipc("up");
+  pid = fork_exec({HUB, "--upstream", up, "--downstream", folder.ipc("d1"), "--control", folder.ipc("c1")},
                   (dir / "first.log").string());
   ASSERT_TRUE(wait_for([&] { return fs::exists(dir / "up"); }));
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  hub = fork_exec({HUB, "--upstream", up, "--downstream", "ipc://" + (dir / "d2").string(), "--control", "ipc://" + (dir / "c2").string()},
+  hub = fork_exec({HUB, "--upstream", up, "--downstream", folder.ipc("d2"), "--control", folder.ipc("c2")},
                   (dir / "second.log").string());
   EXPECT_EQ(exit_status_of(hub), 2);
   const std::string second_log = text_of(dir / "second.log");
@@ -889,8 +883,8 @@ TEST_F(Daemon, AHubThatCannotBindNamesTheOptionAndTheAddress) {
 // tcp://...:* binds an ephemeral port: the hub logged "tcp://127.0.0.1:*" and its status had no
 // endpoints, so no table could be pointed at it. Both now give the port bound.
 TEST_F(Daemon, AHubOnAnEphemeralPortSaysWhichPort) {
-  const std::string hubctl = "ipc://" + (dir / "hub-ctl").string();
-  pid = fork_exec({HUB, "--plaintext", "--upstream", "tcp://127.0.0.1:*", "--downstream", "ipc://" + (dir / "hub-down").string(), "--control", hubctl},
+  const std::string hubctl = folder.ipc("hub-ctl");
+  pid = fork_exec({HUB, "--plaintext", "--upstream", "tcp://127.0.0.1:*", "--downstream", folder.ipc("hub-down"), "--control", hubctl},
                   (dir / "hub.log").string());
   CtlRun r;
   ASSERT_TRUE(wait_for([&] { return (r = run_ctl({"status", "-c", hubctl, "--json"})).status == 0; })) << r.out;

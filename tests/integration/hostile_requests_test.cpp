@@ -120,8 +120,8 @@ TEST_F(Daemon, AckingTheSameEventTwiceSaysSoAndAlertsListTheOpenOnesOldestFirst)
 }
 
 TEST_F(Daemon, TheHubAnswersEveryHostileRequestAndLives) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string();
-  ctl = "ipc://" + (dir / "hub-ctl").string();
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down");
+  ctl = folder.ipc("hub-ctl");
   pid = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", ctl}, (dir / "hub.log").string());
   std::size_t sent = 0;
   for (const json& r : hostile_requests()) {

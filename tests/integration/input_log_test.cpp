@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "test_folder.hpp"
+
 namespace fs = std::filesystem;
 using cardtable::daemon::InputLog;
 using cardtable::table::TableInput;
@@ -17,14 +19,6 @@ namespace {
 
 class InputLogFile : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("input-log-test-" + std::to_string(::getpid()) + "-" +
-                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
-
   static TableInput read(const std::string& zone, std::uint64_t bits, cardtable::table::Millis t) {
     TableInput in;
     in.kind = TableInput::Kind::Observe;
@@ -65,7 +59,8 @@ class InputLogFile : public ::testing::Test {
   }
   fs::path file() const { return dir / "board-in-progress.inputs"; }
   InputLog::Identity identity{"0123abcd/2", {"pocket:N", "play:W"}};
-  fs::path dir;
+  cardtable::test::TestFolder folder{"input-log-test"};
+  fs::path dir = folder.path();
 };
 
 TEST_F(InputLogFile, ABoardIsReplayedRunsExpandedTicksThatSaidNothingLeftOut) {

@@ -26,6 +26,7 @@
 #include <zmq_addon.hpp>
 
 #include "daemon_process.hpp"
+#include "test_folder.hpp"
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
@@ -35,22 +36,13 @@ namespace {
 
 class PowerCut : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("cardtabled-power-cut-" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    ctl = "ipc://" + (dir / "ctl").string();
-  }
-  void TearDown() override {
-    kill_daemon(SIGTERM);
-    fs::remove_all(dir);
-  }
+  void TearDown() override { kill_daemon(SIGTERM); }
   // The demo table, looping fast: it publishes all the time. `prefix`: a program the daemon runs under (strace).
   void start(std::vector<std::string> prefix = {}, std::vector<std::string> extra = {}) {
     std::vector<std::string> args = prefix;
     std::vector<std::string> daemon = {CARDTABLED, "--master", SAMPLE_DIR, "--simulate", SAMPLE_DIR "/demo-table.scn", "--speed", "200",
-                                     "--loop", "--state-dir", (dir / "state").string(), "--publish", "bind:ipc://" + (dir / "pub").string(),
-                                     "--control", "bind:" + ctl, "--live", "bind:ipc://" + (dir / "live").string(), "--heartbeat", "0.2",
+                                     "--loop", "--state-dir", (dir / "state").string(), "--publish", "bind:" + folder.ipc("pub"),
+                                     "--control", "bind:" + ctl, "--live", "bind:" + folder.ipc("live"), "--heartbeat", "0.2",
                                      "--analyzer", "/bin/false"};
     args.insert(args.end(), daemon.begin(), daemon.end());
     args.insert(args.end(), extra.begin(), extra.end());
@@ -90,8 +82,9 @@ class PowerCut : public ::testing::Test {
     return newest;
   }
 
-  fs::path dir;
-  std::string ctl;
+  cardtable::test::TestFolder folder{"cardtabled-power-cut"};  // removed after TearDown ended the daemon
+  fs::path dir = folder.path();
+  std::string ctl = folder.ipc("ctl");
   pid_t pid = -1;
   zmq::context_t ctx;
 };
@@ -123,7 +116,7 @@ TEST_F(PowerCut, KilledWhilePublishingAndTheLastSegmentCutAtARandomByteNoAcknowl
     zmq::socket_t subscriber(ctx, zmq::socket_type::sub);
     subscriber.set(zmq::sockopt::subscribe, "");
     subscriber.set(zmq::sockopt::linger, 0);
-    subscriber.connect("ipc://" + (dir / "pub").string());
+    subscriber.connect(folder.ipc("pub"));
     auto drain = [&] {
       std::vector<zmq::message_t> f;
       while (zmq::recv_multipart(subscriber, std::back_inserter(f), zmq::recv_flags::dontwait)) {

@@ -55,8 +55,8 @@ void drain(zmq::socket_t& s, std::vector<json>& into) {
 }  // namespace
 
 TEST_F(Daemon, NoMessageAnyRoleReceivesNamesACardBeforeTheEmbargoInAnyGoldenScenario) {
-  std::string up = "ipc://" + (dir / "hub-up").string(), down = "ipc://" + (dir / "hub-down").string(),
-              hubctl = "ipc://" + (dir / "hub-ctl").string();
+  std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"),
+              hubctl = folder.ipc("hub-ctl");
   pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
   zmq::socket_t from_hub(ctx, zmq::socket_type::sub);
   from_hub.connect(down);
@@ -75,8 +75,8 @@ TEST_F(Daemon, NoMessageAnyRoleReceivesNamesACardBeforeTheEmbargoInAnyGoldenScen
     start(scn, 200, {"--embargo", "3600"});
     pid_t second = fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", std::string(SCENARIO_DIR) + "/" + scn,
                               "--speed", "200", "--plaintext", "--state-dir", (dir / "state2").string(), "--table", "2",
-                              "--publish", "connect:" + up, "--control", "bind:ipc://" + (dir / "ctl2").string(),
-                              "--live", "bind:ipc://" + (dir / "live2").string(), "--embargo", "3600"},
+                              "--publish", "connect:" + up, "--control", "bind:" + folder.ipc("ctl2"),
+                              "--live", "bind:" + folder.ipc("live2"), "--embargo", "3600"},
                              (dir / "daemon2.log").string());
     bool finished = wait_finished();
     std::this_thread::sleep_for(200ms);

@@ -16,6 +16,7 @@ class ProcessFolder {
  public:
   explicit ProcessFolder(const std::string& stem)
       : path_(std::filesystem::temp_directory_path() / (stem + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);  // a crashed run's, under the same process id
     std::filesystem::create_directories(path_);
   }
   ~ProcessFolder() {
