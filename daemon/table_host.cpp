@@ -55,7 +55,14 @@ void TableHost::resume(const std::vector<table::TableInput>& scenario) {
   if (!resumed) return;
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
   clock_.resume(resumed->last_time, resumed->last_wall, scenario);
-  if (table_->phase_name() != "waiting" && resumed->first_seq > 0) board_first_seq_ = std::min(board_first_seq_, resumed->first_seq);
+  // The board's first event among those journalled since the input log began (the last run's board
+  // ended there, or that run started there): as on_board_event saw them live.
+  if (resumed->first_seq > 0)
+    publisher_.journal().replay(resumed->first_seq, [this](const std::string& line, std::uint64_t seq) {
+      const json e = json::parse(line, nullptr, false);
+      if (e.is_object()) on_board_event(e.value("type", std::string()), seq);
+      return true;
+    });
   const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - began).count();
   char took[32];
   std::snprintf(took, sizeof took, "%.1f", static_cast<double>(took_us) / 1000.0);
@@ -82,8 +89,25 @@ void TableHost::publish(protocol::WireEvent& e) {
   publisher_.publish(e, true);
   alerts_.on_published(protocol::to_json(e));
   if (e.type == "board.identified") last_identified_seq_ = e.seq;
-  if (e.type == "board.arrived" || e.type == "board.identified")
-    if (table_->phase_name() == "waiting" || e.type == "board.arrived") board_first_seq_ = std::min(board_first_seq_, e.seq);
+  on_board_event(e.type, e.seq);
+}
+
+// What a late joiner's snapshot holds: the board's own events. Not the start's (daemon.version,
+// record.loaded, table.capabilities: they made the first board's snapshot after a start), nor what came
+// between two boards.
+void TableHost::on_board_event(const std::string& type, std::uint64_t seq) {
+  if (type == "board.returned" || type == "board.verified") {
+    board_begun_ = Begun::None;
+  } else if (type == "board.identified") {
+    if (board_begun_ == Begun::None) {  // a session's board, named before its cards came (or without them)
+      board_first_seq_ = seq;
+      board_begun_ = Begun::Identified;
+    }
+  } else if (type == "board.arrived") {
+    // Its cards after its label: the same board. Cards after cards: a new board at the station.
+    if (board_begun_ != Begun::Identified) board_first_seq_ = seq;
+    board_begun_ = Begun::Arrived;
+  }
 }
 
 std::vector<TableHost::Published> TableHost::drain_table(double wall) {
@@ -122,7 +146,7 @@ std::vector<TableHost::Published> TableHost::drain_table(double wall) {
     publish(w);
     if (e.type == "board.arrived" || e.type == "board.verified" || e.type == "board.returned") tally_.clear();
     if (e.type == "board.returned" || e.type == "board.verified") {
-      board_first_seq_ = publisher_.journal().last_seq() + 1;  // the next board's snapshot starts after this
+      board_first_seq_ = publisher_.journal().last_seq() + 1;  // the input log's next board: after this
       if (e.type == "board.returned") broadcast_.finish(w, *master_);
     }
   }

@@ -64,7 +64,10 @@ class TableHost : public TableRequests::Table {
   void refuse_reload(const std::string& why) override;  // publishes record.refused: the record in use stays
   int board_in_play() const override;
   std::size_t master_boards() const override { return master_->size(); }
-  std::uint64_t board_first_seq() const override { return board_first_seq_; }
+  // Where the board in progress starts (its snapshot); after the last event while none has begun.
+  std::uint64_t board_first_seq() const override {
+    return board_begun_ == Begun::None ? publisher_.journal().last_seq() + 1 : board_first_seq_;
+  }
   std::uint64_t last_identified_seq() const override { return last_identified_seq_; }
   nlohmann::json status() const override;
 
@@ -82,6 +85,9 @@ class TableHost : public TableRequests::Table {
   void logged(const table::TableInput& in, const std::vector<Published>& events);
   void resume(const std::vector<table::TableInput>& scenario);
   bool replaying() const { return board_resume_ && board_resume_->replaying(); }  // the last run's inputs
+  // The board in progress starts at its first event: its label identified or its cards arrived
+  // (board_first_seq_); it ends at its return or verification. From the journal's events when resuming.
+  void on_board_event(const std::string& type, std::uint64_t seq);
   double wall() const { return clock_.wall(); }
   double mono() const { return clock_.mono(); }
 
@@ -98,7 +104,10 @@ class TableHost : public TableRequests::Table {
   DeviceLoss device_loss_;  // the zones a lost device made unknown
   std::unique_ptr<BoardResume> board_resume_;  // the board in progress kept across a restart (from start())
   table::Millis last_table_time_ = 0;
+  // Until a board begins, where the input log's next board starts looking for it (after the last board's
+  // end, or after the journal as this run found it); then the board's first event.
   std::uint64_t board_first_seq_ = 1;
+  enum class Begun { None, Identified, Arrived } board_begun_ = Begun::None;
   std::uint64_t last_identified_seq_ = 0;  // TableRequests::Table::last_identified_seq
 };
 

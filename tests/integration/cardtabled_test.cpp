@@ -154,6 +154,44 @@ TEST_F(Daemon, ControlCommandsActOnTheTable) {
   EXPECT_EQ(all.back()["evidence"]["by"], "TD Smith");
 }
 
+// A late joiner's snapshot is the board in progress, from its first event (its label identified, or its
+// cards arrived): the start's own events (daemon.version, record.loaded, table.capabilities, the devices
+// added) are not the board's. The first board after a start began with them.
+TEST_F(Daemon, TheFirstBoardsSnapshotHoldsOnlyTheBoard) {
+  start("station-clean-board.scn", 1);  // real time: the board command comes first
+  auto good = request({{"command", "board"}, {"label", "Spring Pairs/1/5"}});
+  ASSERT_TRUE(good) << log();
+  ASSERT_TRUE((*good)["ok"].get<bool>()) << good->dump();
+  auto snapshot = request({{"command", "snapshot"}});
+  ASSERT_TRUE(snapshot) << log();
+  const json& events = (*snapshot)["events"];
+  ASSERT_FALSE(events.empty()) << snapshot->dump();
+  EXPECT_EQ(events[0]["type"], "board.identified") << snapshot->dump();
+  for (const json& e : events)
+    for (const char* start : {"daemon.version", "record.loaded", "table.capabilities", "device.added"})
+      EXPECT_NE(e["type"], start) << "seq " << e["seq"] << " is the daemon's start, not the board's";
+}
+
+// A board resumed after a restart is still the board from its first event: the first run's start is not
+// in its snapshot (the restart's own events, which came during the board, are).
+TEST_F(Daemon, AResumedBoardsSnapshotStartsAtTheBoard) {
+  start("restart/play-clean-board-before.scn", 20);  // the board, tricks 1-3
+  ASSERT_TRUE(wait_finished()) << log();
+  std::uint64_t first_of_board = 0;
+  for (const json& e : replay_all())
+    if (!first_of_board && e["type"].get<std::string>().starts_with("board.")) first_of_board = e["seq"].get<std::uint64_t>();
+  ASSERT_GT(first_of_board, 1u);
+  stop(SIGKILL);
+  start("restart/play-clean-board-after.scn", 1);  // real time: its first input comes a second after the start
+  auto snapshot = request({{"command", "snapshot"}});
+  ASSERT_TRUE(snapshot) << log();
+  ASSERT_EQ((*snapshot)["status"]["phase"], "play") << "the board goes on\n" << log();
+  const json& events = (*snapshot)["events"];
+  ASSERT_FALSE(events.empty()) << snapshot->dump();
+  EXPECT_EQ(events[0]["seq"], first_of_board) << snapshot->dump();
+  EXPECT_EQ(events[0]["type"], "board.identified") << snapshot->dump();
+}
+
 TEST_F(Daemon, AWrongStartIsAClearErrorWithExitTwo) {
   auto run = [&](std::vector<std::string> args) {
     args.insert(args.begin(), CARDTABLED);
