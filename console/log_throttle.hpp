@@ -25,7 +25,8 @@ class LogThrottle {
   }
 
  private:
-  log_budget::LineBudget budget_{1, std::chrono::seconds(10)};
+  static constexpr std::chrono::seconds kEvery{10};
+  log_budget::LineBudget budget_{1, kEvery};
 };
 
 }  // namespace cardtable::console
