@@ -412,8 +412,8 @@ TEST_F(TableBeforeItsHub, AHubStartedAfterTheAlertAsksTheTableForItsOpenAlerts) 
 // once why it cannot fill gaps.
 TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
   const std::string keys = (dir / "keys").string(), td = keys + "/hub-clients/director/td.key";
-  for (const auto& [name, folder] : {std::pair{"hub", keys}, {"table1", keys}, {"td", keys + "/hub-clients/director"}})
-    ASSERT_EQ(run_ctl({"keygen", name, "--dir", folder}).status, 0);
+  for (const auto& [name, into] : {std::pair{"hub", keys}, {"table1", keys}, {"td", keys + "/hub-clients/director"}})
+    ASSERT_EQ(run_ctl({"keygen", name, "--dir", into}).status, 0);
   fs::create_directories(keys + "/hub-clients/table/default/A");
   fs::create_directories(keys + "/table-clients/director");
   fs::copy_file(keys + "/table1.pub", keys + "/hub-clients/table/default/A/1.pub");  // the table's key speaks for default/A/1
@@ -491,8 +491,8 @@ TEST_F(HubVenue, WatchThroughACurveHubFillsATablesGapFromTheTablesOwnJournal) {
 // from each table's own journal.
 TEST_F(HubVenue, WatchThroughACurveHubFillsTheGapsOfEveryTableTheHubNames) {
   const std::string keys = (dir / "keys").string(), td = keys + "/hub-clients/director/td.key";
-  for (const auto& [name, folder] : {std::pair{"hub", keys}, {"table1", keys}, {"table2", keys}, {"td", keys + "/hub-clients/director"}})
-    ASSERT_EQ(run_ctl({"keygen", name, "--dir", folder}).status, 0);
+  for (const auto& [name, into] : {std::pair{"hub", keys}, {"table1", keys}, {"table2", keys}, {"td", keys + "/hub-clients/director"}})
+    ASSERT_EQ(run_ctl({"keygen", name, "--dir", into}).status, 0);
   fs::create_directories(keys + "/hub-clients/table/default/A");
   for (const auto& role : {"director", "hub"}) fs::create_directories(keys + "/table-clients/" + role);
   fs::copy_file(keys + "/hub-clients/director/td.pub", keys + "/table-clients/director/td.pub");
