@@ -21,14 +21,14 @@ class Hand {
   constexpr bool contains(Card c) const { return (bits_ >> c.id()) & 1U; }
   constexpr void add(Card c) { bits_ |= std::uint64_t{1} << c.id(); }
   constexpr void remove(Card c) { bits_ &= ~(std::uint64_t{1} << c.id()); }
-  constexpr int size() const { return std::popcount(bits_); }
+  constexpr int size() const { return count_bits(bits_); }
   constexpr bool empty() const { return bits_ == 0; }
 
   // The cards of one suit, as 13 bits (bit 0 = the two).
   constexpr std::uint32_t suit_bits(Suit s) const {
     return static_cast<std::uint32_t>((bits_ >> (index(s) * kRanks)) & 0x1FFFU);
   }
-  constexpr int length(Suit s) const { return std::popcount(suit_bits(s)); }
+  constexpr int length(Suit s) const { return count_bits(suit_bits(s)); }
 
   constexpr Hand operator|(Hand o) const { return from_bits(bits_ | o.bits_); }
   constexpr Hand operator&(Hand o) const { return from_bits(bits_ & o.bits_); }
@@ -55,6 +55,16 @@ class Hand {
   std::string suit_display(Suit s) const;
 
  private:
+  // std::popcount without the popcnt instruction: gcc on x86-64 (no -march, the packages' baseline; the
+  // daemon also runs on arm64 boards, so no -march flag) calls libgcc's __popcountdi2 through the PLT --
+  // 11 % of a tagged station's time, every reading compared (Observation::tags_counted). The same count in
+  // bit arithmetic is inlined; gcc and clang turn it into one popcnt/cnt where the target has one.
+  static constexpr int count_bits(std::uint64_t x) {
+    x -= (x >> 1) & 0x5555555555555555U;
+    x = (x & 0x3333333333333333U) + ((x >> 2) & 0x3333333333333333U);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FU;
+    return static_cast<int>((x * 0x0101010101010101U) >> 56);
+  }
   static constexpr std::uint64_t kAllBits = (std::uint64_t{1} << kCards) - 1;
   std::uint64_t bits_ = 0;
 };

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <random>
+
 #include "bridge/deal.hpp"
 
 using namespace cardtable::bridge;
@@ -9,6 +12,18 @@ namespace {
 constexpr const char* kDeal = "N:.63.AKQ987.A9732 A8654.KQ5.T.QJT6 J973.J98742.3.K4 KQT2.AT.J6542.85";
 Deal deal(const char* text = kDeal) { return *Deal::parse_pbn(text); }
 }  // namespace
+
+// Hand::size and length count in bit arithmetic, not std::popcount (a library call on x86-64 without
+// popcnt): the same counts, for no cards, all 52, and any hand.
+TEST(Hand, CountsItsCardsAndEachSuitsLength) {
+  static_assert(Hand().size() == 0 && Hand::full_deck().size() == 52 && Hand::full_deck().length(Suit::Spades) == 13);
+  std::mt19937_64 random(20261129);
+  for (int i = 0; i < 10000; ++i) {
+    const Hand h = Hand::from_bits(random() >> (i % 64));
+    ASSERT_EQ(h.size(), std::popcount(h.bits())) << h.pbn();
+    for (Suit s : kDisplaySuits) ASSERT_EQ(h.length(s), std::popcount(h.suit_bits(s))) << h.pbn();
+  }
+}
 
 TEST(Deal, ParsesPbnStartingAtAnySeat) {
   Deal d = deal();
