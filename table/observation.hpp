@@ -51,7 +51,11 @@ struct Observation {
   // reads ♠A here once: 14 cards, not 13), in card order. Empty without ids. Counted now if it was not.
   std::vector<bridge::Card> same_face() const { return tags_counted() ? again : table::same_face(cards, card_ids); }
   // How many cards the zone holds: each face once, each further tag of a face again, and the unknown tags.
-  int count() const { return cards.size() + static_cast<int>(same_face().size()) + unknown; }
+  // (Counted: `again`'s size, no copy of it -- count() runs at every poll of a scan slot.)
+  int count() const {
+    const std::size_t further = tags_counted() ? again.size() : table::same_face(cards, card_ids).size();
+    return cards.size() + static_cast<int>(further) + unknown;
+  }
   // The same reading? (What stability compares: cards, the further tags of a face, unknown count -- 13 tags
   // and 14 with a second ♠A are different readings. Not the ids: a card is a card, and the stable reading
   // keeps the ids it was first read with -- except at the scan slot, see tags_are_cards.)
