@@ -27,15 +27,4 @@ std::optional<Zone> Zone::parse(std::string_view text) {
   return std::nullopt;
 }
 
-int Zone::index() const {
-  switch (kind) {
-    case ZoneKind::Pocket: return bridge::index(seat);
-    case ZoneKind::Play: return 4 + bridge::index(seat);
-    case ZoneKind::Hand: return 8 + bridge::index(seat);
-    case ZoneKind::Dummy: return 12;
-    case ZoneKind::Scan: return 13;
-  }
-  return 14;
-}
-
 }  // namespace cardtable::table

@@ -29,7 +29,18 @@ struct Zone {
   friend bool operator==(const Zone& a, const Zone& b) {
     return a.kind == b.kind && (!a.has_seat() || a.seat == b.seat);
   }
-  int index() const;  // 0..14, for tables indexed by zone
+  // 0..14, for tables indexed by zone. Inline: the table looks up every zone's reading at every poll
+  // (Table::tick), and the call cost more than the switch.
+  constexpr int index() const {
+    switch (kind) {
+      case ZoneKind::Pocket: return bridge::index(seat);
+      case ZoneKind::Play: return 4 + bridge::index(seat);
+      case ZoneKind::Hand: return 8 + bridge::index(seat);
+      case ZoneKind::Dummy: return 12;
+      case ZoneKind::Scan: return 13;
+    }
+    return 14;
+  }
 };
 inline constexpr int kZoneCount = 15;
 
