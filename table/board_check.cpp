@@ -1,7 +1,7 @@
 #include "table/board_check.hpp"
 
 #include <algorithm>
-#include <map>
+#include <array>
 
 #include "table/hand_moves.hpp"
 #include "table/unshuffled.hpp"
@@ -44,6 +44,15 @@ std::vector<std::pair<Card, std::pair<Seat, Seat>>> misplaced(const std::array<P
   return out;
 }
 
+// The pockets `c` was read in, in seat order, a pocket again for each time it read it.
+std::vector<Seat> where_read(const std::array<PocketRead, 4>& pockets, Card c) {
+  std::vector<Seat> out;
+  for (Seat s : kAllSeats)
+    for (const Card& read : pockets[static_cast<std::size_t>(index(s))].cards)
+      if (read == c) out.push_back(s);
+  return out;
+}
+
 }  // namespace
 
 BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRecord& master,
@@ -56,15 +65,16 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
     return b ? "Board " + std::to_string(master.board(*b).board) : std::string("The board");
   };
 
-  // What was read: each pocket's cards, and every card seen more than once.
+  // What was read: each pocket's cards, and how often each card was read (a count, not the pockets: a
+  // clean board reads every card once, and only a card read twice needs its pockets -- where_read).
   Deal read;
-  std::map<int, std::vector<Seat>> seen;  // card id -> pockets it was read in (with repeats)
+  std::array<int, kCards> reads{};  // by card id
   int unknown_total = 0;
   for (Seat s : kAllSeats) {
     const PocketRead& p = pockets[static_cast<std::size_t>(index(s))];
     for (const Card& c : p.cards) {
       read.hand(s).add(c);
-      seen[c.id()].push_back(s);
+      ++reads[static_cast<std::size_t>(c.id())];
     }
     unknown_total += p.unknown;
   }
@@ -92,9 +102,10 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
   }
 
   // Law 13C: a card read twice (the same card in two pockets, or twice in one).
-  for (const auto& [id, where_seen] : seen) {
-    if (where_seen.size() < 2) continue;
+  for (int id = 0; id < kCards; ++id) {
+    if (reads[static_cast<std::size_t>(id)] < 2) continue;
     Card c = Card::from_id(id);
+    const std::vector<Seat> where_seen = where_read(pockets, c);
     Event e = make("irregularity.surplus_card", Severity::Alert, {"13C"}, time, "");
     std::string places;
     for (Seat s : where_seen)
@@ -137,7 +148,7 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
   // Law 14: a card of the deck that is nowhere.
   std::vector<Card> missing;
   for (int id = kCards - 1; id >= 0; --id)
-    if (!seen.count(id)) missing.push_back(Card::from_id(id));
+    if (reads[static_cast<std::size_t>(id)] == 0) missing.push_back(Card::from_id(id));
   if (!missing.empty()) {
     Event e = make("irregularity.missing_card", Severity::Alert, {"14"}, time, "");
     e.evidence = {{"missing", std::to_string(missing.size())}};
@@ -225,7 +236,7 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
 
   // Only a clean reading — 13 cards a pocket, each card once, none unknown, none missing — is a deal.
   bool clean = wrong.empty() && missing.empty() && unknown_total == 0 &&
-               std::all_of(seen.begin(), seen.end(), [](const auto& s) { return s.second.size() == 1; });
+               std::all_of(reads.begin(), reads.end(), [](int n) { return n <= 1; });
   if (!clean || !read.valid()) {
     // Not a deal: say where the cards that are there should be, against the nearest board under every
     // turn and permutation (the board named when nothing is nearer).
