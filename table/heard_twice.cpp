@@ -7,14 +7,19 @@
 namespace cardtable::table {
 using namespace cardtable::bridge;
 
-std::vector<HeardTwice> merge_heard_twice(std::array<Hand, 4>& hands, std::array<std::multimap<Card, std::string>, 4>& ids,
-                                          const std::array<int, 4>& extra, const std::optional<Deal>& deal) {
-  std::vector<HeardTwice> out;
+Hand read_in_two(const std::array<Hand, 4>& hands) {
   Hand seen, twice;
   for (const Hand& h : hands) {
     twice |= seen & h;
     seen |= h;
   }
+  return twice;
+}
+
+std::vector<HeardTwice> merge_heard_twice(std::array<Hand, 4>& hands, std::array<std::multimap<Card, std::string>, 4>& ids,
+                                          const std::array<int, 4>& extra, const std::optional<Deal>& deal) {
+  std::vector<HeardTwice> out;
+  const Hand twice = read_in_two(hands);
   auto at = [](Seat s) { return static_cast<std::size_t>(index(s)); };
   twice.for_each_descending([&](Card c) {
     // Grouped by id: the same tag in several zones is one card; a different tag (another pack) is another

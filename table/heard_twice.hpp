@@ -27,6 +27,9 @@ struct HeardTwice {
 // one of them; otherwise the one with fewest cards (`extra`: what else each zone counts, its unknown tags),
 // so the counts come out right -- a North card heard by East's reader too leaves North 13 and East 13, not
 // East 14 and a surplus card. A zone keeps the face while another tag of it is left there (a second card).
+// The faces read in more than one of `hands`: the only cards merge_heard_twice can merge.
+bridge::Hand read_in_two(const std::array<bridge::Hand, 4>& hands);
+
 std::vector<HeardTwice> merge_heard_twice(std::array<bridge::Hand, 4>& hands, std::array<std::multimap<bridge::Card, std::string>, 4>& ids,
                                           const std::array<int, 4>& extra, const std::optional<bridge::Deal>& deal);
 

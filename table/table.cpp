@@ -454,6 +454,11 @@ void Table::on_hand(const Observation& o) {
 // where the deal puts it, and the technician told; never a pocket of 14 and a surplus card for the
 // director. Another tag of the face is another card and stays for the board check (Law 13C).
 void Table::station_merge_heard_twice() {
+  // Most boards have no face in two pockets: nothing to merge, and no copy of the four pockets' 52 tags.
+  std::array<Hand, 4> faces{};
+  for (std::size_t si = 0; si < 4; ++si)
+    for (Card c : pockets_[si].cards) faces[si].add(c);
+  if (read_in_two(faces).empty()) return;
   FourPockets four;
   for (Seat s : kAllSeats) four.add(s, pockets_[static_cast<std::size_t>(index(s))]);
   const auto merged = four.merge_heard_twice(info_ ? std::optional(info_->deal) : std::nullopt);
