@@ -41,6 +41,9 @@ struct Timing {
   Millis trick_ms = 5000;     // between the leads of two tricks (play all)
 };
 
+// The steps a scenario may hold (flicker writes one a read): what a few hours of a whole table's readings take.
+constexpr Millis kMostSteps = 100000;
+
 class Parser {
  public:
   Parser(const std::filesystem::path& folder,
@@ -447,6 +450,11 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
     auto b = w[3] == "-" ? std::optional<Card>() : Card::parse(w[3]);
     auto d = seconds_to_ms(w[4]);
     if (!z || !d || (w[2] != "-" && !a) || (w[3] != "-" && !b)) return fail("flicker: expected a zone, two cards and seconds");
+    // One step a read: a day's flicker at a read every 10 ms is 8.6 million steps, gigabytes before the
+    // scenario has even started. A scenario is a script of minutes; longer flicker says nothing more.
+    if (const Millis reads = *d / scenario_.read_period; static_cast<Millis>(scenario_.steps.size()) + reads > kMostSteps)
+      return fail("flicker: " + w[4] + " s at a read every " + std::to_string(scenario_.read_period) + " ms is " + std::to_string(reads) +
+                  " readings; a scenario holds at most " + std::to_string(kMostSteps) + " steps");
     bool first = true;
     for (Millis at = t; at < t + *d; at += scenario_.read_period) {
       const auto& c = first ? a : b;

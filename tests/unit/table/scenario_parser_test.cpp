@@ -38,6 +38,16 @@ TEST(ScenarioFormat, SettingsOutOfRangeAreErrorsNotUndefinedBehaviour) {
   }
 }
 
+// Flicker writes a step for every read: a day of it at a read every 10 ms was 8.6 million steps, over 2 GB
+// before the scenario ran (the daemon's --simulate killed for memory). Refused at its line, with the count.
+TEST(ScenarioFormat, AFlickerOfMoreThanAScenarioCanHoldIsAnErrorNotMillionsOfSteps) {
+  auto e = errors_of("zones station-hands\nset read_period 10\nat 0 flicker hand:N SA SK 2000\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].line, 3);
+  EXPECT_NE(e[0].message.find("200000 readings; a scenario holds at most 100000 steps"), std::string::npos) << e[0].message;
+  EXPECT_TRUE(errors_of("zones station-hands\nset read_period 10\nat 0 flicker hand:N SA SK 900\n").empty());
+}
+
 // Every TableConfig threshold the daemon takes on its command line, a scenario sets: --return-settle too.
 TEST(ScenarioFormat, TheNoisyReaderAndReturnSettleSettingsAreSetLikeEveryOther) {
   std::vector<ScenarioError> errors;
