@@ -43,6 +43,8 @@ struct Timing {
 
 // The steps a scenario may hold (flicker writes one a read): what a few hours of a whole table's readings take.
 constexpr Millis kMostSteps = 100000;
+// The read periods a scenario runs (each a reading of every zone, made up front): 2 h 46 min at 100 ms.
+constexpr Millis kMostPeriods = 100000;
 
 class Parser {
  public:
@@ -84,6 +86,7 @@ class Parser {
   Scenario scenario_;
   Timing timing_;
   int line_ = 0;
+  int end_line_ = 0;  // the 'end' line, for the error of a scenario too long (parse)
   std::optional<std::uint32_t> board_;             // the board "as master" means
   std::array<std::vector<std::pair<Millis, Card>>, 4> played_{};  // what the script has each seat play
 };
@@ -539,7 +542,10 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
     } else if (w[0] == "end") {
       auto t = w.size() == 2 ? seconds_to_ms(w[1]) : std::nullopt;
       if (!t) fail("end: expected a time in seconds");
-      else scenario_.end = *t;
+      else {
+        scenario_.end = *t;
+        end_line_ = line_;
+      }
     } else if (w[0] == "at") {
       auto t = w.size() >= 2 ? seconds_to_ms(w[1]) : std::nullopt;
       if (!t) { fail("at: expected a time in seconds (0 to 86400), e.g. 'at 12.5 play W SQ'"); continue; }
@@ -551,6 +557,15 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
   if (!zones_given) fail("no 'zones' line: say which zones the table has");
   if (!errors_.empty()) return std::nullopt;
   std::stable_sort(scenario_.steps.begin(), scenario_.steps.end(), [](const ScenarioStep& a, const ScenarioStep& b) { return a.time < b.time; });
+  // Every read period is a reading of each zone, all made before the table starts (scenario_inputs): a
+  // day at a read every 10 ms was gigabytes. Said at the 'end' line, or at the last step's when it is implied.
+  const Millis end = scenario_.end >= 0 ? scenario_.end : (scenario_.steps.empty() ? 0 : scenario_.steps.back().time) + 10000;
+  if (const Millis periods = end / scenario_.read_period; periods > kMostPeriods) {
+    line_ = scenario_.end >= 0 ? end_line_ : scenario_.steps.back().line;
+    fail("the scenario runs " + std::to_string(periods) + " read periods (" + std::to_string(end / 1000) + " s at a read every " +
+         std::to_string(scenario_.read_period) + " ms); at most " + std::to_string(kMostPeriods) + ": an earlier end, or a longer read_period");
+    return std::nullopt;
+  }
   return std::move(scenario_);
 }
 

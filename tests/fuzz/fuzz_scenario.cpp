@@ -12,8 +12,8 @@ using namespace cardtable;
 
 namespace {
 
-// A scenario may run for a day of simulated time (end 86400, a read every 10 ms): millions of readings,
-// a long run by request, not a fault. Played only up to 5 minutes at the usual 100 ms.
+// A scenario may run 100,000 read periods (the parser's bound), each a reading of every zone: a long run
+// by request, not a fault, but seconds an input. Played only up to 5 minutes at the usual 100 ms.
 constexpr table::Millis kMostPeriods = 3000;
 
 bool short_enough(const table::Scenario& sc) {

@@ -48,6 +48,20 @@ TEST(ScenarioFormat, AFlickerOfMoreThanAScenarioCanHoldIsAnErrorNotMillionsOfSte
   EXPECT_TRUE(errors_of("zones station-hands\nset read_period 10\nat 0 flicker hand:N SA SK 900\n").empty());
 }
 
+// Every read period of a scenario is a reading of each zone, all made before the table starts: 'end 86400'
+// at a read every 10 ms was gigabytes. Refused at the 'end' line -- or, when the end is implied (10 s after
+// the last step), at the last step's.
+TEST(ScenarioFormat, AScenarioRunningMoreReadPeriodsThanCanBeMadeUpFrontIsAnError) {
+  auto e = errors_of("zones station-hands\nset read_period 10\nend 86400\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].line, 3);
+  EXPECT_NE(e[0].message.find("runs 8640000 read periods (86400 s at a read every 10 ms); at most 100000"), std::string::npos) << e[0].message;
+  e = errors_of("zones station-hands\nset read_period 10\nat 1000 read hand:N SA\n\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].line, 3);
+  EXPECT_TRUE(errors_of("zones station-hands\nend 10000\n").empty());  // 100,000 periods at 100 ms: the most
+}
+
 // Every TableConfig threshold the daemon takes on its command line, a scenario sets: --return-settle too.
 TEST(ScenarioFormat, TheNoisyReaderAndReturnSettleSettingsAreSetLikeEveryOther) {
   std::vector<ScenarioError> errors;
