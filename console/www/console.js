@@ -268,11 +268,23 @@ async function evidence(e, li) {
   const r = await api(`/api/evidence?table=${encodeURIComponent(tableId(e))}&seq=${e.seq}` + (e.journal ? `&journal=${encodeURIComponent(e.journal)}` : ''));
   let box = li.querySelector('.evidence');
   if (!box) { box = el('div', 'evidence'); li.append(box); }
-  // The daemon's `evidence SEQ` reply (protocol 1.1): the card-level detail, for directors only.
-  const detail = r.data.card_evidence || (r.data.event && r.data.event.evidence) || e.evidence;
-  const said = r.data.card_message ? r.data.card_message + '\n' : '';
-  box.textContent = r.status === 200 ? said + Object.entries(detail || {}).map(([k, v]) => `${k}: ${v}`).join('\n')
-    : `${r.data.error || 'not available'}` + (e.evidence ? '\n' + Object.entries(e.evidence).map(([k, v]) => `${k}: ${v}`).join('\n') : '');
+  box.textContent = (r.status === 200 ? evidenceLines(e, r.data) : [r.data.error || 'not available', ...evidenceLines(e, null)]).join('\n');
+}
+
+// What the message above cannot say, for the director to act on: where (the seats), what was seen and
+// what was expected (the event's evidence: expected, observed, pockets, counts...) and, from the daemon's
+// `evidence SEQ` reply (protocol 1.1, directors only), the cards named (card_message, card_evidence); the
+// card detail wins where both name one thing ("misplaced: 2" -> the two cards). The reply's card_evidence
+// is {} for an event that names no card: taken as the whole detail, it left the box repeating the message
+// of every such alert (a wrong count, a lead out of turn, a dummy exchange, a slow board...).
+function evidenceLines(e, reply) {
+  const event = (reply && reply.event) || e;
+  const lines = [];
+  if (reply && reply.card_message && reply.card_message !== e.message) lines.push(reply.card_message);
+  if (event.seats && event.seats.length) lines.push(`seats: ${event.seats.join(', ')}`);
+  const fields = { ...(e.evidence || {}), ...(event.evidence || {}), ...((reply && reply.card_evidence) || {}) };
+  for (const [k, v] of Object.entries(fields)) lines.push(`${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`);
+  return lines;
 }
 
 const tableId = (e) => `${e.tournament}/${e.section}/${e.table}`;

@@ -75,16 +75,17 @@ class Venue:
                                "--clients", f"{self.dir}/hub-clients"], log)
         return self.hub
 
-    def start_table(self, t, state=None):
+    def start_table(self, t, state=None, embargo=0):
         """state: the table's state folder (default state{t} in the venue); another one is a table whose
-        journal starts again (its state folder wiped, a spare computer at the table)."""
+        journal starts again (its state folder wiped, a spare computer at the table). embargo: seconds
+        after the board before its hands are released (0: at once)."""
         scenario, speed = self.tables[t]
         master = os.path.join(os.path.dirname(scenario), "master")
         if not os.path.isdir(master):
             master = os.path.dirname(scenario)
         return self.start([f"{self.build}/daemon/cardtabled", "--master", master, "--simulate", scenario, "--speed", str(speed),
                            "--table", str(t), "--state-dir", state or f"{self.dir}/state{t}", "--publish", "connect:" + self.ipc("up"),
-                           "--control", "bind:" + self.ipc(f"ctl{t}"), "--live", "bind:" + self.ipc(f"live{t}"), "--embargo", "0",
+                           "--control", "bind:" + self.ipc(f"ctl{t}"), "--live", "bind:" + self.ipc(f"live{t}"), "--embargo", str(embargo),
                            "--heartbeat", "1", "--curve-secret", f"{self.keys}/table{t}.key", "--clients", f"{self.dir}/table-clients",
                            "--hub-key", f"{self.keys}/hub.pub"], f"table{t}")
 
