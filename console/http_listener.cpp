@@ -3,6 +3,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
+#include <boost/beast/core/detect_ssl.hpp>
 #include <boost/beast/ssl.hpp>
 
 #include <deque>
@@ -38,9 +39,17 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   void run() {
     if constexpr (kTls) {
       beast::get_lowest_layer(stream_).expires_after(gateway_.limits().read_timeout);
-      stream_.async_handshake(net::ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+      // A director who typed http:// got the connection closed without a word ("empty response"): a
+      // request in plain text is told to use https://; the TLS handshake goes on from the bytes read.
+      beast::async_detect_ssl(beast::get_lowest_layer(stream_), buffer_, [self = this->shared_from_this()](beast::error_code ec, bool tls) {
         if (ec) return self->close();
-        self->read_request();
+        if (!tls) return self->refuse_plain_http();
+        self->stream_.async_handshake(net::ssl::stream_base::server, self->buffer_.data(),
+                                      [self](beast::error_code handshake, std::size_t used) {
+                                        if (handshake) return self->close();
+                                        self->buffer_.consume(used);
+                                        self->read_request();
+                                      });
       });
     } else {
       read_request();
@@ -130,6 +139,17 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
     r.keep_alive(false);
     r.prepare_payload();
     respond(std::move(r));
+  }
+
+  // Written on the TCP stream below TLS; it never reads the request, whose Host is not checked yet.
+  void refuse_plain_http() {
+    const std::string body = nlohmann::json({{"error", "this console speaks HTTPS only: open the same address with https://"}}).dump();
+    auto text = std::make_shared<const std::string>("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                                                    "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body);
+    beast::get_lowest_layer(stream_).expires_after(gateway_.limits().write_timeout);
+    net::async_write(beast::get_lowest_layer(stream_), net::buffer(*text), [self = this->shared_from_this(), text](beast::error_code, std::size_t) {
+      self->close();
+    });
   }
 
   void write_next() {

@@ -325,6 +325,34 @@ def main():
                 assert "live." not in text and '"deal"' not in text, f"{who}: {text[:300]}"
             return "the board played and returned under a 1 h embargo: neither role's stream holds a hand or a live event"
 
+        @probe("plain HTTP and garbage on the HTTPS port")
+        def _():
+            import re
+            import ssl
+            import subprocess
+            subprocess.run([f"{build}/console/cardtable-console", "make-cert", "--dir", venue.dir, "--name", "127.0.0.1"], check=True,
+                           capture_output=True)
+            argv = venue.console_argv() + ["--tls-cert", f"{venue.dir}/console.crt", "--tls-key", f"{venue.dir}/console.key"]
+            tls = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(f"{venue.dir}/console-tls.log", "w"), text=True)
+            venue.procs.append(tls)  # stopped with the venue
+            m = re.search(r"https://127\.0\.0\.1:(\d+)/", tls.stdout.readline())
+            assert m, "the HTTPS console did not start"
+            tls_port = int(m.group(1))
+            # A director who typed http:// (or a scanner): it closed the connection without a word, and the
+            # browser said only "empty response".
+            got = raw(tls_port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            assert status_of(got) == 400 and b"https://" in body_of(got), f"plain HTTP on the HTTPS port: {got[:300]!r}"
+            got = raw(tls_port, b"\x00" * 64)
+            assert got == b"" or status_of(got) == 400, f"garbage on the HTTPS port: {got[:200]!r}"
+            ctx = ssl.create_default_context()
+            ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+            with ctx.wrap_socket(connect(tls_port), server_hostname="127.0.0.1") as s:
+                s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                page = read_all(s)
+            assert status_of(page) == 200 and b"console.js" in page, f"the page over HTTPS after them: {page[:200]!r}"
+            assert tls.poll() is None, "the HTTPS console died"
+            return "plain HTTP: 400 naming https://; garbage: closed; the page over HTTPS still served"
+
         for name, ok, outcome in RESULTS:
             print(f"{'held' if ok else 'FAILED'}: {name}: {outcome}")
         assert venue.console.poll() is None, "the console is still running"
