@@ -26,6 +26,14 @@ from venue import Venue, wait_for
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
 
+def no_browser():
+    """True, said on stdout, where chromium or chromedriver is missing: the test is skipped (exit 77)."""
+    if os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK):
+        return False
+    print("SKIP: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+    return True
+
+
 def browser(profile):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -109,8 +117,7 @@ def no_hand_contents(text, hands, where):
 
 def main():
     build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+    if no_browser():
         return 77
     artifacts = f"{build}/console-artifacts"
     os.makedirs(artifacts, exist_ok=True)

@@ -18,7 +18,7 @@ import json
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import Venue, wait_for
-from browser_test import CHROMIUM, DRIVER, browser, log_in
+from browser_test import browser, log_in, no_browser
 
 # One scenario a table, together raising every kind of alert the table has (tests/scenarios/*.events).
 SCENARIOS = {
@@ -45,8 +45,7 @@ HAND_KEYS = {"deal", "hands", "hand", "play", "cards", "pbn", "lin"}  # never sh
 
 def main():
     build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+    if no_browser():
         return 77
     sc = f"{source}/tests/scenarios"
     # "as master board 1/4" is Spring Pairs' board 4 for the scenario, which names its master files; a

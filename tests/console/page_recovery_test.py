@@ -16,13 +16,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import Venue, wait_for
-from browser_test import browser, log_in, CHROMIUM, DRIVER
+from browser_test import browser, log_in, no_browser
 
 
 def main():
     build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+    if no_browser():
         return 77
     sc = f"{source}/tests/scenarios"
     venue = Venue(build, source, tables=[(1, f"{sc}/play-count-after-play.scn", 8), (2, f"{sc}/play-clean-board.scn", 1)],

@@ -18,7 +18,7 @@ import http.client
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from venue import Venue, event, publisher, wait_for, first_message, get
-from browser_test import browser, log_in, CHROMIUM, DRIVER
+from browser_test import browser, log_in, no_browser
 
 OLD, NEW = "aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"
 TABLE = "default/A/9"
@@ -40,8 +40,7 @@ def dismiss(venue, cookie, body):
 
 def main():
     build, source = sys.argv[1], sys.argv[2]
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed (apt-get install chromium chromium-driver)")
+    if no_browser():
         return 77
     venue = Venue(build, source, tables=[], publishers=[("table9", 9)])
     profile = tempfile.mkdtemp(prefix="cardtable-chromium-")

@@ -93,9 +93,8 @@ def run_page_test(check, answers, console_args=()):
     chromium or chromedriver is missing."""
     import os
     import sys
-    from browser_test import CHROMIUM, DRIVER
-    if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
-        print("SKIP: chromium or chromedriver is not installed")
+    from browser_test import no_browser
+    if no_browser():
         return 77
     with director_page(sys.argv[1], sys.argv[2], answers, console_args) as page:
         check(*page)
