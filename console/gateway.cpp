@@ -197,6 +197,8 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     if (!body.is_object() || !body.contains("name") || !body.contains("password") || !body["name"].is_string() ||
         !body["password"].is_string())
       return answer(http::status::bad_request, {{"error", "expected {\"name\":...,\"password\":...}"}});
+    if (body["name"].get_ref<const std::string&>().size() > Logins::kLongestName)
+      return answer(http::status::bad_request, {{"error", "a login name is at most " + std::to_string(Logins::kLongestName) + " bytes"}});
     // The password is checked on a hashing thread (Logins::login_async): here it froze every page.
     auto request = std::make_shared<Request>(std::move(req));
     logins_.login_async(body["name"], body["password"], r->client_address(), Logins::Clock::now(), io_,

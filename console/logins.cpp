@@ -99,6 +99,7 @@ Logins Logins::load(const std::filesystem::path& file) {
     std::string name, role, h, extra;
     if (!(words >> name)) continue;
     if (!(words >> role >> h) || (words >> extra)) throw std::runtime_error(where() + "expected NAME ROLE HASH");
+    if (name.size() > kLongestName) throw std::runtime_error(where() + "a name is at most " + std::to_string(kLongestName) + " bytes");
     if (role != "director" && role != "broadcaster") throw std::runtime_error(where() + "role '" + role + "': director or broadcaster");
     std::vector<std::string> parts;
     std::stringstream hs(h);

@@ -72,6 +72,9 @@ class Logins {
   static constexpr int kHashThreads = 2;
   static constexpr std::size_t kMostPendingHashes = 8;
 
+  // A failed login's name is kept for kFailureWindow, in up to 100,000 entries: a name is refused beyond
+  // this (the logins file's too), or names of 15 KB held 1.5 GB.
+  static constexpr std::size_t kLongestName = 256;
   static constexpr int kFailuresAllowed = 5;                          // per address and per name ...
   static constexpr std::chrono::seconds kFailureWindow{60};           // ... in this window
   static constexpr std::chrono::hours kSessionLifetime{12};           // a session's length: a playing day

@@ -187,7 +187,7 @@ int main(int argc, char** argv) {
       "broadcaster's hands come from (repeat)")(
       "director-key", po::value(&director_key), "the console's director keypair (cardtablectl keygen; mode 0600, or 0640 with the console's group): subscribes and acknowledges")(
       "broadcaster-key", po::value(&broadcaster_key), "the console's broadcaster keypair (mode as --director-key): the tables' live endpoints")(
-      "logins", po::value(&logins_file), "the logins file: 'NAME ROLE HASH' a line (required)")(
+      "logins", po::value(&logins_file), "the logins file: 'NAME ROLE HASH' a line, NAME at most 256 bytes (required)")(
       "www", po::value(&www)->default_value(www), "the page's folder (index.html, console.js, console.css)")(
       "tls-cert", po::value(&tls_cert), "HTTPS certificate chain (PEM)")("tls-key", po::value(&tls_key), "HTTPS private key (PEM)")(
       "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(

@@ -233,6 +233,15 @@ def main():
             bystander_served(venue)
             return "; ".join(f"{p}: {sorted(s)} with an error named" for p, s in seen.items())
 
+        @probe("a login name of 15,000 bytes")
+        def _():
+            # Each failed login keeps its name for a minute, up to 100,000 of them: names this long held
+            # 1.5 GB, and each cost a password check first.
+            st, body, _, _ = login(port, "x" * 15000, "guess", "127.0.0.5")
+            assert st == 400 and b"256" in body, f"{st} {body[:200]!r}"
+            bystander_served(venue)
+            return "400 naming the longest name (256 bytes), before any password check"
+
         @probe("login brute force")
         def _():
             guesser = "127.0.0.4"

@@ -57,6 +57,21 @@ TEST(Logins, AFileWithAPlainPasswordIsRefusedWithItsLine) {
   std::filesystem::remove(file);
 }
 
+// A login with a longer name is refused before its password is checked (its name would be kept a minute
+// among the failures): a staff member with one could never log in, so the file says so at start.
+TEST(Logins, ANameLongerThanALoginMayGiveIsRefusedWithItsLine) {
+  auto file = std::filesystem::temp_directory_path() / ("long-logins-" + std::to_string(::getpid()));
+  std::ofstream(file) << "td director " << Logins::hash_password("secret", 1000) << "\n"
+                      << std::string(Logins::kLongestName + 1, 'x') << " director " << Logins::hash_password("secret", 1000) << "\n";
+  try {
+    Logins::load(file);
+    FAIL() << "a name no login can give must not load";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":2: a name is at most 256 bytes"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(file);
+}
+
 // A refused login for a name not in the file ran a fixed 100000 iterations against the staff's 200000:
 // the refusal of a real name took twice as long, so names could be found by timing. The decoy now runs
 // the staff's own count (the most common one). A count that would stall the console is refused.
