@@ -50,17 +50,21 @@ void publish(zmq::socket_t& pub, const std::string& topic, const json& e) {
   pub.send(zmq::buffer(e.dump()));
 }
 
-void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message) {
+// `journal`: the journal its seq is of (protocol 1.4); none when empty (an older daemon).
+void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message,
+                const std::string& journal = "") {
   json e = {{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", severity}, {"time", 1795433673.5}, {"mono", 1.0},
             {"tournament", "default"}, {"section", "A"}, {"table", table}, {"seq", seq}, {"message", message}};
+  if (!journal.empty()) e["journal"] = journal;
   publish(pub, "irregularity/default/A/" + table + "/irregularity.test", e);
 }
 
 // A table's heartbeat as its daemon sends it (daemon/table_host.cpp): its journal's last seq, its open alerts.
-void send_heartbeat(zmq::socket_t& pub, std::uint64_t last_seq, int open_alerts) {
+void send_heartbeat(zmq::socket_t& pub, std::uint64_t last_seq, int open_alerts, const std::string& journal = "") {
   json e = {{"class", "daemon"}, {"type", "daemon.heartbeat"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0},
             {"tournament", "default"}, {"section", "A"}, {"table", "1"}, {"message", "alive"},
             {"evidence", {{"last_seq", std::to_string(last_seq)}, {"phase", "play"}, {"open_alerts", std::to_string(open_alerts)}}}};
+  if (!journal.empty()) e["journal"] = journal;
   publish(pub, "daemon/default/A/1/daemon.heartbeat", e);
 }
 
@@ -650,6 +654,45 @@ TEST_F(HubEndpoints, AHeartbeatBehindTheHubsAlertsDoesNotMakeItsTableIncomplete)
   CtlRun r = run_ctl({"alerts", "-c", hubctl});
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("table default/A/1: the hub has not seen all its open alerts (it reports 1)"), std::string::npos) << r.out;
+}
+
+// A table whose journal was replaced (its daemon restarted with a new one) was judged by the old journal's
+// last heartbeat until the new one's first: its count of open alerts and its last seq are the old
+// journal's, so the hub named the table incomplete (`alerts` exited 1), gave the old count as the table's,
+// and gave a late joiner that heartbeat in its snapshot. The new journal has said nothing yet.
+TEST_F(HubEndpoints, ATableWhoseJournalWasReplacedIsNotJudgedByTheOldJournalsHeartbeat) {
+  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+  struct StopHub {
+    pid_t p;
+    ~StopHub() { cardtable::test::end_process(p); }
+  } stop_hub{hub};
+  zmq::socket_t table(ctx, zmq::socket_type::pub);
+  table.connect(up);
+  auto hub_json = [&](const char* command) {
+    json j = json::parse(run_ctl({command, "--json", "-c", hubctl}).out, nullptr, false);
+    return j.is_object() && j.contains("tables") ? j : json{{"tables", json::object()}};
+  };
+  // The old journal: an alert (seq 5) and the heartbeat that counts it; sent until the hub has both.
+  ASSERT_TRUE(wait_for([&] {
+    send_event(table, "1", 5, "alert", "Board 4: a fouled board", "old-journal");
+    send_heartbeat(table, 5, 1, "old-journal");
+    return hub_json("alerts")["tables"].value("default/A/1", json::object()).value("at_table", "") == "1";
+  })) << hub_json("alerts").dump(2) << text_of(dir / "hub.log");
+  // The daemon starts again with a new journal: its first event (seq 1), its first heartbeat not yet sent.
+  send_event(table, "1", 1, "info", "board 1 arrived", "new-journal");
+  ASSERT_TRUE(wait_for([&] { return hub_json("alerts")["tables"].value("default/A/1", json::object()).value("journal", "") == "new-journal"; }))
+      << hub_json("alerts").dump(2);
+  json alerts = hub_json("alerts");
+  EXPECT_EQ(alerts["incomplete"], json::array()) << alerts.dump(2);
+  EXPECT_FALSE(alerts["tables"]["default/A/1"].contains("at_table")) << "the old journal's count given as the table's:\n" << alerts.dump(2);
+  CtlRun r = run_ctl({"alerts", "-c", hubctl});
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_EQ(r.out.find("has not seen all"), std::string::npos) << r.out;
+  EXPECT_TRUE(hub_json("snapshot")["tables"]["default/A/1"]["heartbeat"].is_null()) << hub_json("snapshot").dump(2);
+  // The new journal's first heartbeat judges it again.
+  send_heartbeat(table, 1, 0, "new-journal");
+  ASSERT_TRUE(wait_for([&] { return hub_json("alerts")["tables"]["default/A/1"].value("at_table", "") == "0"; })) << hub_json("alerts").dump(2);
+  EXPECT_EQ(hub_json("alerts")["incomplete"], json::array()) << hub_json("alerts").dump(2);
 }
 
 // A -c endpoint that did not answer froze watch for 1 s every 30 s: each gap asked it `status` and waited

@@ -373,6 +373,10 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   t.replaced_journals.insert(t.journal);
   t.journal = journal;
   t.alerts = protocol::AlertBook{kAcksKeptPerTable};
+  // The old journal's heartbeat counts its open alerts at its last seq: set against the new book it named
+  // the table incomplete, gave the old count as the table's and a late joiner the old last_seq, until the
+  // new journal's first heartbeat. The new journal has said nothing of its own yet.
+  t.last_heartbeat = json();
   t.events.clear();
   t.since_asked.clear();
   if (t.asking) t.control.reset();  // its answer would be the old journal's, or come too late to tell
