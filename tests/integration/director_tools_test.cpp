@@ -81,7 +81,19 @@ void send_ack(zmq::socket_t& pub, std::uint64_t seq, std::uint64_t of) {
 // A hub's three endpoints, ipc in the test's folder: its tables publish to `up`, subscribers read `down`.
 class HubEndpoints : public Daemon {
  protected:
+  void TearDown() override {
+    if (lone_hub > 0) cardtable::test::end_process(lone_hub);
+    Daemon::TearDown();
+  }
+  // The hub alone, the test playing its table: a PUB socket connected to `up`. The hub ends with the test.
+  zmq::socket_t start_hub_and_a_table() {
+    lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
+    zmq::socket_t table(ctx, zmq::socket_type::pub);
+    table.connect(up);
+    return table;
+  }
   std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"), hubctl = folder.ipc("hub-ctl");
+  pid_t lone_hub = -1;
 };
 
 // A hub and two tables that each publish to it and play the fouled board (an alert each), their control
@@ -104,7 +116,7 @@ class HubVenue : public HubEndpoints {
     if (hub > 0) ::kill(hub, SIGTERM);
     for (pid_t p : tables) ::waitpid(p, nullptr, 0);
     if (hub > 0) ::waitpid(hub, nullptr, 0);
-    Daemon::TearDown();
+    HubEndpoints::TearDown();
   }
   json hub_reply(const char* command) const {
     CtlRun r = run_ctl({command, "--json", "-c", hubctl});
@@ -205,14 +217,16 @@ TEST_F(Daemon, WatchThroughAHubSaysEachTablesGapAndGoesOnWithoutReplayingFromAno
   EXPECT_EQ(r.out.find("default/A/1: events"), std::string::npos) << r.out;
 }
 
-TEST_F(Daemon, WatchSinceThroughAHubFailsWithANonZeroExit) {
+// A hub keeps no journal, and one that names no table's control endpoint (no --table-control) can replay
+// nothing: said, and a non-zero exit.
+TEST_F(Daemon, WatchSinceThroughAHubThatNamesNoTablesEndpointFailsWithANonZeroExit) {
   std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"),
               hubctl = folder.ipc("hub-ctl");
   pid = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
   std::this_thread::sleep_for(300ms);
   CtlRun r = run_ctl({"watch", "-e", down, "-c", hubctl, "--since", "1", "--seconds", "1"});
   EXPECT_NE(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("a hub keeps no journal"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("names no table's control endpoint (a hub keeps no journal"), std::string::npos) << r.out;
 }
 
 TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
@@ -248,7 +262,7 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_NE(negative.out.find("give --since N, the first seq wanted (1 or more)"), std::string::npos) << negative.out;
   negative = run_ctl({"watch", "--since", "-1", "-c", ctl, "--seconds", "0.1"});
   EXPECT_EQ(negative.status, 2) << negative.out;
-  EXPECT_NE(negative.out.find("--since wants the first seq wanted (1 or more), not '-1'"), std::string::npos) << negative.out;
+  EXPECT_NE(negative.out.find("--since wants the first seq wanted (1 or more), or TOURNAMENT/SECTION/TABLE:SEQ, not '-1'"), std::string::npos) << negative.out;
   // The daemon's error names its request, and so does cardtablectl's line: said once, not twice.
   CtlRun missing = run_ctl({"evidence", "999999", "-c", ctl});
   EXPECT_EQ(missing.status, 1) << missing.out;
@@ -603,13 +617,7 @@ TEST_F(TableBeforeItsHub, AlertsAtAHubExitNonZeroWhileATableIsIncomplete) {
 // Now a heartbeat is set against the list as it stood at its last_seq, and a hub that truly missed an
 // alert still says so, an alert that came after that heartbeat or not.
 TEST_F(HubEndpoints, AHeartbeatBehindTheHubsAlertsDoesNotMakeItsTableIncomplete) {
-  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
-  struct StopHub {
-    pid_t p;
-    ~StopHub() { cardtable::test::end_process(p); }
-  } stop_hub{hub};
-  zmq::socket_t table(ctx, zmq::socket_type::pub);
-  table.connect(up);
+  zmq::socket_t table = start_hub_and_a_table();
   auto hub_alerts = [&] {
     json j = json::parse(run_ctl({"alerts", "--json", "-c", hubctl}).out, nullptr, false);
     return j.is_object() && j.contains("tables") && j.contains("incomplete") ? j : json{{"tables", json::object()}, {"incomplete", nullptr}};
@@ -661,13 +669,7 @@ TEST_F(HubEndpoints, AHeartbeatBehindTheHubsAlertsDoesNotMakeItsTableIncomplete)
 // journal's, so the hub named the table incomplete (`alerts` exited 1), gave the old count as the table's,
 // and gave a late joiner that heartbeat in its snapshot. The new journal has said nothing yet.
 TEST_F(HubEndpoints, ATableWhoseJournalWasReplacedIsNotJudgedByTheOldJournalsHeartbeat) {
-  pid_t hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
-  struct StopHub {
-    pid_t p;
-    ~StopHub() { cardtable::test::end_process(p); }
-  } stop_hub{hub};
-  zmq::socket_t table(ctx, zmq::socket_type::pub);
-  table.connect(up);
+  zmq::socket_t table = start_hub_and_a_table();
   auto hub_json = [&](const char* command) {
     json j = json::parse(run_ctl({command, "--json", "-c", hubctl}).out, nullptr, false);
     return j.is_object() && j.contains("tables") ? j : json{{"tables", json::object()}};
@@ -722,6 +724,82 @@ TEST_F(Daemon, WatchKeepsShowingEventsWhileItsControlEndpointDoesNotAnswer) {
   for (std::size_t i = 1; i < events.size(); ++i) longest = std::max(longest, events[i] - events[i - 1]);
   // Under 800 ms: the question waits 1 s for its answer, and a loaded machine may hold a line a while.
   EXPECT_LT(std::chrono::duration_cast<std::chrono::milliseconds>(longest).count(), 800) << "the events stopped while -c was asked:\n" << out;
+}
+
+// A broadcaster or director reconnecting to a venue wants every table's events since a point, but `watch
+// --since N -c HUB` refused: "a hub keeps no journal". The hub names each table's own control endpoint
+// (--table-control): --since N replays every such table's journal from its own seq N, --since TABLE:SEQ one
+// table's from SEQ, and a table the hub has heard but names no endpoint for is said, not skipped in silence.
+TEST_F(HubVenue, WatchSinceThroughAHubReplaysEveryTableFromItsOwnJournal) {
+  start_venue({"--table-control", "default/A/1=ipc://" + (dir / "ctl1").string(), "--table-control", "default/A/2=ipc://" + (dir / "ctl2").string()});
+  // Table 3 publishes to the hub with no control endpoint the hub knows of.
+  zmq::socket_t table3(ctx, zmq::socket_type::pub);
+  table3.connect(up);
+  ASSERT_TRUE(wait_for([&] {
+    send_event(table3, "3", 1, "info", "table 3 event 1");
+    return hub_reply("alerts")["tables"].contains("default/A/3");
+  })) << text_of(dir / "hub.log");
+  std::map<std::string, std::uint64_t> last;  // each table's last seq, once it has played its board
+  for (const std::string t : {"1", "2"})
+    ASSERT_TRUE(wait_for([&] {
+      json st = json::parse(run_ctl({"status", "--json", "-c", "ipc://" + (dir / ("ctl" + t)).string()}).out, nullptr, false);
+      if (!st.is_object() || !st.contains("status") || !st["status"].value("simulator", json::object()).value("finished", false)) return false;
+      last["default/A/" + t] = st["status"].value("last_seq", std::uint64_t{0});
+      return true;
+    })) << text_of(dir / ("daemon" + t + ".log"));
+  // The seqs watch showed of each table (JSON lines), and its other lines (stderr).
+  auto watch = [&](std::vector<std::string> since) {
+    std::vector<std::string> args = {"watch", "-e", down, "-c", hubctl, "--json", "--seconds", "1.5"};
+    for (const auto& s : since) args.insert(args.end(), {"--since", s});
+    CtlRun r = run_ctl(args);
+    std::map<std::string, std::vector<std::uint64_t>> seqs;
+    std::string said;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      json e = json::parse(line, nullptr, false);
+      if (!e.is_object()) said += line + "\n";
+      else if (e.contains("seq")) seqs[e.value("tournament", "") + "/" + e.value("section", "") + "/" + e.value("table", "")].push_back(e["seq"].get<std::uint64_t>());
+    }
+    return std::tuple{r.status, seqs, said};
+  };
+  auto from_to = [](std::uint64_t first, std::uint64_t last_seq) {
+    std::vector<std::uint64_t> v;
+    for (std::uint64_t s = first; s <= last_seq; ++s) v.push_back(s);
+    return v;
+  };
+  // Every table's whole session, each from its own journal, in order, once; table 3 said, and exit 1.
+  auto [exit_status, seqs, said] = watch({"1"});
+  EXPECT_EQ(seqs["default/A/1"], from_to(1, last["default/A/1"])) << said;
+  EXPECT_EQ(seqs["default/A/2"], from_to(1, last["default/A/2"])) << said;
+  EXPECT_NE(said.find("--since: default/A/3: not replayed (the hub names no control endpoint for it"), std::string::npos) << said;
+  EXPECT_EQ(said.find("a hub keeps no journal"), std::string::npos) << said;
+  EXPECT_EQ(exit_status, 1) << said;
+  // Where it stopped, for the next watch: each table's seq after the last it showed.
+  const std::string resume = "--since default/A/1:" + std::to_string(last["default/A/1"] + 1) + " --since default/A/2:" +
+                             std::to_string(last["default/A/2"] + 1);
+  EXPECT_NE(said.find("to go on from here: " + resume), std::string::npos) << said;
+  // Going on from there: nothing of either table shown again, its heartbeats (last_seq) no gap.
+  std::vector<std::string> next = {"default/A/1:" + std::to_string(last["default/A/1"] + 1), "default/A/2:" + std::to_string(last["default/A/2"] + 1)};
+  std::tie(exit_status, seqs, said) = watch(next);
+  EXPECT_TRUE(seqs["default/A/1"].empty() && seqs["default/A/2"].empty()) << said;
+  EXPECT_EQ(exit_status, 0) << said;
+  // One table from its own seq: table 2 from 5, nothing of table 1's journal; every table asked is served.
+  std::tie(exit_status, seqs, said) = watch({"default/A/2:5"});
+  EXPECT_EQ(seqs["default/A/2"], from_to(5, last["default/A/2"])) << said;
+  EXPECT_TRUE(seqs["default/A/1"].empty()) << said;
+  EXPECT_EQ(exit_status, 0) << said;
+  // N for every table, and table 1's own: table 1 from its last, table 2 from 3.
+  std::tie(exit_status, seqs, said) = watch({"3", "default/A/1:" + std::to_string(last["default/A/1"])});
+  EXPECT_EQ(seqs["default/A/1"], from_to(last["default/A/1"], last["default/A/1"])) << said;
+  EXPECT_EQ(seqs["default/A/2"], from_to(3, last["default/A/2"])) << said;
+  // A table the hub does not know of, asked by name: said, exit 1.
+  std::tie(exit_status, seqs, said) = watch({"default/B/9:1"});
+  EXPECT_NE(said.find("--since: default/B/9: not replayed (the hub names no control endpoint for it"), std::string::npos) << said;
+  EXPECT_EQ(exit_status, 1) << said;
+  // A --since that is neither a seq nor a table's: wrong usage, named.
+  CtlRun bad = run_ctl({"watch", "-e", down, "-c", hubctl, "--since", "default/A:4", "--seconds", "0.1"});
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("TOURNAMENT/SECTION/TABLE:SEQ"), std::string::npos) << bad.out;
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for

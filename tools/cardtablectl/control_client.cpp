@@ -24,6 +24,7 @@
 #include "protocol/curve_keys.hpp"
 #include "protocol/requests.hpp"
 #include "records_command.hpp"
+#include "since_plan.hpp"
 #include "table_controls.hpp"
 #include "terminal_text.hpp"
 
@@ -179,7 +180,12 @@ int run_watch(const std::vector<std::string>& args) {
       "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps; through a hub, "
       "the hub's (it names each table's own endpoint and key from its --table-control: every such table's gaps are filled), or one "
       "table's (with CURVE its key in --control-server-key); the gaps of a table no endpoint serves are named on stderr")(
-      "since", po::value<std::string>(), "first replay the journal from this seq (1 or more)")(
+      "since", po::value<std::vector<std::string>>()->composing(),
+      "first replay the journal from this seq (1 or more). Seqs are per table: through a hub (-c the hub's control endpoint), N is "
+      "every table's journal from its seq N (1: the whole session), each from the table's own control endpoint as the hub names it; "
+      "TOURNAMENT/SECTION/TABLE:SEQ (repeat for more) one table's from SEQ, over N for that table. A table the hub names no "
+      "endpoint for is said on stderr, not replayed, and watch exits 1 at its end; a watch given --since says on stderr "
+      "when it ends the --since options that go on from where it stopped")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
       "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
@@ -321,13 +327,64 @@ int run_watch(const std::vector<std::string>& args) {
       since = page_last + 1;
     }
   };
-  std::optional<std::uint64_t> since;
-  if (vm.count("since") && !(since = parse_seq(vm["since"].as<std::string>()))) {
-    std::cerr << "cardtablectl watch: --since wants the first seq wanted (1 or more), not '" << printable(vm["since"].as<std::string>())
-              << "'\n(see cardtablectl watch --help)\n";
+  // --since: each table's journal from where it is asked for, from that table's own control endpoint.
+  std::set<std::string> following;  // the tables replayed: a heartbeat ahead of what was shown replays the rest
+  bool follow_every = false;        // --control never answered: its replay was asked for blindly, every table followed
+  bool since_incomplete = false;    // a table's journal asked for was not replayed: exit 1 at the end
+  std::set<std::string> said_unserved;
+  auto say_unserved = [&](const std::string& table, std::uint64_t from, const std::string& why) {
+    if (!said_unserved.insert(table).second) return;
+    since_incomplete = true;
+    std::cerr << "cardtablectl watch: --since: " << printable(table) << ": not replayed (" << why << "); its own control endpoint replays it: "
+              << "cardtablectl replay --since " << from << " -c ENDPOINT" << (g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string())
+              << '\n';
+  };
+  std::string since_why;
+  const auto since = SincePlan::parse(vm.count("since") ? vm["since"].as<std::vector<std::string>>() : std::vector<std::string>{}, since_why);
+  if (!since) {
+    std::cerr << "cardtablectl watch: " << since_why << "\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
-  if (since && !replay_from(*since, {endpoint_address(control), g_curve.control_public})) return kExitProblems;
+  if (!since->empty() && !controls.answered()) {
+    // As before 1.5: --control is taken for the table's own endpoint (it may answer a replay yet).
+    if (!since->every()) {
+      std::cerr << "cardtablectl watch: --since: --control did not answer which tables it serves: nothing replayed\n";
+      return kExitProblems;
+    }
+    if (!replay_from(*since->every(), {endpoint_address(control), g_curve.control_public})) return kExitProblems;
+    follow_every = true;
+  } else if (!since->empty()) {
+    if (controls.is_hub() && controls.tables().empty()) {
+      std::cerr << "cardtablectl watch: --since: the hub at " << printable(control) << " names no table's control endpoint (a hub keeps "
+                << "no journal: give it --table-control TABLE=ENDPOINT for each table, or give --control a table's own endpoint): nothing replayed\n";
+      return kExitProblems;
+    }
+    for (const auto& [table, from] : controls.tables()) {
+      const auto first = since->of(table);
+      if (!first) continue;
+      if (replay_from(*first, from)) {
+        following.insert(table);
+        // Asked from past its last event: nothing shown, and its heartbeat's last_seq is no gap (it replayed
+        // the whole journal from seq 1).
+        last_seqs[table] = std::max(last_seqs[table], *first - 1);
+      } else if (!controls.is_hub()) {
+        return kExitProblems;  // the table's own endpoint: as before, a replay that fails ends the watch
+      } else {
+        controls.failed(table, std::chrono::steady_clock::now());
+        say_unserved(table, *first, "its replay from " + from.endpoint + " failed");
+      }
+    }
+    const std::string none = controls.is_hub() ? "the hub names no control endpoint for it: no --table-control" : "--control is another table's";
+    for (const auto& [table, first] : since->tables())
+      if (!controls.tables().count(table)) say_unserved(table, first, none);
+    // Every table the hub has heard (its alerts reply names each), and later each table first heard.
+    if (controls.is_hub() && since->every()) {
+      std::string error;
+      if (auto heard = request(control, {{"command", "alerts"}}, 3000, error); heard && heard->contains("tables") && (*heard)["tables"].is_object())
+        for (const auto& [table, _] : (*heard)["tables"].items())
+          if (!controls.tables().count(table)) say_unserved(table, *since->every(), none);
+    }
+  }
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
   auto start = std::chrono::steady_clock::now();
@@ -382,6 +439,8 @@ int run_watch(const std::vector<std::string>& args) {
     // A gap (an event lost to a full queue, or published before we connected): fetch it from the journal.
     std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
     const std::string table = table_of(e);
+    if (!table_heard.count(table) && since->every() && controls.is_hub() && !controls.tables().count(table))
+      say_unserved(table, *since->every(), "the hub names no control endpoint for it: no --table-control");
     table_heard[table] = now;
     if (tables_silent.erase(table)) std::cerr << "cardtablectl watch: table " << printable(table) << ": heard again\n";
     // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
@@ -403,7 +462,7 @@ int run_watch(const std::vector<std::string>& args) {
       std::uint64_t daemon_last = 0;
       if (e.contains("evidence") && e["evidence"].is_object())
         daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
-      if (auto c = control_of(table); c && daemon_last > seen && vm.count("since")) replay_or_rest(seen + 1, *c);
+      if (auto c = control_of(table); c && daemon_last > seen && (following.count(table) || follow_every)) replay_or_rest(seen + 1, *c);
     } else if (seq > seen + 1 && seen > 0) {
       if (auto c = control_of(table)) {
         if (!replay_or_rest(seen + 1, *c)) say_gap(table, seen + 1, seq - 1, "its replay failed");
@@ -415,7 +474,10 @@ int run_watch(const std::vector<std::string>& args) {
     }
     show(e);
   }
-  return kExitOk;
+  // A director resuming: the next watch goes on from here, table by table (seqs are per table).
+  if (!since->empty())
+    if (std::string next = resume_options(last_seqs); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
+  return since_incomplete ? kExitProblems : kExitOk;
 }
 
 namespace {

@@ -50,6 +50,7 @@ void TableControls::learn(const json& r) {
     return;
   }
   // A hub (1.5): each table's own endpoint and key. A hub before 1.5 names none: gaps are named, as before.
+  hub_ = r.contains("forwarded");
   auto controls = r.find("controls");
   if (controls == r.end() || !controls->is_object()) return;
   for (const auto& [table, c] : controls->items()) {

@@ -49,6 +49,10 @@ class TableControls {
   // A replay from the table's endpoint failed: not used for kAskAgainAfter (each try waits for its reply).
   void failed(const std::string& table, Clock::time_point now) { resting_[table] = now + kAskAgainAfter; }
   bool answered() const { return answered_; }
+  // Whether --control is a hub's (its status has no table of its own): its tables have other endpoints.
+  bool is_hub() const { return hub_; }
+  // Every table --control's answer named an endpoint for (a daemon: its own table).
+  const std::map<std::string, TableControl>& tables() const { return tables_; }
 
  private:
   void learn(const nlohmann::json& reply);
@@ -57,7 +61,7 @@ class TableControls {
   Secure secure_;
   std::unique_ptr<zmq::socket_t> question_;
   std::optional<Clock::time_point> asked_at_;
-  bool answered_ = false, silence_said_ = false;
+  bool answered_ = false, silence_said_ = false, hub_ = false;
   std::map<std::string, TableControl> tables_;
   std::map<std::string, Clock::time_point> resting_;
 };
