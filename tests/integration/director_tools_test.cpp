@@ -1,5 +1,6 @@
 // cardtablectl as a director uses it, against the real daemon, the real hub and a hostile publisher.
 #include <array>
+#include <atomic>
 #include <cctype>
 #include <future>
 #include <set>
@@ -695,6 +696,98 @@ TEST_F(HubEndpoints, ATableWhoseJournalWasReplacedIsNotJudgedByTheOldJournalsHea
   send_heartbeat(table, 1, 0, "new-journal");
   ASSERT_TRUE(wait_for([&] { return hub_json("alerts")["tables"]["default/A/1"].value("at_table", "") == "0"; })) << hub_json("alerts").dump(2);
   EXPECT_EQ(hub_json("alerts")["incomplete"], json::array()) << hub_json("alerts").dump(2);
+}
+
+// watch waited for every page of a gap's replay (up to 3 s each) before it read another event: one table's
+// big gap, or a slow journal, held back every other table's alerts on a director's screen. The gap is
+// filled page by page while the other tables' events are shown; the table's own live events wait for it,
+// so that its events are shown whole and in seq order.
+TEST_F(HubEndpoints, WatchShowsTheOtherTablesEventsWhileOneTablesGapIsReplayed) {
+  const std::string table1_control = "ipc://" + (dir / "table1-ctl").string();
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + table1_control},
+                       (dir / "hub.log").string());
+  zmq::socket_t tables(ctx, zmq::socket_type::pub);
+  tables.connect(up);
+  // Table 1's control endpoint, a slow journal: each page of 100 events a second after it is asked.
+  constexpr std::uint64_t kLast = 301;
+  std::atomic<bool> done{false};
+  std::thread journal([&] {
+    zmq::socket_t router(ctx, zmq::socket_type::router);
+    router.bind(table1_control);
+    while (!done) {
+      zmq::pollitem_t item{router.handle(), 0, ZMQ_POLLIN, 0};
+      if (zmq::poll(&item, 1, std::chrono::milliseconds(50)) == 0) continue;
+      std::vector<zmq::message_t> q;
+      if (!zmq::recv_multipart(router, std::back_inserter(q))) continue;
+      json ask = json::parse(q.back().to_string_view(), nullptr, false);
+      json reply = {{"ok", true}, {"alerts", json::array()}};
+      if (ask.value("command", "") == "replay") {
+        std::this_thread::sleep_for(1s);
+        const std::uint64_t since = ask.value("since", std::uint64_t{1}), upto = std::min(kLast, since + 99);
+        json events = json::array();
+        for (std::uint64_t seq = since; seq <= upto; ++seq)
+          events.push_back({{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0},
+                            {"tournament", "default"}, {"section", "A"}, {"table", "1"}, {"seq", seq}, {"message", "journalled"}});
+        reply = {{"ok", true}, {"events", events}, {"more", upto < kLast}, {"first_available", 1}, {"last_seq", kLast}};
+      }
+      q.back() = zmq::message_t(reply.dump());
+      zmq::send_multipart(router, q);
+    }
+  });
+  struct Join {
+    std::atomic<bool>& done;
+    std::thread& t;
+    ~Join() {
+      done = true;
+      t.join();
+    }
+  } join{done, journal};
+  pid_t watching = fork_exec({"/bin/sh", "-c", std::string("exec '") + CARDTABLECTL + "' watch --json -e '" + down + "' -c '" + hubctl +
+                                                   "' --seconds 30 >'" + (dir / "watch.out").string() + "' 2>&1"},
+                             (dir / "sh.log").string());
+  struct EndWatch {
+    pid_t& p;
+    ~EndWatch() { cardtable::test::end_process(p); }
+  } end_watch{watching};
+  // The (table, seq) of each line watch showed, in its order.
+  auto shown = [&] {
+    std::vector<std::pair<std::string, std::uint64_t>> lines;
+    std::istringstream out(text_of(dir / "watch.out"));
+    for (std::string line; std::getline(out, line);)
+      if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) lines.emplace_back(e.value("table", ""), e["seq"].get<std::uint64_t>());
+    return lines;
+  };
+  auto has = [&](const std::string& table, std::uint64_t seq) {
+    auto lines = shown();
+    return std::find(lines.begin(), lines.end(), std::pair{table, seq}) != lines.end();
+  };
+  // Table 2 publishes every 20 ms throughout; table 1 its seq 1 until watch shows it, then seq 302.
+  std::uint64_t seq2 = 0;
+  auto table2_for = [&](std::chrono::milliseconds d) {
+    for (auto end = std::chrono::steady_clock::now() + d; std::chrono::steady_clock::now() < end; std::this_thread::sleep_for(20ms))
+      send_event(tables, "2", ++seq2, "info", "table 2 live");
+  };
+  ASSERT_TRUE(wait_for([&] {
+    send_event(tables, "1", 1, "info", "table 1 live");
+    table2_for(100ms);
+    return has("1", 1);
+  })) << text_of(dir / "watch.out") << text_of(dir / "hub.log");
+  send_event(tables, "1", kLast + 1, "info", "table 1 after its gap");
+  ASSERT_TRUE(wait_for([&] {
+    table2_for(100ms);
+    return has("1", kLast + 1);
+  })) << text_of(dir / "watch.out");
+  const auto lines = shown();
+  // Table 1 whole and in order: its gap from its journal, then the live event that showed it.
+  std::vector<std::uint64_t> table1, expected;
+  for (const auto& [table, seq] : lines)
+    if (table == "1") table1.push_back(seq);
+  for (std::uint64_t seq = 1; seq <= kLast + 1; ++seq) expected.push_back(seq);
+  EXPECT_EQ(table1, expected) << text_of(dir / "watch.out");
+  // While its three pages came (3 s), table 2's events were shown: dozens of them between its #2 and #301.
+  const auto at = [&](std::uint64_t seq) { return std::find(lines.begin(), lines.end(), std::pair{std::string("1"), seq}) - lines.begin(); };
+  const auto meanwhile = std::count_if(lines.begin() + at(2), lines.begin() + at(kLast), [](const auto& l) { return l.first == "2"; });
+  EXPECT_GE(meanwhile, 20) << "table 2's events were held back while table 1's gap was replayed:\n" << text_of(dir / "watch.out");
 }
 
 // A -c endpoint that did not answer froze watch for 1 s every 30 s: each gap asked it `status` and waited

@@ -24,6 +24,7 @@
 #include "protocol/curve_keys.hpp"
 #include "protocol/requests.hpp"
 #include "records_command.hpp"
+#include "gap_replays.hpp"
 #include "since_plan.hpp"
 #include "table_controls.hpp"
 #include "terminal_text.hpp"
@@ -303,7 +304,19 @@ int run_watch(const std::vector<std::string>& args) {
               << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT"
               << (g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string()) << '\n';
   };
-  // From --control (--since), or from the table's own control endpoint (a gap).
+  // A page of a replay, shown as --filter wants; its last seq (`since` when it holds none).
+  auto show_page = [&](const json& events, std::uint64_t since) {
+    std::uint64_t page_last = since;
+    for (const auto& e : events) {
+      std::string topic = e.value("class", "") + "/";
+      bool wanted = filters.empty();
+      for (const auto& f : filters) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
+      if (wanted) show(e);
+      if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
+    }
+    return page_last;
+  };
+  // From --control or the tables' own endpoints (--since), before any live event is shown.
   auto replay_from = [&](std::uint64_t since, const TableControl& from) -> bool {
     std::string error;
     while (true) {
@@ -313,14 +326,7 @@ int run_watch(const std::vector<std::string>& args) {
                   << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
         return false;
       }
-      std::uint64_t page_last = since;
-      for (const auto& e : (*r)["events"]) {
-        std::string topic = e.value("class", "") + "/";
-        bool wanted = filters.empty();
-        for (const auto& f : filters) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
-        if (wanted) show(e);
-        if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
-      }
+      const std::uint64_t page_last = show_page((*r)["events"], since);
       if (!(*r)["more"].get<bool>()) return true;
       // The next page follows this one's last event (paging from the highest seq shown of any table, through
       // a hub, skipped this table's events).
@@ -407,20 +413,72 @@ int run_watch(const std::vector<std::string>& args) {
         std::cerr << "cardtablectl watch: table " << printable(name) << ": nothing from it for 15 s, not even a heartbeat, while other tables "
                      "are heard: its daemon stopped, or its machine or network is down. Still listening.\n";
   };
+  // A gap is replayed page by page while the other tables' events keep coming (GapReplays); the table's own
+  // live events wait for it, so that each table's events are shown in seq order.
+  GapReplays gaps(ctx, replay_command, [](zmq::socket_t& s, const std::string& key) { apply_curve(s, g_curve, key); });
+  // One live event (or one held while its table was replayed): a gap it shows is replayed first.
+  std::function<void(json)> handle = [&](json e) {
+    const std::string table = table_of(e);
+    if (gaps.replaying(table)) return gaps.hold(table, std::move(e));
+    const std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
+    // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
+    const bool replaced = journal_of(e) == JournalSeen::Replaced;
+    const std::uint64_t seen = last_seqs[table];
+    // `upto` 0: a heartbeat's, whose failure is said alone (the gap is named by the next event).
+    auto replay = [&](std::uint64_t from, std::uint64_t upto, const TableControl& c) {
+      gaps.start(table, from, upto, c, std::chrono::steady_clock::now());
+      gaps.hold(table, std::move(e));
+    };
+    if (replaced && seq > 1) {
+      if (auto c = control_of(table)) return replay(1, seq - 1, *c);
+      if (filters.empty()) say_gap(table, 1, seq - 1, "published by its new journal before this watch heard it");
+    } else if (e.value("type", "") == "daemon.heartbeat") {
+      std::uint64_t daemon_last = 0;
+      if (e.contains("evidence") && e["evidence"].is_object())
+        daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
+      if (auto c = control_of(table); c && daemon_last > seen && (following.count(table) || follow_every)) return replay(seen + 1, 0, *c);
+    } else if (seq > seen + 1 && seen > 0) {
+      if (auto c = control_of(table)) return replay(seen + 1, seq - 1, *c);
+      if (filters.empty()) {
+        // Filtered, seqs skip the events of other topics: a jump is no gap there.
+        say_gap(table, seen + 1, seq - 1, "lost on the way: a hub restarted, or this watch fell behind");
+        last_seqs[table] = seq - 1;
+      }
+    }
+    show(e);
+  };
+  // A replay that failed is said, and not tried again for a while (controls.failed); then its table's held
+  // events go on, in the order they came.
+  auto end_replays = [&](std::vector<GapReplays::Ended> ended) {
+    for (auto& r : ended) {
+      if (r.failure) {
+        std::cerr << "cardtablectl watch: " << printable(r.table) << ": " << printable(*r.failure) << '\n';
+        controls.failed(r.table, std::chrono::steady_clock::now());
+        if (r.wanted_to >= r.first_missing) {
+          say_gap(r.table, r.first_missing, r.wanted_to, "its replay failed");
+          last_seqs[r.table] = std::max(last_seqs[r.table], r.wanted_to);  // said once: its held event is no new gap
+        }
+      }
+      for (auto& e : r.held) handle(std::move(e));
+    }
+  };
   while (!g_stop) {
     const auto now = std::chrono::steady_clock::now();
     if (seconds > 0 && now - start > std::chrono::duration<double>(seconds)) break;
     say_quiet_tables(now);
     controls.ask(now);
     say_silence(now);
-    std::array<zmq::pollitem_t, 2> items{{{sub.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, 0, 0, 0}}};
+    // The events, --control's answer, and each page of a gap being replayed.
+    std::vector<zmq::pollitem_t> items{{sub.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, 0, 0, 0}};
     if (controls.waiting()) items[1] = {controls.waiting()->handle(), 0, ZMQ_POLLIN, 0};
+    for (const auto& r : gaps.poll_items()) items.push_back(r);
     try {
-      zmq::poll(items.data(), controls.waiting() ? 2 : 1, std::chrono::milliseconds(200));
+      zmq::poll(items.data(), items.size(), std::chrono::milliseconds(200));
     } catch (const zmq::error_t&) {
       break;  // interrupted
     }
     if (items[1].revents & ZMQ_POLLIN) controls.take_answer();
+    end_replays(gaps.take(items.data() + 2, std::chrono::steady_clock::now(), [&](const json& events) { show_page(events, 0); }));
     const auto& item = items[0];
     if (!(item.revents & ZMQ_POLLIN)) {
       if (heartbeats_expected && !quiet_said && now - last_heard > kQuiet) {
@@ -436,44 +494,14 @@ int run_watch(const std::vector<std::string>& args) {
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
     json e = json::parse(frames[1].to_string_view(), nullptr, false);
     if (e.is_discarded()) continue;
-    // A gap (an event lost to a full queue, or published before we connected): fetch it from the journal.
-    std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
     const std::string table = table_of(e);
     if (!table_heard.count(table) && since->every() && controls.is_hub() && !controls.tables().count(table))
       say_unserved(table, *since->every(), "the hub names no control endpoint for it: no --table-control");
     table_heard[table] = now;
     if (tables_silent.erase(table)) std::cerr << "cardtablectl watch: table " << printable(table) << ": heard again\n";
-    // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
-    const bool replaced = journal_of(e) == JournalSeen::Replaced;
-    std::uint64_t seen = last_seqs[table];
-    // A replay that failed is not tried again for a while: each try waits for its reply.
-    auto replay_or_rest = [&](std::uint64_t from, const TableControl& c) {
-      if (replay_from(from, c)) return true;
-      controls.failed(table, std::chrono::steady_clock::now());
-      return false;
-    };
-    if (replaced && seq > 1) {
-      if (auto c = control_of(table)) {
-        if (!replay_or_rest(1, *c)) say_gap(table, 1, seq - 1, "its replay failed");
-      } else if (filters.empty()) {
-        say_gap(table, 1, seq - 1, "published by its new journal before this watch heard it");
-      }
-    } else if (e.value("type", "") == "daemon.heartbeat") {
-      std::uint64_t daemon_last = 0;
-      if (e.contains("evidence") && e["evidence"].is_object())
-        daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
-      if (auto c = control_of(table); c && daemon_last > seen && (following.count(table) || follow_every)) replay_or_rest(seen + 1, *c);
-    } else if (seq > seen + 1 && seen > 0) {
-      if (auto c = control_of(table)) {
-        if (!replay_or_rest(seen + 1, *c)) say_gap(table, seen + 1, seq - 1, "its replay failed");
-      } else if (filters.empty()) {
-        // Filtered, seqs skip the events of other topics: a jump is no gap there.
-        say_gap(table, seen + 1, seq - 1, "lost on the way: a hub restarted, or this watch fell behind");
-        last_seqs[table] = seq - 1;
-      }
-    }
-    show(e);
+    handle(std::move(e));
   }
+  end_replays(gaps.abandon("watch stopped before its replay ended"));
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
   if (!since->empty())
     if (std::string next = resume_options(last_seqs); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
