@@ -703,7 +703,7 @@ TEST_F(HubEndpoints, ATableWhoseJournalWasReplacedIsNotJudgedByTheOldJournalsHea
 // filled page by page while the other tables' events are shown; the table's own live events wait for it,
 // so that its events are shown whole and in seq order.
 TEST_F(HubEndpoints, WatchShowsTheOtherTablesEventsWhileOneTablesGapIsReplayed) {
-  const std::string table1_control = "ipc://" + (dir / "table1-ctl").string();
+  const std::string table1_control = folder.ipc("table1-ctl");
   lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + table1_control},
                        (dir / "hub.log").string());
   zmq::socket_t tables(ctx, zmq::socket_type::pub);
@@ -835,7 +835,7 @@ TEST_F(HubVenue, WatchSinceThroughAHubReplaysEveryTableFromItsOwnJournal) {
   std::map<std::string, std::uint64_t> last;  // each table's last seq, once it has played its board
   for (const std::string t : {"1", "2"})
     ASSERT_TRUE(wait_for([&] {
-      json st = json::parse(run_ctl({"status", "--json", "-c", "ipc://" + (dir / ("ctl" + t)).string()}).out, nullptr, false);
+      json st = json::parse(run_ctl({"status", "--json", "-c", folder.ipc("ctl" + t)}).out, nullptr, false);
       if (!st.is_object() || !st.contains("status") || !st["status"].value("simulator", json::object()).value("finished", false)) return false;
       last["default/A/" + t] = st["status"].value("last_seq", std::uint64_t{0});
       return true;
