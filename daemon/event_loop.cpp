@@ -69,12 +69,12 @@ EventLoop::EventLoop(Options options)
   std::optional<Simulation> simulation = prepare_simulation(options_, *loaded_record.record);
   if (simulation) {
     table_config = simulation->config;
-    scenario_inputs_ = std::move(simulation->inputs);
+    scenario_ = std::move(simulation->script);
     if (!simulation->real_clock) clock_.use_scenario_clock();
     preset.push_back(simulation->device);
   }
   // devices/ does not include the scenario parser: the sim gets the scenario parsed here.
-  devices::set_script_loader([this](const std::string&, std::string&) -> std::optional<std::vector<table::TableInput>> { return scenario_inputs_; });
+  devices::set_script_loader([this](const std::string&, std::string&) -> std::optional<devices::InputScript> { return scenario_; });
   std::vector<devices::DeviceConfig> configs;
   try {
     configs = parse_device_options(std::move(preset), options_.devices, options_.zones);
@@ -134,7 +134,7 @@ EventLoop::EventLoop(Options options)
   version.evidence = {{"proto_major", std::to_string(protocol::kProtoMajor)}, {"proto_minor", std::to_string(protocol::kProtoMinor)},
                       {"daemon", CARDTABLE_VERSION}};
   host_->publish(version);
-  host_->start(summary, scenario_inputs_);
+  host_->start(summary, scenario_);
 }
 
 EventLoop::~EventLoop() { devices_.stop(); }

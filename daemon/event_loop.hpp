@@ -53,7 +53,7 @@ class EventLoop {
   TableClock clock_;  // the table's one clock and its timer
   DeviceQueue queue_;
   DeviceManager devices_{queue_};
-  std::vector<table::TableInput> scenario_inputs_;  // what the device "sim" plays (--simulate)
+  devices::InputScript scenario_;  // what the device "sim" plays (--simulate), made as it plays
   zmq::context_t context_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;  // with CURVE only
   std::unique_ptr<Publisher> publisher_;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 
 #include "daemon/startup_error.hpp"
@@ -43,7 +44,11 @@ std::optional<Simulation> prepare_simulation(const Options& options, const bridg
   }
   Simulation sim;
   sim.config = scenario->config;
-  sim.inputs = table::scenario_inputs(*scenario);
+  // Made as the sim plays, never all at once: memory stays flat in the scenario's length.
+  auto played = std::make_shared<const table::Scenario>(*std::move(scenario));
+  sim.script = [played]() -> devices::InputCursor {
+    return [played, inputs = table::ScenarioInputs(*played)]() mutable { return inputs.next(); };
+  };
   sim.real_clock = options.speed == 1.0;
   sim.device = {"sim", "sim", {}, {{"script", name}, {"loop", options.loop ? "yes" : "no"}, {"clock", sim.real_clock ? "daemon" : "script"}}};
   std::ostringstream speed;

@@ -10,13 +10,14 @@
 #include "bridge/master_record.hpp"
 #include "daemon/options.hpp"
 #include "devices/device.hpp"
+#include "devices/sim/input_script.hpp"
 #include "table/scenario.hpp"
 
 namespace cardtable::daemon {
 
 struct Simulation {
   table::TableConfig config;               // the scenario's settings are the table's
-  std::vector<table::TableInput> inputs;   // what the sim plays
+  devices::InputScript script;             // what the sim plays, made from the scenario as it plays
   devices::DeviceConfig device;            // the device "sim", its zones the scenario's
   bool real_clock = true;                  // false: a sped-up scenario brings its own ticks
 };

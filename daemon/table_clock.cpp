@@ -27,16 +27,19 @@ double TableClock::mono() const {
 }
 
 void TableClock::resume(table::Millis last_time, double last_wall,
-                        const std::vector<table::TableInput>& scenario) {
+                        const devices::InputScript& scenario) {
   const double gap_ms = std::max(0.0, (wall() - last_wall) * 1000.0);
   base_ = last_time + static_cast<table::Millis>(gap_ms);
   if (real_) return;
   // The scenario starts again from its own first time: its first reading comes right after the replayed
   // board's last.
-  auto first = std::find_if(scenario.begin(), scenario.end(), [](const table::TableInput& in) {
-    return in.kind != table::TableInput::Kind::Tick;
-  });
-  if (first != scenario.end()) scenario_offset_ = std::max<table::Millis>(0, last_time - first->time);
+  if (!scenario) return;
+  const devices::InputCursor inputs = scenario();
+  while (const auto in = inputs())
+    if (in->kind != table::TableInput::Kind::Tick) {
+      scenario_offset_ = std::max<table::Millis>(0, last_time - in->time);
+      return;
+    }
 }
 
 table::TableInput TableClock::scenario_input(table::TableInput in) const {

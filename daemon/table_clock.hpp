@@ -10,6 +10,7 @@
 #include <chrono>
 #include <vector>
 
+#include "devices/sim/input_script.hpp"
 #include "table/input.hpp"
 
 namespace cardtable::daemon {
@@ -32,7 +33,7 @@ class TableClock {
   // After a board was replayed: the clock goes on from its last input's time plus the wall time since it
   // was applied (none when the wall clock went back); a scenario's times (`scenario`: its inputs, from its
   // start again) go on after the replayed board's.
-  void resume(table::Millis last_time, double last_wall, const std::vector<table::TableInput>& scenario);
+  void resume(table::Millis last_time, double last_wall, const devices::InputScript& scenario);
   // A scenario's input as the table gets it: its times moved on after a resumed board's.
   table::TableInput scenario_input(table::TableInput in) const;
 

@@ -34,7 +34,7 @@ TableHost::TableHost(std::unique_ptr<bridge::MasterRecord> master, const table::
   alerts_.load(publisher_.journal());
 }
 
-void TableHost::start(const std::string& summary, const std::vector<table::TableInput>& scenario) {
+void TableHost::start(const std::string& summary, const devices::InputScript& scenario) {
   auto loaded = daemon_event("record.loaded", "info", "Master record loaded: " + summary, options_, wall(), mono());
   loaded.evidence = {{"boards", std::to_string(master_->size())}, {"sessions", std::to_string(master_->session_count())}};
   publish(loaded);
@@ -46,7 +46,7 @@ void TableHost::start(const std::string& summary, const std::vector<table::Table
 // are in the journal already and are not published again; the cards played are held again for the
 // broadcaster (who gets the whole board after the embargo), the recorder and the trick count see them as
 // they did.
-void TableHost::resume(const std::vector<table::TableInput>& scenario) {
+void TableHost::resume(const devices::InputScript& scenario) {
   InputLog::Identity identity{InputLog::record_hash(*master_), {}};
   for (const table::Zone& z : config_.zones) identity.zones.push_back(z.str());
   board_resume_ = std::make_unique<BoardResume>(fs::path(options_.state_dir) / "board-in-progress.inputs", std::move(identity));

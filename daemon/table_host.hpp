@@ -46,7 +46,7 @@ class TableHost : public TableRequests::Table {
   // At start: record.loaded (`summary`: the master loader's), table.capabilities, then the last run's board
   // in progress replayed from its input log (board_resume.hpp); the clock goes on after it (`scenario`: a
   // simulated table's inputs, whose times then go on after the replayed board's).
-  void start(const std::string& summary, const std::vector<table::TableInput>& scenario);
+  void start(const std::string& summary, const devices::InputScript& scenario);
   // An input from a device or the clock: applied, its events published, kept in the input log.
   void apply(const table::TableInput& in);
   // device.added / device.lost / device.error on the wire; a lost device's zones unknown (device_loss.hpp).
@@ -83,7 +83,7 @@ class TableHost : public TableRequests::Table {
   // After the table applied an input and its events went out: kept in the input log (a board that ended
   // starts a new one). Nothing while replaying.
   void logged(const table::TableInput& in, const std::vector<Published>& events);
-  void resume(const std::vector<table::TableInput>& scenario);
+  void resume(const devices::InputScript& scenario);
   bool replaying() const { return board_resume_ && board_resume_->replaying(); }  // the last run's inputs
   // The board in progress starts at its first event: its label identified or its cards arrived
   // (board_first_seq_); it ends at its return or verification. From the journal's events when resuming.

@@ -557,8 +557,9 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
   if (!zones_given) fail("no 'zones' line: say which zones the table has");
   if (!errors_.empty()) return std::nullopt;
   std::stable_sort(scenario_.steps.begin(), scenario_.steps.end(), [](const ScenarioStep& a, const ScenarioStep& b) { return a.time < b.time; });
-  // Every read period is a reading of each zone, all made before the table starts (scenario_inputs): a
-  // day at a read every 10 ms was gigabytes. Said at the 'end' line, or at the last step's when it is implied.
+  // Every read period is a reading of each zone: a day at a read every 10 ms was gigabytes when they were
+  // all made before the table started, and is still 8.6 million periods of the table's work (ScenarioInputs
+  // now makes them as it goes). Said at the 'end' line, or at the last step's when it is implied.
   const Millis end = scenario_.end >= 0 ? scenario_.end : (scenario_.steps.empty() ? 0 : scenario_.steps.back().time) + 10000;
   if (const Millis periods = end / scenario_.read_period; periods > kMostPeriods) {
     line_ = scenario_.end >= 0 ? end_line_ : scenario_.steps.back().line;
@@ -588,13 +589,6 @@ std::string scenario_tag_uid(Card card, int pack) {
 }
 
 namespace {
-struct Live {
-  bool active = false;
-  Observation obs;
-};
-
-std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset);
-
 // What the simulated device reads for a step: with 'tags', each card with its tag's UID -- one for each
 // pack it is read from (a second ♠A of another pack is a second tag).
 Observation observation_of(const Scenario& sc, const ScenarioStep& s, Millis time) {
@@ -609,65 +603,87 @@ Observation observation_of(const Scenario& sc, const ScenarioStep& s, Millis tim
 }
 }  // namespace
 
-std::vector<TableInput> scenario_inputs(const Scenario& sc) { return inputs_from(sc, {}, {}, 0); }
+ScenarioInputs::ScenarioInputs(const Scenario& sc, Millis offset, bool first_pass) : scenario_(&sc), offset_(offset) {
+  end_ = sc.end >= 0 ? sc.end : (sc.steps.empty() ? 0 : sc.steps.back().time) + 10000;
+  if (first_pass) return;
+  // What the scenario leaves on the table at its end reads on at the start of the next pass.
+  for (const ScenarioStep& s : sc.steps) {
+    if (s.kind != ScenarioStep::Kind::Read && s.kind != ScenarioStep::Kind::Silent) continue;
+    take_step(s);
+    zones_[static_cast<std::size_t>(s.zone.index())].obs.time = 0;
+  }
+}
 
-std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, bool first_pass) {
-  std::array<Live, kZoneCount> zones{};
-  std::vector<Zone> order;
-  if (!first_pass) {
-    // What the scenario leaves on the table at its end reads on at the start of the next pass.
-    for (const ScenarioStep& s : sc.steps) {
-      if (s.kind != ScenarioStep::Kind::Read && s.kind != ScenarioStep::Kind::Silent) continue;
-      Live& z = zones[static_cast<std::size_t>(s.zone.index())];
-      if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
-      z.active = s.kind == ScenarioStep::Kind::Read;
-      z.obs = observation_of(sc, s, 0);
+void ScenarioInputs::take_step(const ScenarioStep& s) {
+  Live& z = zones_[static_cast<std::size_t>(s.zone.index())];
+  if (std::find(order_.begin(), order_.end(), s.zone) == order_.end()) order_.push_back(s.zone);
+  z.active = s.kind == ScenarioStep::Kind::Read;
+  z.obs = observation_of(*scenario_, s, s.time);
+}
+
+std::optional<TableInput> ScenarioInputs::next() {
+  const Scenario& sc = *scenario_;
+  while (t_ <= end_) {
+    switch (stage_) {
+      case Stage::Steps:
+        // The steps of this period, in order: a command is an input at its time; a reading changes what
+        // its zone reads from now on.
+        while (next_step_ < sc.steps.size() && sc.steps[next_step_].time <= t_) {
+          const ScenarioStep& s = sc.steps[next_step_++];
+          if (s.kind == ScenarioStep::Kind::Reload) continue;
+          if (s.kind != ScenarioStep::Kind::Command) {
+            take_step(s);
+            continue;
+          }
+          TableInput in;
+          in.kind = TableInput::Kind::Command;
+          in.command = s.command;
+          in.command.time += offset_;
+          in.time = s.time + offset_;
+          return in;
+        }
+        stage_ = Stage::Readings;
+        next_reading_ = 0;
+        break;
+      case Stage::Readings:
+        // Each active zone read once in the period.
+        while (next_reading_ < order_.size()) {
+          const Live& z = zones_[static_cast<std::size_t>(order_[next_reading_++].index())];
+          if (!z.active) continue;
+          TableInput in;
+          in.kind = TableInput::Kind::Observe;
+          in.observation = z.obs;
+          in.observation.time = t_ + offset_;
+          in.time = t_ + offset_;
+          return in;
+        }
+        stage_ = Stage::Tick;
+        break;
+      case Stage::Tick: {
+        TableInput tick;
+        tick.time = t_ + offset_;
+        t_ += sc.read_period;
+        stage_ = Stage::Steps;
+        return tick;
+      }
     }
   }
-  return inputs_from(sc, zones, order, offset);
+  return std::nullopt;
 }
 
 namespace {
-std::vector<TableInput> inputs_from(const Scenario& sc, std::array<Live, kZoneCount> zones, std::vector<Zone> order, Millis offset) {
+std::vector<TableInput> all_of(ScenarioInputs inputs) {
   std::vector<TableInput> out;
-  Millis last = sc.steps.empty() ? 0 : sc.steps.back().time;
-  Millis end = sc.end >= 0 ? sc.end : last + 10000;
-  std::size_t next = 0;
-  for (Millis t = 0; t <= end; t += sc.read_period) {
-    for (; next < sc.steps.size() && sc.steps[next].time <= t; ++next) {
-      const ScenarioStep& s = sc.steps[next];
-      if (s.kind == ScenarioStep::Kind::Reload) continue;
-      if (s.kind == ScenarioStep::Kind::Command) {
-        TableInput in;
-        in.kind = TableInput::Kind::Command;
-        in.command = s.command;
-        in.command.time += offset;
-        in.time = s.time + offset;
-        out.push_back(std::move(in));
-        continue;
-      }
-      Live& z = zones[static_cast<std::size_t>(s.zone.index())];
-      if (std::find(order.begin(), order.end(), s.zone) == order.end()) order.push_back(s.zone);
-      z.active = s.kind == ScenarioStep::Kind::Read;
-      z.obs = observation_of(sc, s, s.time);
-    }
-    for (const Zone& zone : order) {
-      Live& z = zones[static_cast<std::size_t>(zone.index())];
-      if (!z.active) continue;
-      TableInput in;
-      in.kind = TableInput::Kind::Observe;
-      in.observation = z.obs;
-      in.observation.time = t + offset;
-      in.time = t + offset;
-      out.push_back(std::move(in));
-    }
-    TableInput tick;
-    tick.time = t + offset;
-    out.push_back(std::move(tick));
-  }
+  while (auto in = inputs.next()) out.push_back(*std::move(in));
   return out;
 }
 }  // namespace
+
+std::vector<TableInput> scenario_inputs(const Scenario& sc) { return all_of(ScenarioInputs(sc)); }
+
+std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, bool first_pass) {
+  return all_of(ScenarioInputs(sc, offset, first_pass));
+}
 
 void apply(Table& table, const TableInput& in) {
   switch (in.kind) {
@@ -677,22 +693,28 @@ void apply(Table& table, const TableInput& in) {
   }
 }
 
-std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master, const MasterLoader& reload) {
+void run_scenario(const Scenario& sc, const MasterRecord& master, const MasterLoader& reload, const std::function<void(Event&&)>& each) {
   Table table(master, sc.config);
-  std::vector<Event> out = table.take_events();
+  for (Event& e : table.take_events()) each(std::move(e));
   std::vector<const ScenarioStep*> reloads;
   for (const ScenarioStep& s : sc.steps)
     if (s.kind == ScenarioStep::Kind::Reload) reloads.push_back(&s);
   std::size_t r = 0;
-  for (const TableInput& in : scenario_inputs(sc)) {
+  ScenarioInputs inputs(sc);
+  while (const auto in = inputs.next()) {
     // A reload comes before the inputs of its moment, as a SIGHUP between two reads would.
-    for (; r < reloads.size() && reloads[r]->time <= in.time; ++r) {
+    for (; r < reloads.size() && reloads[r]->time <= in->time; ++r) {
       table.tick(reloads[r]->time);
       table.reload_master(reload ? reload(reloads[r]->masters.empty() ? sc.masters : reloads[r]->masters) : master);
     }
-    apply(table, in);
-    for (Event& e : table.take_events()) out.push_back(std::move(e));
+    apply(table, *in);
+    for (Event& e : table.take_events()) each(std::move(e));
   }
+}
+
+std::vector<Event> run_scenario(const Scenario& sc, const MasterRecord& master, const MasterLoader& reload) {
+  std::vector<Event> out;
+  run_scenario(sc, master, reload, [&out](Event&& e) { out.push_back(std::move(e)); });
   return out;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <array>
 #include <functional>
 #include <map>
 #include <optional>
@@ -71,6 +72,36 @@ std::optional<Scenario> parse_scenario(std::string_view text, const std::filesys
 // What a table is given, in order, when a scenario runs: the simulated device reads each active zone
 // every read period; commands come at their time; a tick closes every period. (Reload steps are not
 // inputs: a record is reloaded by the daemon, not by a device; run_scenario does it.)
+// Made one at a time as the table takes them: a run is up to 100,000 read periods of a reading of each
+// zone (~240 bytes each), so made up front it was ~100 MB before the table started; this holds one
+// period's state whatever the length. `scenario` must outlive it.
+class ScenarioInputs {
+ public:
+  explicit ScenarioInputs(const Scenario& scenario) : ScenarioInputs(scenario, 0, true) {}
+  // One pass of a looped scenario: see scenario_pass_inputs.
+  ScenarioInputs(const Scenario& scenario, Millis offset, bool first_pass);
+  // The next input; null after the last.
+  std::optional<TableInput> next();
+
+ private:
+  struct Live {
+    bool active = false;
+    Observation obs;
+  };
+  enum class Stage : std::uint8_t { Steps, Readings, Tick };
+  void take_step(const ScenarioStep& s);
+
+  const Scenario* scenario_;
+  Millis offset_;
+  Millis end_;
+  Millis t_ = 0;                  // the read period being made
+  Stage stage_ = Stage::Steps;
+  std::size_t next_step_ = 0;     // the first step not yet taken
+  std::size_t next_reading_ = 0;  // in order_, this period's next zone to read
+  std::array<Live, kZoneCount> zones_{};
+  std::vector<Zone> order_;       // the zones in the order the scenario first names them
+};
+// All of them (tests, benchmarks; a short scenario).
 std::vector<TableInput> scenario_inputs(const Scenario& scenario);
 // One pass of a scenario played in a loop (the simulator's --loop), its times shifted by `offset` (the
 // table's clock never goes back). After the first pass, every zone the scenario leaves reading at its end
@@ -86,6 +117,9 @@ void apply(class Table& table, const TableInput& input);
 // without `reload`, the same record is given again. What `reload` returns must outlive the call.
 using MasterLoader = std::function<const bridge::MasterRecord&(const std::vector<std::filesystem::path>&)>;
 std::vector<Event> run_scenario(const Scenario& scenario, const bridge::MasterRecord& master, const MasterLoader& reload = {});
+// The same, each event handed to `each` as the table publishes it (cardtablectl simulate prints them as they come).
+void run_scenario(const Scenario& scenario, const bridge::MasterRecord& master, const MasterLoader& reload,
+                  const std::function<void(Event&&)>& each);
 
 // A play of a whole deal for a contract: (seat, card) in the order played, 52 cards. Simple rules: lead
 // the top of the longest suit, follow low, ruff low, else discard low. Faults for tests: the opening lead

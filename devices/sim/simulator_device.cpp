@@ -30,17 +30,18 @@ bool FaultInjector::unplugged_at(Millis t) const {
   return faults_.unplug && t >= faults_.unplug->first && t < faults_.unplug->first + faults_.unplug->second;
 }
 
-SimulatorDevice::SimulatorDevice(DeviceConfig config, std::vector<table::TableInput> script, double speed, bool loop, SimFaults faults,
+SimulatorDevice::SimulatorDevice(DeviceConfig config, InputScript script, double speed, bool loop, SimFaults faults,
                                  Clock clock)
     : Device(std::move(config)), script_(std::move(script)), speed_(speed), loop_(loop), faults_(faults), clock_(std::move(clock)) {}
 
 SimulatorDevice::~SimulatorDevice() { stop(); }
 
-std::vector<Zone> SimulatorDevice::script_zones(const std::vector<table::TableInput>& script) {
+std::vector<Zone> SimulatorDevice::script_zones(const InputScript& script) {
   std::vector<Zone> out;
-  for (const auto& in : script)
-    if (in.kind == table::TableInput::Kind::Observe && std::find(out.begin(), out.end(), in.observation.zone) == out.end())
-      out.push_back(in.observation.zone);
+  InputCursor cursor = script();
+  while (const auto in = cursor())
+    if (in->kind == table::TableInput::Kind::Observe && std::find(out.begin(), out.end(), in->observation.zone) == out.end())
+      out.push_back(in->observation.zone);
   return out;
 }
 
@@ -62,7 +63,7 @@ void SimulatorDevice::event(DeviceSink& sink, DeviceEvent::Kind kind, std::strin
 void SimulatorDevice::run(DeviceSink& sink) {
   using clock = std::chrono::steady_clock;
   present_ = true;
-  event(sink, DeviceEvent::Kind::Added, "simulated table, " + std::to_string(script_.size()) + " inputs");
+  event(sink, DeviceEvent::Kind::Added, "simulated table");
   FaultInjector faults(faults_);
   // The zones read in the previous pass (their last reading), for the start of the next one.
   std::array<std::optional<table::Observation>, table::kZoneCount> last{};
@@ -72,8 +73,13 @@ void SimulatorDevice::run(DeviceSink& sink) {
   bool unplugged = false;
   do {
     std::array<bool, table::kZoneCount> read_this_pass{};
-    for (const table::TableInput& step : script_) {
-      table::TableInput in = step;
+    table::Millis pass_last = 0;  // the pass's last input's time: the next pass starts after it
+    bool pass_empty = true;
+    InputCursor cursor = script_();
+    while (auto step = cursor()) {
+      table::TableInput in = *std::move(step);
+      pass_last = in.time;
+      pass_empty = false;
       const table::Millis script_time = in.time;
       auto due = start + std::chrono::microseconds(static_cast<long long>(static_cast<double>(in.time + offset) * 1000.0 / speed_));
       in.time += offset + base;
@@ -113,7 +119,7 @@ void SimulatorDevice::run(DeviceSink& sink) {
         sink.push(std::move(*faulty));
       }
     }
-    offset += script_.empty() ? 1000 : script_.back().time + 100;
+    offset += pass_empty ? 1000 : pass_last + 100;
     ++passes_;
   } while (loop_);
   finished_ = true;

@@ -25,6 +25,7 @@
 
 #include "devices/device.hpp"
 #include "devices/device_worker.hpp"
+#include "devices/sim/input_script.hpp"
 
 namespace cardtable::devices {
 
@@ -49,7 +50,7 @@ class FaultInjector {
 
 class SimulatorDevice : public Device {
  public:
-  SimulatorDevice(DeviceConfig config, std::vector<table::TableInput> script, double speed, bool loop, SimFaults faults, Clock clock);
+  SimulatorDevice(DeviceConfig config, InputScript script, double speed, bool loop, SimFaults faults, Clock clock);
   ~SimulatorDevice() override;
   bool start(DeviceSink& sink, std::string& error) override;
   void stop() override;
@@ -58,14 +59,14 @@ class SimulatorDevice : public Device {
   bool finished() const { return finished_; }
   void set_daemon_clock(bool on) { daemon_clock_ = on; }
 
-  // The zones a script reads, in the order it first reads them.
-  static std::vector<Zone> script_zones(const std::vector<table::TableInput>& script);
+  // The zones a script reads, in the order it first reads them (one pass through it).
+  static std::vector<Zone> script_zones(const InputScript& script);
 
  private:
   void run(DeviceSink& sink);
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
 
-  std::vector<table::TableInput> script_;
+  InputScript script_;
   double speed_;
   bool loop_;
   SimFaults faults_;
@@ -79,7 +80,7 @@ class SimulatorDevice : public Device {
 
 // Loads a script for the sim driver; the daemon provides one that reads scenario files (devices/ does not
 // include the scenario parser). Null with `error` when the file is bad.
-using ScriptLoader = std::function<std::optional<std::vector<table::TableInput>>(const std::string& path, std::string& error)>;
+using ScriptLoader = std::function<std::optional<InputScript>(const std::string& path, std::string& error)>;
 void set_script_loader(ScriptLoader loader);
 std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error);
 

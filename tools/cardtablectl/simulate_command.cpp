@@ -83,10 +83,12 @@ int run_simulate(const std::vector<std::string>& args) {
       if (d.is_error()) std::cerr << d.str() << '\n';
     return r;
   };
-  for (const table::Event& e : table::run_scenario(*scenario, master, reload)) {
-    if (vm.count("json")) std::cout << to_json(e).dump() << '\n';
+  // Printed as the table publishes them: a long scenario's events are never all held at once.
+  const bool json = vm.count("json") > 0;
+  table::run_scenario(*scenario, master, reload, [json](table::Event&& e) {
+    if (json) std::cout << to_json(e).dump() << '\n';
     else std::cout << e.str() << '\n';
-  }
+  });
   return kExitOk;
 }
 

@@ -41,7 +41,7 @@ TEST(TableClock, AWallClockSetBackDuringTheRestartAddsNoGapAndNeverTurnsTheTimeB
 
 TEST(TableClock, ARealClocksInputsAreNotMovedByAResume) {
   TableClock clock;
-  clock.resume(90'000, clock.wall(), {reading(1'000)});
+  clock.resume(90'000, clock.wall(), devices::fixed_script({reading(1'000)}));
   EXPECT_EQ(clock.scenario_input(reading(1'000)).time, 1'000);
 }
 
@@ -49,7 +49,7 @@ TEST(TableClock, AScenarioReplayedFromItsStartGoesOnAfterTheResumedBoardsTimes) 
   TableClock clock(false);
   table::TableInput tick;  // a scenario's leading ticks do not count: its first reading does
   tick.time = 0;
-  clock.resume(90'000, clock.wall(), {tick, reading(2'000), reading(3'000)});
+  clock.resume(90'000, clock.wall(), devices::fixed_script({tick, reading(2'000), reading(3'000)}));
   table::TableInput in = reading(3'000);
   in.command.time = 3'000;
   const table::TableInput moved = clock.scenario_input(in);
@@ -60,7 +60,7 @@ TEST(TableClock, AScenarioReplayedFromItsStartGoesOnAfterTheResumedBoardsTimes) 
 
 TEST(TableClock, AScenarioThatStartsAfterTheResumedBoardIsNotMovedBack) {
   TableClock clock(false);
-  clock.resume(1'000, clock.wall(), {reading(5'000)});
+  clock.resume(1'000, clock.wall(), devices::fixed_script({reading(5'000)}));
   EXPECT_EQ(clock.scenario_input(reading(5'000)).time, 5'000);
 }
 

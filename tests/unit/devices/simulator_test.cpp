@@ -45,7 +45,7 @@ bool finishes(const SimulatorDevice& sim) {
 DeviceConfig sim_config() { return DeviceConfig{"sim0", "sim", {{0, zone("play:N")}}, {}}; }
 
 TEST(Simulator, PlaysTheScriptThroughTheSinkAndSaysItWasAdded) {
-  SimulatorDevice sim(sim_config(), late_zone_script(), 100.0, false, {}, steady_millis);
+  SimulatorDevice sim(sim_config(), fixed_script(late_zone_script()), 100.0, false, {}, steady_millis);
   test::RecordingSink sink;
   std::string error;
   ASSERT_TRUE(sim.start(sink, error));
@@ -57,7 +57,7 @@ TEST(Simulator, PlaysTheScriptThroughTheSinkAndSaysItWasAdded) {
 }
 
 TEST(Simulator, ALoopedPassReadsAZoneEmptyUntilTheNewPassReadsIt) {
-  SimulatorDevice sim(sim_config(), late_zone_script(), 100.0, true, {}, steady_millis);
+  SimulatorDevice sim(sim_config(), fixed_script(late_zone_script()), 100.0, true, {}, steady_millis);
   test::RecordingSink sink;
   std::string error;
   ASSERT_TRUE(sim.start(sink, error));
@@ -84,7 +84,7 @@ TEST(Simulator, ALoopedPassReadsAZoneEmptyUntilTheNewPassReadsIt) {
 TEST(Simulator, SimulatedUnplugIsLostThenAddedAndSilentBetween) {
   SimFaults faults;
   faults.unplug = std::pair<table::Millis, table::Millis>{600, 200};
-  SimulatorDevice sim(sim_config(), late_zone_script(), 100.0, false, faults, steady_millis);
+  SimulatorDevice sim(sim_config(), fixed_script(late_zone_script()), 100.0, false, faults, steady_millis);
   test::RecordingSink sink;
   std::string error;
   ASSERT_TRUE(sim.start(sink, error));

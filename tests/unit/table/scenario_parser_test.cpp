@@ -172,3 +172,27 @@ TEST(ScenarioLoop, ARestartIsNotAReaderGoingSilent) {
   EXPECT_GT(count_silent(false), 0);  // the bug, as the simulator has it
   EXPECT_EQ(count_silent(true), 0);
 }
+
+// A scenario's inputs are made as the table takes them, never the whole run up front: made at once, a day
+// at a read every 10 ms (8.6 million periods, a reading and a tick each) was gigabytes before the table
+// started. The generator holds one period's state, so the first inputs of the longest run come at once,
+// and a step's reading starts at its period.
+TEST(ScenarioInputs, TheFirstInputsOfADayAtAReadEvery10MsComeAtOnce) {
+  Scenario day;
+  day.read_period = 10;
+  day.end = 86'400'000;
+  ScenarioStep reads;
+  reads.zone = *Zone::parse("play:N");
+  reads.cards.add(*cardtable::bridge::Card::parse("SA"));
+  reads.time = 20;
+  day.steps.push_back(reads);
+  ScenarioInputs inputs(day);
+  std::vector<std::pair<TableInput::Kind, Millis>> first;
+  for (int i = 0; i < 5; ++i) {
+    auto in = inputs.next();
+    ASSERT_TRUE(in);
+    first.emplace_back(in->kind, in->time);
+  }
+  using K = TableInput::Kind;
+  EXPECT_EQ(first, (std::vector<std::pair<K, Millis>>{{K::Tick, 0}, {K::Tick, 10}, {K::Observe, 20}, {K::Tick, 20}, {K::Observe, 30}}));
+}
