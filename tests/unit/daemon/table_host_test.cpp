@@ -81,22 +81,25 @@ class TableHostTest : public ::testing::Test {
     o.simulate = kCleanBoard.string();
     LoadedRecord record = load_master(masters());
     sim = *prepare_simulation(o, *record.record);
+    const devices::InputCursor played = sim.script();
+    while (auto in = played()) inputs.push_back(*std::move(in));
   }
   // The inputs up to (not including) time `until`, and those from it.
   std::vector<table::TableInput> before(table::Millis until) const {
     std::vector<table::TableInput> out;
-    std::copy_if(sim.inputs.begin(), sim.inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time < until; });
+    std::copy_if(inputs.begin(), inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time < until; });
     return out;
   }
   std::vector<table::TableInput> from(table::Millis at) const {
     std::vector<table::TableInput> out;
-    std::copy_if(sim.inputs.begin(), sim.inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time >= at; });
+    std::copy_if(inputs.begin(), inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time >= at; });
     return out;
   }
   fs::path state() const { return dir.path() / "state"; }
   fs::path missing() const { return dir.path() / "missing.pbn"; }
   test::ProcessFolder dir{std::string("table-host-test-") + ::testing::UnitTest::GetInstance()->current_test_info()->name()};
   Simulation sim;
+  std::vector<table::TableInput> inputs;  // every input of the scenario, as the sim plays them
 };
 
 TEST_F(TableHostTest, AtStartTheRecordLoadedAndTheTablesCapabilitiesAreSaid) {
@@ -223,7 +226,7 @@ TEST_F(TableHostTest, ARestartMidBoardGoesOnWithTheBoardWithoutSayingItsEventsTw
     EXPECT_EQ(run.host->status()["phase"], "play");
   }
   DaemonRun again(state(), sim);
-  again.host->start(again.summary, from(50'000));
+  again.host->start(again.summary, devices::fixed_script(from(50'000)));
   auto published = again.published();
   EXPECT_EQ(std::vector<std::string>(published.begin() + static_cast<std::ptrdiff_t>(said_before), published.end()),
             (std::vector<std::string>{"record.loaded", "table.capabilities"}))
