@@ -73,8 +73,11 @@ EventLoop::EventLoop(Options options)
     if (!simulation->real_clock) clock_.use_scenario_clock();
     preset.push_back(simulation->device);
   }
-  // devices/ does not include the scenario parser: the sim gets the scenario parsed here.
-  devices::set_script_loader([this](const std::string&, std::string&) -> std::optional<devices::InputScript> { return scenario_; });
+  // devices/ does not include the scenario parser: the sim gets the scenario parsed here (a sim named with
+  // --device but no --simulate plays nothing, as before: an empty script, never a null one to call).
+  devices::set_script_loader([this](const std::string&, std::string&) -> std::optional<devices::InputScript> {
+    return scenario_ ? scenario_ : devices::fixed_script({});
+  });
   std::vector<devices::DeviceConfig> configs;
   try {
     configs = parse_device_options(std::move(preset), options_.devices, options_.zones);

@@ -154,6 +154,19 @@ TEST_F(Daemon, ControlCommandsActOnTheTable) {
   EXPECT_EQ(all.back()["evidence"]["by"], "TD Smith");
 }
 
+// A sim named with --device but no --simulate has nothing to play: it is added and plays nothing, and the
+// daemon serves on. When the sim's script became one made as it plays, this sim was given no script at all
+// and the daemon died calling it.
+TEST_F(Daemon, ASimDeviceWithoutAScenarioPlaysNothingAndTheDaemonServesOn) {
+  launch(SCENARIO_DIR "/master", {"--device", "s=sim:script=none", "--zone", "play:N=s"}, 1, {});
+  ASSERT_TRUE(wait_for([&] { return log().find("Device s added: simulated table") != std::string::npos; })) << log();
+  auto reply = request({{"command", "status"}});
+  ASSERT_TRUE(reply) << log();
+  EXPECT_TRUE((*reply)["ok"].get<bool>()) << reply->dump();
+  stop();
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << log();
+}
+
 // A late joiner's snapshot is the board in progress, from its first event (its label identified, or its
 // cards arrived): the start's own events (daemon.version, record.loaded, table.capabilities, the devices
 // added) are not the board's. The first board after a start began with them.
