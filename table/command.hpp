@@ -30,7 +30,8 @@ struct ContractCommand {
 std::optional<ContractCommand> parse_contract_command(std::string_view text);
 
 // The board a label names: "7" (in `current_session` when it has one, else the first session that has
-// a board 7), "2/7" (session/board) or "Event/2/7".
+// a board 7), "2/7" (session 2 of the current session's event when it has one, else the first event
+// with a session 2 and a board 7) or "Event/2/7".
 std::optional<std::uint32_t> resolve_board_label(const bridge::MasterRecord& master, const std::string& label,
                                                  std::optional<std::uint32_t> current_session);
 

@@ -50,9 +50,12 @@ std::optional<std::uint32_t> resolve_board_label(const bridge::MasterRecord& mas
   int number = std::stoi(last);
   if (parts.size() == 3) return master.find(parts[0], parts[1], number);
   if (parts.size() > 3) return std::nullopt;
-  if (parts.size() == 1 && current_session) {
+  // A label without its event is the current event's first: a station given the whole tournament's deal
+  // files (Spring Pairs and Autumn Teams, each with a session 1) that checks Spring Pairs boards means
+  // Spring Pairs / 1, board 4 by "1/4", not the board 4 of whichever event's file was loaded first.
+  if (current_session && parts.size() <= 2) {
     const auto& s = master.session(*current_session);
-    if (auto b = master.find(s.event, s.session, number)) return b;
+    if (auto b = master.find(s.event, parts.size() == 1 ? s.session : parts[0], number)) return b;
   }
   for (std::uint32_t s = 0; s < master.session_count(); ++s)
     if (parts.size() == 1 || master.session(s).session == parts[0])
