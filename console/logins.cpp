@@ -167,12 +167,26 @@ std::optional<Logins::Attempt> Logins::begin(const std::string& name, const std:
   // guesses sent together from one address must not all pass the check above before the first fails.
   failures_[by_address].push_back(now);
   failures_[by_name].push_back(now);
-  if (failures_.size() > 100000) {
-    failures_.clear();  // bounded memory under a spray of addresses
+  if (failures_.size() > most_failure_entries_) forget_failures(now, by_address, by_name);
+  return a;
+}
+
+// Memory stays bounded under a spray of addresses and names, but a guesser who is locked out stays locked
+// out: clearing the whole table (as it was) let one attacker reset every lockout, its own included, by
+// spraying 100,000 made-up addresses. What goes first: marks past the window, then entries that limit no
+// one (under kFailuresAllowed); only a table of nothing but lockouts is cleared.
+void Logins::forget_failures(Clock::time_point now, const std::string& by_address, const std::string& by_name) {
+  for (auto f = failures_.begin(); f != failures_.end();) {
+    auto& q = f->second;
+    while (!q.empty() && now - q.front() > kFailureWindow) q.pop_front();
+    f = static_cast<int>(q.size()) < kFailuresAllowed && f->first != by_address && f->first != by_name ? failures_.erase(f)
+                                                                                                      : std::next(f);
+  }
+  if (failures_.size() > most_failure_entries_) {
+    failures_.clear();
     failures_[by_address].push_back(now);
     failures_[by_name].push_back(now);
   }
-  return a;
 }
 
 std::optional<bool> Logins::password_matches(const Attempt& a, const std::string& password, const std::atomic<bool>* stop) {

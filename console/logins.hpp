@@ -78,6 +78,10 @@ class Logins {
   static constexpr int kFailuresAllowed = 5;                          // per address and per name ...
   static constexpr std::chrono::seconds kFailureWindow{60};           // ... in this window
   static constexpr std::chrono::hours kSessionLifetime{12};           // a session's length: a playing day
+  // Addresses and names with failures remembered at once (memory under a spray of made-up ones).
+  static constexpr std::size_t kMostFailureEntries = 100000;
+  // Fewer than kMostFailureEntries: a test sprays a small table instead of 100,000 PBKDF2s.
+  void remember_failures_of_at_most(std::size_t entries) { most_failure_entries_ = entries; }
 
  private:
   struct User {
@@ -99,10 +103,12 @@ class Logins {
   static std::optional<bool> password_matches(const Attempt& attempt, const std::string& password, const std::atomic<bool>* stop);
   Result finish(const Attempt& attempt, bool matches, Clock::time_point now);
   bool limited(const std::string& who, Clock::time_point now, int& retry_after);
+  void forget_failures(Clock::time_point now, const std::string& by_address, const std::string& by_name);
   std::map<std::string, User> users_;
   int decoy_iterations_ = kDefaultIterations;
   std::map<std::string, Session> sessions_;
   std::map<std::string, std::deque<Clock::time_point>> failures_;  // "addr:..." or "name:..."
+  std::size_t most_failure_entries_ = kMostFailureEntries;
   // The hashing threads, and what stops a PBKDF2 in flight when the console stops: SIGTERM waited for it
   // (9 s at kMostIterations) while the pool joined. The flag is set before the pool joins (the members go
   // after the destructor's body), and outlives it.

@@ -105,6 +105,18 @@ TEST(Logins, AnotherAddressGuessingTheNameDoesNotLockTheDirectorOut) {
   EXPECT_EQ(l.login("td", "secret", "10.0.0.5", now).outcome, Logins::Outcome::ok) << "the director, from a clean address";
 }
 
+// The table of failures is bounded: past its size it was cleared whole, so a guesser locked out at the
+// director's name sprayed made-up addresses until the table overflowed and guessed again at once.
+TEST(Logins, ASprayOfMadeUpAddressesDoesNotLiftALockout) {
+  Logins l = staff();
+  l.remember_failures_of_at_most(100);
+  auto now = Logins::Clock::now();
+  for (int i = 0; i < Logins::kFailuresAllowed; ++i) EXPECT_EQ(l.login("td", "guess", "10.0.0.66", now).outcome, Logins::Outcome::refused);
+  for (int i = 0; i < 200; ++i) l.login("x" + std::to_string(i), "x", "10.1." + std::to_string(i / 250) + "." + std::to_string(i % 250), now);
+  EXPECT_EQ(l.login("td", "guess", "10.0.0.66", now).outcome, Logins::Outcome::rate_limited) << "the guesser stays locked out";
+  EXPECT_EQ(l.login("td", "secret", "10.0.0.5", now).outcome, Logins::Outcome::ok) << "the director, from a clean address";
+}
+
 // The console checks passwords on hashing threads (Logins::login_async); on its one I/O thread each login
 // froze every page for the length of a PBKDF2, and a burst of logins for seconds. What comes back runs
 // on the io_context, so nothing here depends on how fast the hashing is: a result is taken back only
