@@ -66,13 +66,18 @@ NAME_KEYS = {"tournament", "section", "table", "event", "session", "type", "clas
 CONTRACT = re.compile(r"\b[1-7](?:NT|N|[SHDC])(?:XX|X)?(?:\s+(?:by\s+)?[NESW])?\b")
 SUIT_KEYS = {"S", "H", "D", "C", "spades", "hearts", "diamonds", "clubs"}
 RANKS_ONLY = re.compile(r"^(?:10|[AKQJT2-9])+$")
+# A CURVE public key (the hub's `server_key` for a table's control endpoint, docs/protocol.md) is 40 random
+# Z85 characters: about one key in twenty holds a "CK" or "9s" between punctuation ("?CK-6"), a card by the
+# patterns above. Only a whole Z85 key under that name is passed; anything else there is scanned.
+KEY_KEYS = {"server_key"}
+Z85_KEY = re.compile(r"^[0-9a-zA-Z.\-:+=^!/*?&<>()\[\]{}@%$#]{40}$")
 
 
 def card_identities(value, key=""):
     """Every (key, what, text) in a decoded JSON value that names a card."""
     found = []
     if isinstance(value, str):
-        if key in NAME_KEYS:
+        if key in NAME_KEYS or (key in KEY_KEYS and Z85_KEY.match(value)):
             return found
         # A contract is not a card: "contract 4H by S", "4HX S". Blank it out where it follows "contract".
         text = re.sub(r"(?i)(contract\w*\W+)" + CONTRACT.pattern, r"\1", value)
@@ -102,6 +107,10 @@ def check_detector():
              "seats N, E", "13 cards", "Law 64A", "slow board: 312 s", "as", "The", "Qhat"]
     for c in clean:
         assert not card_identities(c), "the detector names a card in %r: %s" % (c, card_identities(c))
+    # A hub's server key that once failed CI: "?CK-" is not the club king.
+    key = {"controls": {"default/A/2": {"server_key": "[Zd6!Kl45xsFg/@/!Lp[Vvf?CK-6Jq:hJI!3=n5o"}}}
+    assert not card_identities(key), "the detector names a card in a CURVE key: %s" % (card_identities(key),)
+    assert card_identities({"server_key": "East played CK"}), "the detector passes anything named server_key"
 
 
 def representative(folder, every):
