@@ -166,11 +166,12 @@ std::optional<Hand> Parser::master_hand(const std::vector<std::string>& w, std::
     if (w[k] == "board" && k + 1 < w.size()) {  // "board LABEL" with the label in one word: "1/7", "Autumn_Teams/1/2"
       std::string label = w[k + 1];
       std::replace(label.begin(), label.end(), '_', ' ');
-      board = resolve_board_label(*m, label, board_ ? std::optional(m->board(*board_).session) : std::nullopt);
-      if (!board) {
-        fail("no board '" + label + "' in the master record");
+      auto named = boards_named_by_label(*m, label, board_ ? std::optional(m->board(*board_).session) : std::nullopt);
+      if (named.size() != 1) {
+        fail(board_label_problem(*m, label, named));
         return std::nullopt;
       }
+      board = named.front();
       ++k;
     } else if (auto s = parse_seat(w[k]); s && w[k].size() == 1) {
       seat = *s;
@@ -307,8 +308,9 @@ bool Parser::action(Millis t, std::vector<std::string> w) {
       if (w[i] == "board") {
         std::string label = w[i + 1];
         std::replace(label.begin(), label.end(), '_', ' ');
-        board = resolve_board_label(*m, label, std::nullopt);
-        if (!board) return fail("no board '" + label + "' in the master record");
+        auto named = boards_named_by_label(*m, label, board_ ? std::optional(m->board(*board_).session) : std::nullopt);
+        if (named.size() != 1) return fail(board_label_problem(*m, label, named));
+        board = named.front();
       }
     if (!m || !board) return fail("play all: needs a master record and a board ('board' command, or 'board LABEL' here)");
     std::string text;

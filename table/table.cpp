@@ -146,10 +146,6 @@ void Table::emit_capabilities() {
   emit(std::move(e));
 }
 
-std::optional<std::uint32_t> Table::resolve_label(const std::string& label) const {
-  return resolve_board_label(*master_, label, session_);
-}
-
 void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
   board_ = entry;
   const MasterBoard& b = master_->board(entry);
@@ -486,12 +482,14 @@ void Table::command(const Command& c) {
   switch (c.kind) {
     case Command::Kind::Board: {
       if (station_has_cards()) station_evaluate(c.time);
-      auto entry = resolve_label(c.text);
-      if (!entry) {
-        reject("No board '" + c.text + "' in the master record");
+      // An ambiguous label is refused, not guessed: the station then names the board by its cards, and
+      // the board it finds sets the session that later labels are read in.
+      auto named = boards_named_by_label(*master_, c.text, session_);
+      if (named.size() != 1) {
+        reject(board_label_problem(*master_, c.text, named));
         return;
       }
-      set_board(*entry, "label " + c.text, "given");
+      set_board(named.front(), "label " + c.text, "given");
       if (!config_.has_all(ZoneKind::Play)) pocket_ = -1;
       return;
     }

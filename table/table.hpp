@@ -71,7 +71,6 @@ class Table {
   Event make(std::string type, Severity sev, std::vector<std::string> laws, std::string message) const;
   std::string board_text() const;
   void set_board(std::uint32_t entry, const std::string& how, const std::string& certainty);
-  std::optional<std::uint32_t> resolve_label(const std::string& label) const;
 
   // Stable readings by kind of zone.
   void on_stable(const Observation& o);
