@@ -21,8 +21,7 @@ namespace {
 const MasterRecord& master() {
   static const MasterRecord m = [] {
     MasterRecord r;
-    Diagnostics d;
-    synthetic_records(1024, 32, 11, "Bench", [&](BoardRecord&& b) { r.add(b, d); });
+    add_synthetic_records(r, 1024, 32, 11, "Bench");
     return r;
   }();
   return m;
@@ -146,8 +145,7 @@ BENCHMARK(BM_TableTaggedStation)->Unit(benchmark::kMillisecond);
 const MasterRecord& big_master() {
   static const MasterRecord m = [] {
     MasterRecord r;
-    Diagnostics d;
-    synthetic_records(4096, 32, 11, "Bench", [&](BoardRecord&& b) { r.add(b, d); });
+    add_synthetic_records(r, 4096, 32, 11, "Bench");
     return r;
   }();
   return m;

@@ -89,8 +89,7 @@ pid_t spawn(const std::vector<std::string>& args) {
 void latency(const Curve& curve, const fs::path& tmp) {
   zmq::context_t ctx;
   bridge::MasterRecord master;
-  bridge::Diagnostics d;
-  bridge::synthetic_records(32, 32, 3, "Bench", [&](bridge::BoardRecord&& b) { master.add(b, d); });
+  bridge::add_synthetic_records(master, 32, 32, 3, "Bench");
   std::vector<table::ScenarioError> errors;
   auto sc = table::parse_scenario("master m\nzones playing-table\nat 0 board Bench/1/1\nat 0 pockets full\nat 2 pocket N empty\n"
                                   "at 5 contract 3NT S\nat 6 play all as master contract 3NT S\nend 80\n",

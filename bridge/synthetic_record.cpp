@@ -17,4 +17,9 @@ void synthetic_records(int boards, int per_session, std::uint64_t seed, const st
   }
 }
 
+void add_synthetic_records(MasterRecord& master, int boards, int per_session, std::uint64_t seed, const std::string& event) {
+  Diagnostics ignored;  // a synthetic record is complete and valid: nothing to say
+  synthetic_records(boards, per_session, seed, event, [&](BoardRecord&& b) { master.add(b, ignored); });
+}
+
 }  // namespace cardtable::bridge

@@ -17,8 +17,7 @@ namespace {
 const bridge::MasterRecord& master() {
   static const bridge::MasterRecord m = [] {
     bridge::MasterRecord r;
-    bridge::Diagnostics d;
-    bridge::synthetic_records(8, 8, 7, "Spring Pairs", [&](bridge::BoardRecord&& b) { r.add(b, d); });
+    bridge::add_synthetic_records(r, 8, 8, 7, "Spring Pairs");
     return r;
   }();
   return m;

@@ -18,9 +18,8 @@ namespace {
 const MasterRecord& tournament() {
   static const MasterRecord m = [] {
     MasterRecord r;
-    cardtable::bridge::Diagnostics d;
-    cardtable::bridge::synthetic_records(4, 4, 9, "Autumn Teams", [&](cardtable::bridge::BoardRecord&& b) { r.add(b, d); });
-    cardtable::bridge::synthetic_records(16, 8, 7, "Spring Pairs", [&](cardtable::bridge::BoardRecord&& b) { r.add(b, d); });
+    cardtable::bridge::add_synthetic_records(r, 4, 4, 9, "Autumn Teams");
+    cardtable::bridge::add_synthetic_records(r, 16, 8, 7, "Spring Pairs");
     return r;
   }();
   return m;

@@ -19,8 +19,7 @@ namespace {
 const MasterRecord& big_record() {
   static const MasterRecord m = [] {
     MasterRecord r;
-    Diagnostics d;
-    synthetic_records(4096, 32, 11, "Big", [&](BoardRecord&& b) { r.add(b, d); });
+    add_synthetic_records(r, 4096, 32, 11, "Big");
     return r;
   }();
   return m;

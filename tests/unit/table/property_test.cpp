@@ -18,8 +18,7 @@ namespace {
 const MasterRecord& big_master() {
   static const MasterRecord m = [] {
     MasterRecord r;
-    Diagnostics d;
-    synthetic_records(2048, 32, 20261120, "Property", [&](BoardRecord&& b) { r.add(b, d); });
+    add_synthetic_records(r, 2048, 32, 20261120, "Property");
     return r;
   }();
   return m;
