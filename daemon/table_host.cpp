@@ -92,22 +92,11 @@ void TableHost::publish(protocol::WireEvent& e) {
   on_board_event(e.type, e.seq);
 }
 
-// What a late joiner's snapshot holds: the board's own events. Not the start's (daemon.version,
-// record.loaded, table.capabilities: they made the first board's snapshot after a start), nor what came
-// between two boards.
+// What a late joiner's snapshot holds: the board's own events (protocol/board_span.hpp). Not the start's
+// (daemon.version, record.loaded, table.capabilities: they made the first board's snapshot after a start),
+// nor what came between two boards.
 void TableHost::on_board_event(const std::string& type, std::uint64_t seq) {
-  if (type == "board.returned" || type == "board.verified") {
-    board_begun_ = Begun::None;
-  } else if (type == "board.identified") {
-    if (board_begun_ == Begun::None) {  // a session's board, named before its cards came (or without them)
-      board_first_seq_ = seq;
-      board_begun_ = Begun::Identified;
-    }
-  } else if (type == "board.arrived") {
-    // Its cards after its label: the same board. Cards after cards: a new board at the station.
-    if (board_begun_ != Begun::Identified) board_first_seq_ = seq;
-    board_begun_ = Begun::Arrived;
-  }
+  if (board_.on_event(type) == protocol::BoardSpan::Step::Begins) board_first_seq_ = seq;
 }
 
 std::vector<TableHost::Published> TableHost::drain_table(double wall) {

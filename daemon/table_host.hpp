@@ -26,6 +26,7 @@
 #include "daemon/trick_tally.hpp"
 #include "devices/device.hpp"
 #include "protocol/alert_book.hpp"
+#include "protocol/board_span.hpp"
 #include "table/table.hpp"
 
 namespace cardtable::daemon {
@@ -66,7 +67,7 @@ class TableHost : public TableRequests::Table {
   std::size_t master_boards() const override { return master_->size(); }
   // Where the board in progress starts (its snapshot); after the last event while none has begun.
   std::uint64_t board_first_seq() const override {
-    return board_begun_ == Begun::None ? publisher_.journal().last_seq() + 1 : board_first_seq_;
+    return board_.begun() ? board_first_seq_ : publisher_.journal().last_seq() + 1;
   }
   std::uint64_t last_identified_seq() const override { return last_identified_seq_; }
   nlohmann::json status() const override;
@@ -107,7 +108,7 @@ class TableHost : public TableRequests::Table {
   // Until a board begins, where the input log's next board starts looking for it (after the last board's
   // end, or after the journal as this run found it); then the board's first event.
   std::uint64_t board_first_seq_ = 1;
-  enum class Begun { None, Identified, Arrived } board_begun_ = Begun::None;
+  protocol::BoardSpan board_;  // the rule the hub keeps each table's board by too
   std::uint64_t last_identified_seq_ = 0;  // TableRequests::Table::last_identified_seq
 };
 

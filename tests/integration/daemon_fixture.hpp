@@ -45,7 +45,7 @@ class Daemon : public ::testing::Test {
     std::vector<std::string> args = {CARDTABLED, "--master", master};
     args.insert(args.end(), source.begin(), source.end());
     args.insert(args.end(), {"--speed", std::to_string(speed), "--plaintext", "--state-dir", (dir / "state").string(), "--publish",
-                             "bind:" + pub, "--control", "bind:" + ctl, "--live", "bind:" + live, "--heartbeat", heartbeat});
+                             publish, "--control", "bind:" + ctl, "--live", "bind:" + live, "--heartbeat", heartbeat});
     args.insert(args.end(), extra.begin(), extra.end());
     pid = fork_exec(args, (dir / "daemon.log").string());
     return pid;
@@ -139,6 +139,7 @@ class Daemon : public ::testing::Test {
   cardtable::test::TestFolder folder{"cardtabled-test"};  // removed after TearDown stopped the daemon
   fs::path dir = folder.path();
   std::string pub = folder.ipc("pub"), ctl = folder.ipc("ctl"), live = folder.ipc("live");
+  std::string publish = "bind:" + pub;  // --publish: "connect:" + a hub's upstream to publish through it
   std::string heartbeat = "0.2";  // seconds, --heartbeat
   pid_t pid = -1;
   int status = 0;

@@ -178,6 +178,19 @@ void Hub::drop(const std::string& why) {
   if (drop_log_.take()) log(Priority::Warning, why);
 }
 
+// The board in progress as the table's own snapshot has it (protocol/board_span.hpp, the daemon's rule):
+// from its first event, nothing after its return or after the daemon's start until a board begins. The
+// hub kept what came between two boards and the start's own events: a late joiner through the hub saw
+// other events than one of the table. A hub started mid-board holds that table's next board.
+void Hub::keep_for_snapshot(TableState& t, const std::string& topic, std::string body) {
+  using Step = protocol::BoardSpan::Step;
+  const Step step = t.board.on_event(std::string_view(topic).substr(topic.rfind('/') + 1));
+  if (step != Step::Within) t.events.clear();
+  if (step != Step::Begins && step != Step::Within) return;
+  t.events.emplace_back(topic, std::move(body));
+  if (t.events.size() > kKeptPerTable) t.events.pop_front();
+}
+
 void Hub::forward_upstream() {
   // Tables -> subscribers, remembering each table's board in progress. At most a batch at a time, so
   // that a flood from the tables does not keep the control endpoint waiting (nor it the tables).
@@ -242,16 +255,7 @@ void Hub::forward_upstream() {
     } else {
       t.alerts.on_published(body);
       if (t.asking) t.since_asked.push_back(std::move(body));
-      // The board in progress, as the table's own snapshot has it: from its arrival, or from the event
-      // after the last board's return (a session's next board is identified on the table without
-      // arriving again: the hub kept a whole session's events, 500 of them cut mid-board).
-      if (topic.ends_with("/board.arrived")) t.events.clear();
-      if (topic.ends_with("/board.returned") || topic.ends_with("/board.verified")) {
-        t.events.clear();
-      } else {
-        t.events.emplace_back(topic, f[1].to_string());
-        if (t.events.size() > kKeptPerTable) t.events.pop_front();
-      }
+      keep_for_snapshot(t, topic, f[1].to_string());
     }
     zmq::send_multipart(xpub_, f, zmq::send_flags::dontwait);
     ++forwarded_;
@@ -378,6 +382,7 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   // new journal's first heartbeat. The new journal has said nothing of its own yet.
   t.last_heartbeat = json();
   t.events.clear();
+  t.board = {};  // the new journal's board begins at its own first event
   t.since_asked.clear();
   if (t.asking) t.control.reset();  // its answer would be the old journal's, or come too late to tell
   t.asking = t.asked_ever = false;  // the new journal's own list is asked for at its next heartbeat

@@ -18,6 +18,7 @@
 #include <zmq.hpp>
 
 #include "protocol/alert_book.hpp"
+#include "protocol/board_span.hpp"
 #include "protocol/log_budget.hpp"
 #include "protocol/zap_authenticator.hpp"
 
@@ -64,6 +65,7 @@ class Hub {
   nlohmann::json dispatch(const std::string& command);
   struct TableState {
     std::deque<std::pair<std::string, std::string>> events;  // topic, body of the board in progress
+    protocol::BoardSpan board;                               // whether a board is in progress, by the events' types
     nlohmann::json last_heartbeat;
     protocol::AlertBook alerts{kAcksKeptPerTable};  // the table's own list when asked, then the events forwarded
     // Asking the table's control endpoint for its open alerts (HubOptions::table_control).
@@ -79,6 +81,8 @@ class Hub {
     std::chrono::steady_clock::time_point last_heard;  // its last message (heartbeat or event)
     bool silent = false;                               // said silent in the log, until heard again
   };
+  // An event forwarded (not a heartbeat), kept for the snapshot while it is the board in progress's.
+  void keep_for_snapshot(TableState& t, const std::string& topic, std::string body);
   // Tables not heard for silent_after: logged once when they fall silent (and when heard again).
   void check_silent();
   bool is_silent(const TableState& t, std::chrono::steady_clock::time_point now) const;
