@@ -9,10 +9,7 @@
 #include <array>
 #include <chrono>
 #include <filesystem>
-#include <cstdlib>
 #include <ctime>
-#include <map>
-#include <set>
 #include <optional>
 #include <csignal>
 #include <functional>
@@ -24,10 +21,12 @@
 #include "protocol/curve_keys.hpp"
 #include "protocol/requests.hpp"
 #include "records_command.hpp"
-#include "gap_replays.hpp"
+#include "heard_tables.hpp"
+#include "shown_events.hpp"
 #include "since_plan.hpp"
 #include "table_controls.hpp"
 #include "terminal_text.hpp"
+#include "venue_replay.hpp"
 
 namespace cardtable::tools {
 namespace po = boost::program_options;
@@ -216,45 +215,8 @@ int run_watch(const std::vector<std::string>& args) {
   bool live = vm.count("live") > 0;
   if (live && vm["endpoint"].defaulted()) endpoint = "tcp://127.0.0.1:5553";
   const char* replay_command = live ? "replay-live" : "replay";
-  // Each table numbers its own events: through a hub, seq 12 of table 2 is not seq 12 of table 1.
-  std::map<std::string, std::uint64_t> last_seqs;
-  // Seqs are per journal (protocol 1.4): a table whose journal started again at 1 (its state folder
-  // wiped, a spare computer at the table) numbers new events with seqs already shown. Its seqs start
-  // again here; an event of a journal replaced before (the old daemon still running) is shown, not counted.
-  std::map<std::string, std::string> journals;
-  std::set<std::string> replaced_journals;
-  enum class JournalSeen { Same, Replaced, Stale };
-  auto journal_of = [&](const json& e) {
-    auto j = e.find("journal");
-    if (j == e.end() || !j->is_string() || j->get_ref<const std::string&>().empty()) return JournalSeen::Same;
-    const std::string id = j->get<std::string>(), table = table_of(e);
-    if (replaced_journals.count(table + "#" + id)) return JournalSeen::Stale;
-    std::string& known = journals[table];
-    if (known.empty() || known == id) {
-      known = id;
-      return JournalSeen::Same;
-    }
-    std::cerr << "cardtablectl watch: table " << printable(table) << ": its journal was replaced (" << printable(known) << " by "
-              << printable(id) << "): its seqs start again at 1" << std::endl;
-    replaced_journals.insert(table + "#" + known);
-    known = id;
-    last_seqs[table] = 0;
-    return JournalSeen::Replaced;
-  };
-  auto show = [&](const json& e) {
-    if (e.value("type", "") == "daemon.heartbeat" && !heartbeats) return;
-    if (journal_of(e) == JournalSeen::Stale) {
-      std::cout << (as_json ? e.dump(-1, ' ', true, json::error_handler_t::replace) : human(e, colour)) << std::endl;
-      return;
-    }
-    if (e.contains("seq") && e["seq"].is_number_unsigned()) {
-      std::uint64_t s = e["seq"].get<std::uint64_t>();
-      std::uint64_t& seen = last_seqs[table_of(e)];
-      if (s <= seen) return;  // already shown (replayed)
-      seen = s;
-    }
-    std::cout << (as_json ? e.dump(-1, ' ', true, json::error_handler_t::replace) : human(e, colour)) << std::endl;
-  };
+  ShownEvents shown([&](const json& e) { return as_json ? e.dump(-1, ' ', true, json::error_handler_t::replace) : human(e, colour); }, filters,
+                    heartbeats);
   zmq::context_t ctx;
   zmq::socket_t sub(ctx, zmq::socket_type::sub);
   apply_curve(sub, g_curve, g_curve.server_public);
@@ -271,9 +233,8 @@ int run_watch(const std::vector<std::string>& args) {
   // every table it names. Asked without waiting (each blocking question froze the event stream 1 s every
   // 30 s while --control did not answer); only the first question is awaited, before any event is shown
   // (the subscription holds them), so that the first gaps are filled rather than named.
-  TableControls controls(ctx, endpoint_address(control), g_curve.control_public,
-                         [](zmq::socket_t& s, const std::string& key) { apply_curve(s, g_curve, key); });
-  auto control_of = [&](const std::string& table) { return controls.of(table, std::chrono::steady_clock::now()); };
+  const auto secure = [](zmq::socket_t& s, const std::string& key) { apply_curve(s, g_curve, key); };
+  TableControls controls(ctx, endpoint_address(control), g_curve.control_public, secure);
   // Said once: a control endpoint that does not answer leaves every gap unfilled. With CURVE a wrong server
   // key looks the same as a daemon that is down (the handshake fails without a word).
   auto say_silence = [&](std::chrono::steady_clock::time_point now) {
@@ -297,215 +258,56 @@ int run_watch(const std::vector<std::string>& args) {
     if (item.revents & ZMQ_POLLIN) controls.take_answer();
     say_silence(std::chrono::steady_clock::now());
   }
-  // A gap of a table --control does not serve: said (on stderr, outside --json's lines), never filled with
-  // another table's events.
-  auto say_gap = [&](const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
-    std::cerr << "cardtablectl watch: " << printable(table) << ": events #" << first << " to #" << last << " not received (" << why
-              << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT"
-              << (g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string()) << '\n';
-  };
-  // A page of a replay, shown as --filter wants; its last seq (`since` when it holds none).
-  auto show_page = [&](const json& events, std::uint64_t since) {
-    std::uint64_t page_last = since;
-    for (const auto& e : events) {
-      std::string topic = e.value("class", "") + "/";
-      bool wanted = filters.empty();
-      for (const auto& f : filters) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
-      if (wanted) show(e);
-      if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
-    }
-    return page_last;
-  };
-  // From --control or the tables' own endpoints (--since), before any live event is shown.
-  auto replay_from = [&](std::uint64_t since, const TableControl& from) -> bool {
-    std::string error;
-    while (true) {
-      auto r = request(from.endpoint, {{"command", replay_command}, {"since", since}}, 3000, error, from.server_key);
-      if (!r || !r->value("ok", false)) {
-        std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
-                  << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
-        return false;
-      }
-      const std::uint64_t page_last = show_page((*r)["events"], since);
-      if (!(*r)["more"].get<bool>()) return true;
-      // The next page follows this one's last event (paging from the highest seq shown of any table, through
-      // a hub, skipped this table's events).
-      since = page_last + 1;
-    }
-  };
-  // --since: each table's journal from where it is asked for, from that table's own control endpoint.
-  std::set<std::string> following;  // the tables replayed: a heartbeat ahead of what was shown replays the rest
-  bool follow_every = false;        // --control never answered: its replay was asked for blindly, every table followed
-  bool since_incomplete = false;    // a table's journal asked for was not replayed: exit 1 at the end
-  std::set<std::string> said_unserved;
-  auto say_unserved = [&](const std::string& table, std::uint64_t from, const std::string& why) {
-    if (!said_unserved.insert(table).second) return;
-    since_incomplete = true;
-    std::cerr << "cardtablectl watch: --since: " << printable(table) << ": not replayed (" << why << "); its own control endpoint replays it: "
-              << "cardtablectl replay --since " << from << " -c ENDPOINT" << (g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string())
-              << '\n';
-  };
+  const auto ask = [](const TableControl& to, const json& body, std::string& error) { return request(to.endpoint, body, 3000, error, to.server_key); };
+  VenueReplay venue(ctx, replay_command, controls, shown, ask, secure,
+                    g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string());
   std::string since_why;
   const auto since = SincePlan::parse(vm.count("since") ? vm["since"].as<std::vector<std::string>>() : std::vector<std::string>{}, since_why);
   if (!since) {
     std::cerr << "cardtablectl watch: " << since_why << "\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
-  if (!since->empty() && !controls.answered()) {
-    // As before 1.5: --control is taken for the table's own endpoint (it may answer a replay yet).
-    if (!since->every()) {
-      std::cerr << "cardtablectl watch: --since: --control did not answer which tables it serves: nothing replayed\n";
-      return kExitProblems;
-    }
-    if (!replay_from(*since->every(), {endpoint_address(control), g_curve.control_public})) return kExitProblems;
-    follow_every = true;
-  } else if (!since->empty()) {
-    if (controls.is_hub() && controls.tables().empty()) {
-      std::cerr << "cardtablectl watch: --since: the hub at " << printable(control) << " names no table's control endpoint (a hub keeps "
-                << "no journal: give it --table-control TABLE=ENDPOINT for each table, or give --control a table's own endpoint): nothing replayed\n";
-      return kExitProblems;
-    }
-    for (const auto& [table, from] : controls.tables()) {
-      const auto first = since->of(table);
-      if (!first) continue;
-      if (replay_from(*first, from)) {
-        following.insert(table);
-        // Asked from past its last event: nothing shown, and its heartbeat's last_seq is no gap (it replayed
-        // the whole journal from seq 1).
-        last_seqs[table] = std::max(last_seqs[table], *first - 1);
-      } else if (!controls.is_hub()) {
-        return kExitProblems;  // the table's own endpoint: as before, a replay that fails ends the watch
-      } else {
-        controls.failed(table, std::chrono::steady_clock::now());
-        say_unserved(table, *first, "its replay from " + from.endpoint + " failed");
-      }
-    }
-    const std::string none = controls.is_hub() ? "the hub names no control endpoint for it: no --table-control" : "--control is another table's";
-    for (const auto& [table, first] : since->tables())
-      if (!controls.tables().count(table)) say_unserved(table, first, none);
-    // Every table the hub has heard (its alerts reply names each), and later each table first heard.
-    if (controls.is_hub() && since->every()) {
-      std::string error;
-      if (auto heard = request(control, {{"command", "alerts"}}, 3000, error); heard && heard->contains("tables") && (*heard)["tables"].is_object())
-        for (const auto& [table, _] : (*heard)["tables"].items())
-          if (!controls.tables().count(table)) say_unserved(table, *since->every(), none);
-    }
-  }
+  if (!venue.replay_since(*since, control, {endpoint_address(control), g_curve.control_public})) return kExitProblems;
   std::signal(SIGINT, [](int) { g_stop = 1; });
   std::signal(SIGTERM, [](int) { g_stop = 1; });
-  auto start = std::chrono::steady_clock::now();
-  // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table, but a daemon's
-  // heartbeat comes every 5 s by default (through a hub too): three missed, and watch says so, once,
-  // then goes on listening. Not on the live endpoint: it carries no heartbeat, and a board's cards come
-  // only when it is finished, minutes apart.
-  constexpr auto kQuiet = std::chrono::seconds(15);
-  const bool heartbeats_expected = !live;
-  auto last_heard = start;
-  bool quiet_said = false;
-  // Through a hub the other tables' heartbeats keep coming when one table stops: that table's silence is
-  // said on its own, once, and again when it is heard again (a table killed went unnoticed on the screen).
-  std::map<std::string, std::chrono::steady_clock::time_point> table_heard;
-  std::set<std::string> tables_silent;
-  auto say_quiet_tables = [&](std::chrono::steady_clock::time_point now) {
-    if (!heartbeats_expected || now - last_heard > kQuiet) return;  // nothing heard at all: said once for all
-    for (const auto& [name, at] : table_heard)
-      if (now - at > kQuiet && tables_silent.insert(name).second)
-        std::cerr << "cardtablectl watch: table " << printable(name) << ": nothing from it for 15 s, not even a heartbeat, while other tables "
-                     "are heard: its daemon stopped, or its machine or network is down. Still listening.\n";
-  };
-  // A gap is replayed page by page while the other tables' events keep coming (GapReplays); the table's own
-  // live events wait for it, so that each table's events are shown in seq order.
-  GapReplays gaps(ctx, replay_command, [](zmq::socket_t& s, const std::string& key) { apply_curve(s, g_curve, key); });
-  // One live event (or one held while its table was replayed): a gap it shows is replayed first.
-  std::function<void(json)> handle = [&](json e) {
-    const std::string table = table_of(e);
-    if (gaps.replaying(table)) return gaps.hold(table, std::move(e));
-    const std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
-    // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
-    const bool replaced = journal_of(e) == JournalSeen::Replaced;
-    const std::uint64_t seen = last_seqs[table];
-    // `upto` 0: a heartbeat's, whose failure is said alone (the gap is named by the next event).
-    auto replay = [&](std::uint64_t from, std::uint64_t upto, const TableControl& c) {
-      gaps.start(table, from, upto, c, std::chrono::steady_clock::now());
-      gaps.hold(table, std::move(e));
-    };
-    if (replaced && seq > 1) {
-      if (auto c = control_of(table)) return replay(1, seq - 1, *c);
-      if (filters.empty()) say_gap(table, 1, seq - 1, "published by its new journal before this watch heard it");
-    } else if (e.value("type", "") == "daemon.heartbeat") {
-      std::uint64_t daemon_last = 0;
-      if (e.contains("evidence") && e["evidence"].is_object())
-        daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
-      if (auto c = control_of(table); c && daemon_last > seen && (following.count(table) || follow_every)) return replay(seen + 1, 0, *c);
-    } else if (seq > seen + 1 && seen > 0) {
-      if (auto c = control_of(table)) return replay(seen + 1, seq - 1, *c);
-      if (filters.empty()) {
-        // Filtered, seqs skip the events of other topics: a jump is no gap there.
-        say_gap(table, seen + 1, seq - 1, "lost on the way: a hub restarted, or this watch fell behind");
-        last_seqs[table] = seq - 1;
-      }
-    }
-    show(e);
-  };
-  // A replay that failed is said, and not tried again for a while (controls.failed); then its table's held
-  // events go on, in the order they came.
-  auto end_replays = [&](std::vector<GapReplays::Ended> ended) {
-    for (auto& r : ended) {
-      if (r.failure) {
-        std::cerr << "cardtablectl watch: " << printable(r.table) << ": " << printable(*r.failure) << '\n';
-        controls.failed(r.table, std::chrono::steady_clock::now());
-        if (r.wanted_to >= r.first_missing) {
-          say_gap(r.table, r.first_missing, r.wanted_to, "its replay failed");
-          last_seqs[r.table] = std::max(last_seqs[r.table], r.wanted_to);  // said once: its held event is no new gap
-        }
-      }
-      for (auto& e : r.held) handle(std::move(e));
-    }
-  };
+  const auto start = std::chrono::steady_clock::now();
+  // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table: said (not on the
+  // live endpoint: it carries no heartbeat, and a board's cards come only when it is finished).
+  HeardTables heard(endpoint, !live, start);
   while (!g_stop) {
     const auto now = std::chrono::steady_clock::now();
     if (seconds > 0 && now - start > std::chrono::duration<double>(seconds)) break;
-    say_quiet_tables(now);
+    heard.say_silent_tables(now);
     controls.ask(now);
     say_silence(now);
     // The events, --control's answer, and each page of a gap being replayed.
     std::vector<zmq::pollitem_t> items{{sub.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, 0, 0, 0}};
     if (controls.waiting()) items[1] = {controls.waiting()->handle(), 0, ZMQ_POLLIN, 0};
-    for (const auto& r : gaps.poll_items()) items.push_back(r);
+    for (const auto& r : venue.poll_items()) items.push_back(r);
     try {
       zmq::poll(items.data(), items.size(), std::chrono::milliseconds(200));
     } catch (const zmq::error_t&) {
       break;  // interrupted
     }
     if (items[1].revents & ZMQ_POLLIN) controls.take_answer();
-    end_replays(gaps.take(items.data() + 2, std::chrono::steady_clock::now(), [&](const json& events) { show_page(events, 0); }));
-    const auto& item = items[0];
-    if (!(item.revents & ZMQ_POLLIN)) {
-      if (heartbeats_expected && !quiet_said && now - last_heard > kQuiet) {
-        std::cerr << "cardtablectl watch: nothing from " << endpoint << " for 15 s, not even a heartbeat (a daemon sends one every 5 s "
-                     "by default): is it running, and is this its --publish endpoint (or a hub's downstream)? Still listening.\n";
-        quiet_said = true;
-      }
+    venue.take(items.data() + 2, std::chrono::steady_clock::now());
+    if (!(items[0].revents & ZMQ_POLLIN)) {
+      heard.nothing(now);
       continue;
     }
-    last_heard = now;
-    quiet_said = false;
+    heard.message(now);
     std::vector<zmq::message_t> frames;
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
     json e = json::parse(frames[1].to_string_view(), nullptr, false);
     if (e.is_discarded()) continue;
-    const std::string table = table_of(e);
-    if (!table_heard.count(table) && since->every() && controls.is_hub() && !controls.tables().count(table))
-      say_unserved(table, *since->every(), "the hub names no control endpoint for it: no --table-control");
-    table_heard[table] = now;
-    if (tables_silent.erase(table)) std::cerr << "cardtablectl watch: table " << printable(table) << ": heard again\n";
-    handle(std::move(e));
+    if (const std::string table = table_of(e); heard.table(table, now)) venue.first_heard(table);
+    venue.handle(std::move(e));
   }
-  end_replays(gaps.abandon("watch stopped before its replay ended"));
+  venue.stop();
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
   if (!since->empty())
-    if (std::string next = resume_options(last_seqs); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
-  return since_incomplete ? kExitProblems : kExitOk;
+    if (std::string next = resume_options(shown.last_seqs()); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
+  return venue.incomplete() ? kExitProblems : kExitOk;
 }
 
 namespace {

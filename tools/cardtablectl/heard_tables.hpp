@@ -1,0 +1,40 @@
+// When a watch last heard its endpoint and each table through it. A subscriber cannot tell a wrong
+// endpoint or a stopped daemon from a quiet table, but a daemon's heartbeat comes every 5 s by default
+// (through a hub too): three missed, and watch says so, once, then goes on listening. Through a hub the
+// other tables' heartbeats keep coming when one table stops: that table's silence is said on its own, once,
+// and again when it is heard again (a table killed went unnoticed on the screen).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+
+namespace cardtable::tools {
+
+class HeardTables {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static constexpr auto kQuiet = std::chrono::seconds(15);  // three heartbeats missed
+
+  // `heartbeats_expected`: false on the live endpoint (no heartbeat; a board's cards come minutes apart).
+  HeardTables(std::string endpoint, bool heartbeats_expected, Clock::time_point start);
+  // Says each table not heard for kQuiet while others are, once per silence.
+  void say_silent_tables(Clock::time_point now);
+  // Nothing came in this poll: the endpoint quiet for kQuiet is said, once until something comes.
+  void nothing(Clock::time_point now);
+  // Something came from the endpoint (an event or not).
+  void message(Clock::time_point now);
+  // An event of `table` came: true when the table is heard for the first time (a table silent is said heard again).
+  bool table(const std::string& table, Clock::time_point now);
+
+ private:
+  std::string endpoint_;
+  bool heartbeats_expected_;
+  Clock::time_point last_heard_;
+  bool quiet_said_ = false;
+  std::map<std::string, Clock::time_point> table_heard_;
+  std::set<std::string> tables_silent_;
+};
+
+}  // namespace cardtable::tools

@@ -1,0 +1,60 @@
+#include "shown_events.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+#include "table_controls.hpp"
+#include "terminal_text.hpp"
+
+namespace cardtable::tools {
+using json = nlohmann::json;
+
+ShownEvents::ShownEvents(Line line, std::vector<std::string> filters, bool heartbeats)
+    : line_(std::move(line)), filters_(std::move(filters)), heartbeats_(heartbeats) {}
+
+ShownEvents::JournalSeen ShownEvents::journal_of(const json& e) {
+  auto j = e.find("journal");
+  if (j == e.end() || !j->is_string() || j->get_ref<const std::string&>().empty()) return JournalSeen::Same;
+  const std::string id = j->get<std::string>(), table = table_of(e);
+  if (replaced_journals_.count(table + "#" + id)) return JournalSeen::Stale;
+  std::string& known = journals_[table];
+  if (known.empty() || known == id) {
+    known = id;
+    return JournalSeen::Same;
+  }
+  std::cerr << "cardtablectl watch: table " << printable(table) << ": its journal was replaced (" << printable(known) << " by "
+            << printable(id) << "): its seqs start again at 1" << std::endl;
+  replaced_journals_.insert(table + "#" + known);
+  known = id;
+  last_seqs_[table] = 0;
+  return JournalSeen::Replaced;
+}
+
+void ShownEvents::show(const json& e) {
+  if (e.value("type", "") == "daemon.heartbeat" && !heartbeats_) return;
+  if (journal_of(e) == JournalSeen::Stale) {
+    std::cout << line_(e) << std::endl;
+    return;
+  }
+  if (e.contains("seq") && e["seq"].is_number_unsigned()) {
+    std::uint64_t s = e["seq"].get<std::uint64_t>();
+    std::uint64_t& seen = last_seqs_[table_of(e)];
+    if (s <= seen) return;  // already shown (replayed)
+    seen = s;
+  }
+  std::cout << line_(e) << std::endl;
+}
+
+std::uint64_t ShownEvents::show_page(const json& events, std::uint64_t since) {
+  std::uint64_t page_last = since;
+  for (const auto& e : events) {
+    std::string topic = e.value("class", "") + "/";
+    bool wanted = filters_.empty();
+    for (const auto& f : filters_) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
+    if (wanted) show(e);
+    if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
+  }
+  return page_last;
+}
+
+}  // namespace cardtable::tools

@@ -1,0 +1,159 @@
+#include "venue_replay.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+
+#include "terminal_text.hpp"
+
+namespace cardtable::tools {
+using json = nlohmann::json;
+
+namespace {
+// Why a table heard through a hub is not replayed: the hub's --table-control names no endpoint for it.
+constexpr const char* kHubNamesNoEndpoint = "the hub names no control endpoint for it: no --table-control";
+}  // namespace
+
+VenueReplay::VenueReplay(zmq::context_t& ctx, std::string command, TableControls& controls, ShownEvents& shown, Ask ask,
+                         TableControls::Secure secure, std::string replay_hint)
+    : controls_(controls),
+      shown_(shown),
+      ask_(std::move(ask)),
+      gaps_(ctx, command, std::move(secure)),
+      command_(std::move(command)),
+      replay_hint_(std::move(replay_hint)) {}
+
+bool VenueReplay::replay_from(std::uint64_t since, const TableControl& from) {
+  std::string error;
+  while (true) {
+    auto r = ask_(from, {{"command", command_}, {"since", since}}, error);
+    if (!r || !r->value("ok", false)) {
+      std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
+                << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
+      return false;
+    }
+    const std::uint64_t page_last = shown_.show_page((*r)["events"], since);
+    if (!(*r)["more"].get<bool>()) return true;
+    // The next page follows this one's last event (paging from the highest seq shown of any table, through
+    // a hub, skipped this table's events).
+    since = page_last + 1;
+  }
+}
+
+bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control, const TableControl& at) {
+  since_every_ = plan.every();
+  if (plan.empty()) return true;
+  if (!controls_.answered()) {
+    // As before 1.5: --control is taken for the table's own endpoint (it may answer a replay yet).
+    if (!plan.every()) {
+      std::cerr << "cardtablectl watch: --since: --control did not answer which tables it serves: nothing replayed\n";
+      return false;
+    }
+    if (!replay_from(*plan.every(), at)) return false;
+    follow_every_ = true;
+    return true;
+  }
+  if (controls_.is_hub() && controls_.tables().empty()) {
+    std::cerr << "cardtablectl watch: --since: the hub at " << printable(control) << " names no table's control endpoint (a hub keeps "
+              << "no journal: give it --table-control TABLE=ENDPOINT for each table, or give --control a table's own endpoint): nothing replayed\n";
+    return false;
+  }
+  for (const auto& [table, from] : controls_.tables()) {
+    const auto first = plan.of(table);
+    if (!first) continue;
+    if (replay_from(*first, from)) {
+      following_.insert(table);
+      // Asked from past its last event: nothing shown, and its heartbeat's last_seq is no gap (it replayed
+      // the whole journal from seq 1).
+      shown_.last_seq(table) = std::max(shown_.last_seq(table), *first - 1);
+    } else if (!controls_.is_hub()) {
+      return false;  // the table's own endpoint: as before, a replay that fails ends the watch
+    } else {
+      controls_.failed(table, Clock::now());
+      say_unserved(table, *first, "its replay from " + from.endpoint + " failed");
+    }
+  }
+  const std::string none = controls_.is_hub() ? kHubNamesNoEndpoint : "--control is another table's";
+  for (const auto& [table, first] : plan.tables())
+    if (!controls_.tables().count(table)) say_unserved(table, first, none);
+  // Every table the hub has heard (its alerts reply names each); each table first heard later: first_heard().
+  if (controls_.is_hub() && plan.every()) {
+    std::string error;
+    if (auto heard = ask_(at, {{"command", "alerts"}}, error); heard && heard->contains("tables") && (*heard)["tables"].is_object())
+      for (const auto& [table, _] : (*heard)["tables"].items())
+        if (!controls_.tables().count(table)) say_unserved(table, *plan.every(), none);
+  }
+  return true;
+}
+
+void VenueReplay::first_heard(const std::string& table) {
+  if (since_every_ && controls_.is_hub() && !controls_.tables().count(table)) say_unserved(table, *since_every_, kHubNamesNoEndpoint);
+}
+
+void VenueReplay::say_unserved(const std::string& table, std::uint64_t from, const std::string& why) {
+  if (!said_unserved_.insert(table).second) return;
+  since_incomplete_ = true;
+  std::cerr << "cardtablectl watch: --since: " << printable(table) << ": not replayed (" << why << "); its own control endpoint replays it: "
+            << "cardtablectl replay --since " << from << " -c ENDPOINT" << replay_hint_ << '\n';
+}
+
+// A gap of a table --control does not serve: said (on stderr, outside --json's lines), never filled with
+// another table's events.
+void VenueReplay::say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const {
+  std::cerr << "cardtablectl watch: " << printable(table) << ": events #" << first << " to #" << last << " not received (" << why
+            << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT" << replay_hint_ << '\n';
+}
+
+void VenueReplay::handle(json e) {
+  const std::string table = table_of(e);
+  if (gaps_.replaying(table)) return gaps_.hold(table, std::move(e));
+  const std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
+  // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
+  const bool replaced = shown_.journal_of(e) == ShownEvents::JournalSeen::Replaced;
+  const std::uint64_t seen = shown_.last_seq(table);
+  auto control_of = [&] { return controls_.of(table, Clock::now()); };
+  // `upto` 0: a heartbeat's, whose failure is said alone (the gap is named by the next event).
+  auto replay = [&](std::uint64_t from, std::uint64_t upto, const TableControl& c) {
+    gaps_.start(table, from, upto, c, Clock::now());
+    gaps_.hold(table, std::move(e));
+  };
+  if (replaced && seq > 1) {
+    if (auto c = control_of()) return replay(1, seq - 1, *c);
+    if (!shown_.filtered()) say_gap(table, 1, seq - 1, "published by its new journal before this watch heard it");
+  } else if (e.value("type", "") == "daemon.heartbeat") {
+    std::uint64_t daemon_last = 0;
+    if (e.contains("evidence") && e["evidence"].is_object())
+      daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
+    if (auto c = control_of(); c && daemon_last > seen && (following_.count(table) || follow_every_)) return replay(seen + 1, 0, *c);
+  } else if (seq > seen + 1 && seen > 0) {
+    if (auto c = control_of()) return replay(seen + 1, seq - 1, *c);
+    if (!shown_.filtered()) {
+      // Filtered, seqs skip the events of other topics: a jump is no gap there.
+      say_gap(table, seen + 1, seq - 1, "lost on the way: a hub restarted, or this watch fell behind");
+      shown_.last_seq(table) = seq - 1;
+    }
+  }
+  shown_.show(e);
+}
+
+void VenueReplay::end(std::vector<GapReplays::Ended> ended) {
+  for (auto& r : ended) {
+    if (r.failure) {
+      std::cerr << "cardtablectl watch: " << printable(r.table) << ": " << printable(*r.failure) << '\n';
+      controls_.failed(r.table, Clock::now());
+      if (r.wanted_to >= r.first_missing) {
+        say_gap(r.table, r.first_missing, r.wanted_to, "its replay failed");
+        shown_.last_seq(r.table) = std::max(shown_.last_seq(r.table), r.wanted_to);  // said once: its held event is no new gap
+      }
+    }
+    for (auto& e : r.held) handle(std::move(e));
+  }
+}
+
+void VenueReplay::take(const zmq::pollitem_t* polled, Clock::time_point now) {
+  end(gaps_.take(polled, now, [&](const json& events) { shown_.show_page(events, 0); }));
+}
+
+void VenueReplay::stop() { end(gaps_.abandon("watch stopped before its replay ended")); }
+
+}  // namespace cardtable::tools

@@ -1,0 +1,75 @@
+// What a watch replays of each table's journal, and what it says it could not: `--since` (each table's
+// journal from the seq asked, from the table's own control endpoint, before any live event), the gaps in
+// the live events (GapReplays: one table's replay never holds back the others'), and the tables that no
+// endpoint serves (a hub that names no --table-control for them), said on stderr, never filled with another
+// table's events. A table --since asked for and did not get makes the watch exit 1.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <zmq.hpp>
+
+#include "gap_replays.hpp"
+#include "shown_events.hpp"
+#include "since_plan.hpp"
+#include "table_controls.hpp"
+
+namespace cardtable::tools {
+
+class VenueReplay {
+ public:
+  using Clock = std::chrono::steady_clock;
+  // One question to a control endpoint, awaited (`to` names its CURVE key): the reply, or nullopt and why.
+  using Ask = std::function<std::optional<nlohmann::json>(const TableControl& to, const nlohmann::json& body, std::string& error)>;
+
+  // `command`: replay or replay-live. `replay_hint`: what `cardtablectl replay` needs besides -c to reach a
+  // table (" --key FILE --server-key TABLE.pub" with CURVE, else empty), for the notices that name it.
+  VenueReplay(zmq::context_t& ctx, std::string command, TableControls& controls, ShownEvents& shown, Ask ask, TableControls::Secure secure,
+              std::string replay_hint);
+
+  // --since, before any live event. `control`: --control as given; `at`: its address and key. False when
+  // the watch ends (exit 1): nothing could be replayed, or a table's own endpoint failed its replay.
+  bool replay_since(const SincePlan& plan, const std::string& control, const TableControl& at);
+  // A table heard live for the first time: through a hub that names no endpoint for it, --since N did not
+  // replay it (said, and the watch exits 1).
+  void first_heard(const std::string& table);
+  // One live event (or one held while its table was replayed): a gap it shows is replayed first.
+  void handle(nlohmann::json e);
+  // The sockets a gap's page is awaited on, to poll with the events.
+  std::vector<zmq::pollitem_t> poll_items() const { return gaps_.poll_items(); }
+  // After a poll of poll_items(): each page that came is shown; a replay that ended lets its table go on.
+  void take(const zmq::pollitem_t* polled, Clock::time_point now);
+  // The watch stops: each replay still running ends, said, and the events it held are shown.
+  void stop();
+  // A table's journal --since asked for was not replayed: the watch exits 1.
+  bool incomplete() const { return since_incomplete_; }
+
+ private:
+  // From one endpoint, page after page, awaited: false (said) when a page fails.
+  bool replay_from(std::uint64_t since, const TableControl& from);
+  void say_unserved(const std::string& table, std::uint64_t from, const std::string& why);
+  void say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const;
+  // A replay that failed is said, and not tried again for a while (TableControls::failed); then its
+  // table's held events go on, in the order they came.
+  void end(std::vector<GapReplays::Ended> ended);
+
+  TableControls& controls_;
+  ShownEvents& shown_;
+  Ask ask_;
+  GapReplays gaps_;
+  std::string command_, replay_hint_;
+  std::optional<std::uint64_t> since_every_;  // N of --since N: each table first heard is asked for from N
+  std::set<std::string> following_;           // the tables replayed: a heartbeat ahead of what was shown replays the rest
+  bool follow_every_ = false;                 // --control never answered: its replay was asked for blindly, every table followed
+  bool since_incomplete_ = false;
+  std::set<std::string> said_unserved_;
+};
+
+}  // namespace cardtable::tools
