@@ -275,6 +275,24 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_NE(load.out.find("23 boards"), std::string::npos) << load.out;
 }
 
+// Law 53/56: a defender led to trick 2 when West had won trick 1. The alert names no card, so its card
+// detail is its message again: `cardtablectl evidence` printed that alone, and a director at a terminal
+// never saw who led (the seats), who should have (expected) or which trick, nor the journal to ack in.
+TEST_F(Daemon, EvidenceOfAnAlertThatNamesNoCardSaysTheSeatsAndWhatWasExpected) {
+  start("play-defender-leads-out-of-turn.scn", 50);
+  ASSERT_TRUE(wait_finished()) << log();
+  auto open = request({{"command", "alerts"}});
+  ASSERT_TRUE(open && !(*open)["alerts"].empty());
+  const json& alert = (*open)["alerts"][0];
+  ASSERT_EQ(alert["type"], "irregularity.lead_out_of_turn") << alert.dump();
+  const std::string seq = std::to_string(alert["seq"].get<std::uint64_t>());
+  CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
+  EXPECT_EQ(evidence.status, 0) << evidence.out;
+  for (const std::string& line : std::vector<std::string>{"#" + seq + " [board 1] Board 1: trick 2 was led by East", "\n  seats: E\n", "\n  expected: W\n",
+                                 "\n  observed: E\n", "\n  lead: trick 2\n", "\n  journal: " + alert["journal"].get<std::string>() + "\n"})
+    EXPECT_NE(evidence.out.find(line), std::string::npos) << "no '" << line << "' in:\n" << evidence.out;
+}
+
 // `cardtablectl alerts` through a hub: the open alerts of every table, oldest first, each naming its
 // table; an acknowledgement made at one table's daemon closes that alert in the hub's list too.
 TEST_F(HubVenue, AlertsThroughAHubListEveryTablesOpenAlertsOldestFirst) {

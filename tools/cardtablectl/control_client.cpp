@@ -139,6 +139,29 @@ std::string human(const json& e, bool colour) {
   return line;
 }
 
+// An `evidence` reply for a director at a terminal: the event's line with its card detail (card_message),
+// then what the line cannot say, one item a line: the seats, the event's own evidence (expected, observed,
+// counts...) with the card detail over it where both name one thing (as the web console's Evidence box),
+// and the journal `ack --journal` takes. Only the card detail was printed: for the alerts that name no card
+// (a wrong count, a lead out of turn) that was the message again, and the seats and counts were lost.
+std::string evidence_text(const json& reply, bool colour) {
+  const json event = reply.contains("event") && reply["event"].is_object() ? reply["event"] : json::object();
+  json line = event;
+  if (const std::string card = reply.value("card_message", ""); !card.empty()) line["message"] = card;
+  if (!line.contains("seq") && reply.contains("seq")) line["seq"] = reply["seq"];
+  std::string out = human(line, colour) + '\n';
+  if (event.contains("seats") && event["seats"].is_array() && !event["seats"].empty()) {
+    std::string seats;
+    for (const auto& s : event["seats"]) seats += (seats.empty() ? "" : ", ") + printable(s.is_string() ? s.get<std::string>() : s.dump());
+    out += "  seats: " + seats + '\n';
+  }
+  json fields = event.contains("evidence") && event["evidence"].is_object() ? event["evidence"] : json::object();
+  if (reply.contains("card_evidence") && reply["card_evidence"].is_object()) fields.update(reply["card_evidence"]);
+  for (const auto& [k, v] : fields.items()) out += "  " + printable(k) + ": " + printable(v.is_string() ? v.get<std::string>() : v.dump()) + '\n';
+  if (event.contains("journal") && event["journal"].is_string()) out += "  journal: " + printable(event["journal"].get<std::string>()) + '\n';
+  return out;
+}
+
 // `server_public`: the endpoint's CURVE key; --control's by default.
 std::optional<json> request(const std::string& endpoint, const json& body, int timeout_ms, std::string& error,
                             const std::string& server_public = g_curve.control_public) {
@@ -327,7 +350,8 @@ const ControlCommand kControlCommands[] = {
                    "(exit 1 when the list is not whole there: a table silent, or incomplete)"},
     {"replay", "--since N", "the journalled events from seq N (N >= 1)"},
     {"replay-live", "--since N", "the released live.* events from seq N (broadcasters, directors)"},
-    {"evidence", "SEQ", "the card-level detail of event SEQ (directors only)"},
+    {"evidence", "SEQ", "event SEQ whole: its line with the cards it names, then its seats, its evidence (expected, observed, counts) "
+                             "and its journal, one a line (directors only)"},
     {"ack", "SEQ [--by NAME] [--journal ID]", "acknowledge event SEQ (directors)"},
     {"board", "LABEL", "tell the table which board it is: \"7\", \"1/7\", \"Spring Pairs/1/7\" (directors)"},
     {"contract", "CONTRACT", "give the contract: \"4HX S\", \"3NT by W\", \"pass\" (directors)"},
@@ -480,10 +504,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
         return ", last heard " + printable((*reply)["tables"][t].value("heard_ago", json(0)).dump()) + " s ago";
       });
     } else if (command == "evidence") {
-      std::cout << printable((*reply).value("card_message", "")) << '\n';
-      if ((*reply)["card_evidence"].is_object())
-        for (const auto& [k, v] : (*reply)["card_evidence"].items())
-          std::cout << "  " << printable(k) << ": " << printable(v.is_string() ? v.get<std::string>() : v.dump()) << '\n';
+      std::cout << evidence_text(*reply, ::isatty(1));
     } else if (command == "version" && reply->contains("hub")) {
       std::cout << "cardtable-hub " << printable(reply->value("hub", "?")) << "; cardtablectl " CARDTABLE_VERSION "\n";
     } else if (command == "version") {
