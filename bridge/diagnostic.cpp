@@ -24,6 +24,16 @@ std::string file_stem(std::string_view path) {
   return std::string(path);
 }
 
+void add_diagnostic(Diagnostics& to, Diagnostic::Severity severity, std::string file, int line, int column, std::string message) {
+  Diagnostic d;
+  d.severity = severity;
+  d.place.file = std::move(file);
+  d.place.line = line;
+  d.place.column = column;
+  d.message = std::move(message);
+  to.push_back(std::move(d));
+}
+
 std::string Diagnostic::str() const {
   return place.str() + (severity == Severity::Error ? ": error: " : ": warning: ") + message;
 }

@@ -37,21 +37,8 @@ int read_field(const char* p, std::size_t n) {
   return (ec == std::errc() && ptr == s.data() + s.size()) ? v : -1;
 }
 
-// A diagnostic of `file`, added member by member from a message already made by appends. gcc 12 at -O3
-// warns a false -Wmaybe-uninitialized on a brace-initialized Diagnostic whose message is an `a + b + c`
-// expression (the temporary's file "used uninitialized" on the path where the message throws) and a false
-// -Wrestrict on "text" + std::string (the const char* + string&& operator); a Release -Werror build refuses both.
-void add(Diagnostics& out, Diagnostic::Severity severity, const std::string& file, int line, int column, std::string message) {
-  Diagnostic d;
-  d.severity = severity;
-  d.place.file = file;
-  d.place.line = line;
-  d.place.column = column;
-  d.message = std::move(message);
-  out.push_back(std::move(d));
-}
-
-// Appends each piece: see add().
+// The pieces appended: gcc 12 at -O3 warns a false -Wrestrict on "text" + std::string (the const char* +
+// string&& operator inserts at the front), which a Release -DCARDTABLE_WERROR=ON build refuses.
 template <typename... Pieces>
 std::string joined(const Pieces&... pieces) {
   std::string out;
@@ -72,9 +59,9 @@ RecordSet read_dup(std::string_view bytes, std::string_view file_name) {
   std::string file(file_name);
   std::string stem = file_stem(file_name);
   if (bytes.size() % sizeof(DupBlock) != 0)
-    add(out.diagnostics, Diagnostic::Severity::Error, file, 0, 0,
-        joined("size ", std::to_string(bytes.size()), " is not a multiple of 156 bytes; the last ",
-               std::to_string(bytes.size() % sizeof(DupBlock)), " bytes are ignored"));
+    add_diagnostic(out.diagnostics, Diagnostic::Severity::Error, file, 0, 0,
+                   joined("size ", std::to_string(bytes.size()), " is not a multiple of 156 bytes; the last ",
+                          std::to_string(bytes.size() % sizeof(DupBlock)), " bytes are ignored"));
   std::size_t count = bytes.size() / sizeof(DupBlock);
   int first_board = 1;
   for (std::size_t b = 0; b < count; ++b) {
@@ -86,8 +73,8 @@ RecordSet read_dup(std::string_view bytes, std::string_view file_name) {
     }
     int board = first_board + static_cast<int>(b);
     auto fail = [&](const std::string& msg) {
-      add(out.diagnostics, Diagnostic::Severity::Error, file, 0, 0,
-          joined("board ", std::to_string(board), " (byte ", std::to_string(b * sizeof(DupBlock)), "): ", msg));
+      add_diagnostic(out.diagnostics, Diagnostic::Severity::Error, file, 0, 0,
+                     joined("board ", std::to_string(board), " (byte ", std::to_string(b * sizeof(DupBlock)), "): ", msg));
     };
     Deal d;
     bool ok = true;
@@ -131,8 +118,8 @@ RecordSet read_dup(std::string_view bytes, std::string_view file_name) {
       if (got != d.hand(kAllSeats[h])) dge_ok = false;
     }
     if (!dge_ok)
-      add(out.diagnostics, Diagnostic::Severity::Warning, file, 0, 0,
-          joined("board ", std::to_string(board), ": the DGE part disagrees with the card numbers; the card numbers are used"));
+      add_diagnostic(out.diagnostics, Diagnostic::Severity::Warning, file, 0, 0,
+                     joined("board ", std::to_string(board), ": the DGE part disagrees with the card numbers; the card numbers are used"));
     BoardRecord r;
     r.place = {file, 0, 0};
     r.event = stem;
@@ -214,7 +201,7 @@ RecordSet read_dlm(std::string_view text, std::string_view file_name) {
     if (l == "[Document]") { saw_document = true; continue; }
     auto eq = l.find('=');
     if (eq == std::string_view::npos) {
-      add(out.diagnostics, Diagnostic::Severity::Error, file, line, 1, "expected 'key=value'");
+      add_diagnostic(out.diagnostics, Diagnostic::Severity::Error, file, line, 1, "expected 'key=value'");
       continue;
     }
     std::string_view key = l.substr(0, eq), value = l.substr(eq + 1);
@@ -227,18 +214,18 @@ RecordSet read_dlm(std::string_view text, std::string_view file_name) {
     else if (key == "To board") to = number(value);
     else if (key.starts_with("Board ")) {
       int b = number(key.substr(6));
-      if (b <= 0) add(out.diagnostics, Diagnostic::Severity::Error, file, line, 1, joined("'", key, "' has no board number"));
+      if (b <= 0) add_diagnostic(out.diagnostics, Diagnostic::Severity::Error, file, line, 1, joined("'", key, "' has no board number"));
       else entries.push_back({b, std::string(value), line});
     }
   }
   if (!saw_document)
-    add(out.diagnostics, Diagnostic::Severity::Warning, file, 1, 1, "no [Document] header: not a Duplimate DLM file?");
+    add_diagnostic(out.diagnostics, Diagnostic::Severity::Warning, file, 1, 1, "no [Document] header: not a Duplimate DLM file?");
   for (const Entry& e : entries) {
     // Boards outside From..To are the machine's filler, not part of the set.
     if (from > 0 && to > 0 && (e.board < from || e.board > to)) continue;
     int col = static_cast<int>(std::string("Board ").size() + std::to_string(e.board).size()) + 2;
     auto fail = [&](const std::string& msg) {
-      add(out.diagnostics, Diagnostic::Severity::Error, file, e.line, col, joined("board ", std::to_string(e.board), ": ", msg));
+      add_diagnostic(out.diagnostics, Diagnostic::Severity::Error, file, e.line, col, joined("board ", std::to_string(e.board), ": ", msg));
     };
     if (e.value.size() != 29) {
       fail(joined("expected 26 letters and a 3-digit check number, found ", std::to_string(e.value.size()), " characters"));
@@ -264,8 +251,8 @@ RecordSet read_dlm(std::string_view text, std::string_view file_name) {
     std::string_view digits = std::string_view(e.value).substr(26);
     std::from_chars(digits.data(), digits.data() + 3, stated);
     if (stated != (check ^ e.board))
-      add(out.diagnostics, Diagnostic::Severity::Warning, file, e.line, col + 26,
-          joined("board ", std::to_string(e.board), ": check number ", digits, " should be ", std::to_string(check ^ e.board)));
+      add_diagnostic(out.diagnostics, Diagnostic::Severity::Warning, file, e.line, col + 26,
+                     joined("board ", std::to_string(e.board), ": check number ", digits, " should be ", std::to_string(check ^ e.board)));
     if (!d.valid()) {
       for (const DealProblem& p : d.problems()) fail(p.message());
       continue;

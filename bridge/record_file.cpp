@@ -47,18 +47,18 @@ std::vector<fs::path> record_files(const fs::path& path, Diagnostics& diagnostic
       if (it->is_regular_file(ec) && format_of(it->path())) out.push_back(it->path());
     std::sort(out.begin(), out.end());
     if (out.empty())
-      diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "no .pbn, .lin, .dup or .dlm file in this folder"});
+      add_diagnostic(diagnostics, Diagnostic::Severity::Error, path.string(), 0, 0, "no .pbn, .lin, .dup or .dlm file in this folder");
   } else if (fs::exists(path, ec)) {
     // Read whole, so only a regular file: a FIFO held the daemon's loop until something wrote to it.
     if (!fs::is_regular_file(path, ec))
-      diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "not a regular file (a pipe, a device...): not read"});
+      add_diagnostic(diagnostics, Diagnostic::Severity::Error, path.string(), 0, 0, "not a regular file (a pipe, a device...): not read");
     else if (!format_of(path))
-      diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0},
-                             "unknown record format (expected a .pbn, .lin, .dup or .dlm file)"});
+      add_diagnostic(diagnostics, Diagnostic::Severity::Error, path.string(), 0, 0,
+                     "unknown record format (expected a .pbn, .lin, .dup or .dlm file)");
     else
       out.push_back(path);
   } else {
-    diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "no such file or folder"});
+    add_diagnostic(diagnostics, Diagnostic::Severity::Error, path.string(), 0, 0, "no such file or folder");
   }
   return out;
 }
@@ -66,7 +66,7 @@ std::vector<fs::path> record_files(const fs::path& path, Diagnostics& diagnostic
 void read_record_file(const fs::path& path, const BoardSink& sink, Diagnostics& diagnostics) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    diagnostics.push_back({Diagnostic::Severity::Error, {path.string(), 0, 0}, "cannot open the file for reading"});
+    add_diagnostic(diagnostics, Diagnostic::Severity::Error, path.string(), 0, 0, "cannot open the file for reading");
     return;
   }
   if (format_of(path).value_or(RecordFormat::Pbn) == RecordFormat::Pbn) {  // the big ones: streamed
