@@ -121,8 +121,9 @@ std::optional<Par> par(const DdTable& table, Seat dealer, Vulnerability vulnerab
   for (int i = 0; i < res.number && i < 10; ++i) {
     const contractType& c = res.contracts[i];
     std::string s = std::string(kParSeats[c.seats < 6 && c.seats >= 0 ? c.seats : 0]) + " " + std::to_string(c.level) + kDenoms[c.denom % 5];
-    if (c.underTricks > 0) s += "X-" + std::to_string(c.underTricks);
-    else if (c.overTricks > 0) s += "+" + std::to_string(c.overTricks);
+    // Appended: gcc 12 -O3 warns a false -Wrestrict on "+" + std::to_string (const char* + string&&).
+    if (c.underTricks > 0) s.append("X-").append(std::to_string(c.underTricks));
+    else if (c.overTricks > 0) s.append("+").append(std::to_string(c.overTricks));
     p.contracts.push_back(std::move(s));
   }
   return p;

@@ -68,7 +68,9 @@ std::string journal_datagram(Priority p, std::string_view identifier, std::strin
 }
 
 std::string stderr_line(Priority p, std::string_view identifier, std::string_view message, const LogContext& c) {
-  std::string out = "<" + std::to_string(static_cast<int>(p)) + ">" + std::string(identifier) + ": ";
+  // Appended: gcc 12 -O3 warns a false -Wrestrict on "<" + std::to_string (const char* + string&&).
+  std::string out = "<";
+  out.append(std::to_string(static_cast<int>(p))).append(">").append(identifier).append(": ");
   // One line a message: a newline inside would start a line without a priority.
   for (char ch : message) out.push_back(ch == '\n' ? ' ' : ch);
   std::string where;

@@ -15,7 +15,7 @@ std::string seat_word(Seat s) { return std::string(seat_name(s)); }
 
 std::string card_list(const std::vector<Card>& cards) {
   std::string out;
-  for (const Card& c : cards) out += (out.empty() ? "" : " ") + c.str();
+  for (const Card& c : cards) out.append(out.empty() ? "" : " ").append(c.str());  // appends: see Table::emit_capabilities
   return out;
 }
 

@@ -50,7 +50,7 @@ std::string map_as(const SeatMap& map) {
 std::string misplaced_list(const std::vector<Misplaced>& cards) {
   std::string out;
   for (const Misplaced& m : cards)
-    out += (out.empty() ? "" : " ") + m.card.str() + ":" + seat_letter(m.belongs_to) + "->" + seat_letter(m.found_in);
+    out.append(out.empty() ? "" : " ").append(m.card.str()).append(":").append(1, seat_letter(m.belongs_to)).append("->").append(1, seat_letter(m.found_in));
   return out;
 }
 

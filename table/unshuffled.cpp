@@ -143,7 +143,8 @@ std::string UnshuffledDeals::describe(std::uint32_t c) const {
     out += ")";
   } else {
     out = "a pack sorted suit by suit (";
-    for (std::size_t i = 0; i < 4; ++i) out += (i ? " " : "") + suit_run(o.suits[i], (o.ascending >> i) & 1U, o.ace_low);
+    // Appended: gcc 12 -O3 warns a false -Wrestrict on "" + std::string (const char* + string&&).
+    for (std::size_t i = 0; i < 4; ++i) out.append(i ? " " : "").append(suit_run(o.suits[i], (o.ascending >> i) & 1U, o.ace_low));
     out += ")";
   }
   return out + dealt(cut, k);
