@@ -39,7 +39,9 @@ class Responder {
 };
 
 struct GatewayLimits {
-  std::size_t max_connections = 512;      // beyond this, new connections are closed at once
+  // Beyond this a newcomer closes the connection waiting longest for a request (waiting_connections.hpp),
+  // or is closed at once when none waits.
+  std::size_t max_connections = 512;
   // From one client address: one machine on the venue's network (slowloris, a connection flood) cannot
   // take every connection and shut the directors out. A browser opens 6 to a host.
   std::size_t max_connections_per_address = 32;
@@ -68,6 +70,9 @@ class Gateway {
   // Once a second: tables gone silent, keep-alives; every kLivePollTicks, the released hands of each table
   // heard lately that the live stream did not bring (boards released while it was reconnecting).
   void tick();
+  // The count of logins refused as busy and not logged one by one, once their window is over (at once
+  // when closing); the caller's tick, and shutdown.
+  void say_held_refusals(bool closing) { logins_.say_held_refusals(closing); }
   // The hands already released at every table (a console that starts late), from its control endpoint.
   void catch_up_live();
   static constexpr unsigned kLivePollTicks = 60;

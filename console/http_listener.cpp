@@ -1,5 +1,6 @@
 #include "http_listener.hpp"
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
@@ -24,9 +25,9 @@ bool is_parse_error(const beast::error_code& ec) {
 template <class Stream>
 class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream stream, Gateway& gateway, HostCheck& hosts, OriginCheck& origins, std::string client)
-      : stream_(std::move(stream)), gateway_(gateway), hosts_(hosts), origins_(origins), connections_(gateway.connections()),
-        by_address_(gateway.connections_by_address()), client_(std::move(client)) {
+  HttpSession(Stream stream, Gateway& gateway, HostCheck& hosts, OriginCheck& origins, WaitingConnections& waiting, std::string client)
+      : stream_(std::move(stream)), gateway_(gateway), hosts_(hosts), origins_(origins), waiting_(waiting), connections_(gateway.connections()),
+        by_address_(gateway.connections_by_address()), client_(std::move(client)), request_deadline_(stream_.get_executor()) {
     ++*connections_;
     ++(*by_address_)[client_];
   }
@@ -37,6 +38,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   }
 
   void run() {
+    wait_for_request();  // a handshake not finished holds a connection as a request not sent does
     if constexpr (kTls) {
       beast::get_lowest_layer(stream_).expires_after(gateway_.limits().read_timeout);
       // A director who typed http:// got the connection closed without a word ("empty response"): a
@@ -105,13 +107,61 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
     parser_.emplace();
     parser_->header_limit(static_cast<std::uint32_t>(gateway_.limits().max_header_bytes));
     parser_->body_limit(gateway_.limits().max_body_bytes);
-    beast::get_lowest_layer(stream_).expires_after(gateway_.limits().read_timeout);
+    wait_for_request();
+    // The deadline is the session's own timer, not the stream's: the stream's expiry closes the socket
+    // before anything can be said, and a client on a bad link is owed a 408 saying why (RFC 9110 15.5.9).
+    // The connection is closed at the same deadline as before (slowloris).
+    beast::get_lowest_layer(stream_).expires_never();
+    request_deadline_.expires_after(gateway_.limits().read_timeout);
+    // A deadline that had passed as the request arrived is not this request's.
+    request_deadline_.async_wait([self = this->shared_from_this(), read = ++reads_](beast::error_code ec) {
+      if (ec || !self->waiting_ticket_ || read != self->reads_) return;
+      self->give_up_on_request(http::status::request_timeout,
+                               "the request did not arrive whole within " + std::to_string(self->gateway_.limits().read_timeout.count()) + " s");
+    });
     http::async_read(stream_, buffer_, *parser_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
       self->on_request(ec);
     });
   }
 
+  // In the listener's list of connections a newcomer may close when every connection is taken.
+  void wait_for_request() {
+    if (waiting_ticket_) return;
+    waiting_ticket_ = waiting_.add([weak = this->weak_from_this()] {
+      auto self = weak.lock();
+      if (!self || self->closed_) return false;
+      self->give_up_on_request(http::status::service_unavailable,
+                               "the console is full (--max-connections " + std::to_string(self->gateway_.limits().max_connections) +
+                                   "): this connection had waited longest for its request and was closed to make room");
+      return true;
+    });
+  }
+  void stop_waiting() {
+    if (waiting_ticket_) waiting_.remove(*waiting_ticket_);
+    waiting_ticket_.reset();
+    request_deadline_.cancel();
+  }
+
+  // The request is not read to its end (its deadline passed, or the connection makes room): a client that
+  // sent part of one is told why, at once and without waiting on it (a fresh response on a socket with
+  // nothing else unsent goes out whole, and a client that does not read loses it), then the connection
+  // closes. One that sent nothing of it (an idle keep-alive, a handshake) is closed without a word, as
+  // HTTP servers do: a response there could be taken for the answer to a request crossing it.
+  void give_up_on_request(http::status status, const std::string& why) {
+    if (closed_) return;
+    if (parser_ && (parser_->got_some() || buffer_.size() > 0)) {
+      Response r = refusal(status, why);
+      Gateway::secure_headers(r, kTls);
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream_).socket().non_blocking(true, ignored);
+      http::write(stream_, r, ignored);
+    }
+    close();
+  }
+
   void on_request(beast::error_code ec) {
+    if (closed_) return;  // its deadline, or room for a newcomer, closed it
+    stop_waiting();
     if (ec == http::error::header_limit) return refuse(http::status::request_header_fields_too_large, "the request head is too large");
     if (ec == http::error::body_limit) return refuse(http::status::payload_too_large, "the request body is too large");
     if (ec && is_parse_error(ec) && ec != http::error::end_of_stream && ec != http::error::partial_message)
@@ -132,13 +182,15 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
     gateway_.route(std::move(req), this->shared_from_this());
   }
 
-  void refuse(http::status status, const std::string& why) {
+  void refuse(http::status status, const std::string& why) { respond(refusal(status, why)); }
+
+  static Response refusal(http::status status, const std::string& why) {
     Response r{status, 11};
     r.set(http::field::content_type, "application/json");
     r.body() = nlohmann::json({{"error", why}}).dump();
     r.keep_alive(false);
     r.prepare_payload();
-    respond(std::move(r));
+    return r;
   }
 
   // Written on the TCP stream below TLS; it never reads the request, whose Host is not checked yet.
@@ -179,6 +231,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   void close() {
     if (closed_) return;
     closed_ = true;
+    stop_waiting();
     if (streaming_) gateway_.stream_closed(this);
     beast::error_code ignored;
     beast::get_lowest_layer(stream_).socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -189,9 +242,13 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   Gateway& gateway_;
   HostCheck& hosts_;
   OriginCheck& origins_;
+  WaitingConnections& waiting_;  // touched by handlers only: the listener outlives them, not the destructor
   std::shared_ptr<std::size_t> connections_;
   std::shared_ptr<Gateway::AddressCounts> by_address_;
   std::string client_;
+  net::steady_timer request_deadline_;
+  std::optional<WaitingConnections::Ticket> waiting_ticket_;  // while it waits for a request
+  std::uint64_t reads_ = 0;  // requests read so far, and the one being read
   beast::flat_buffer buffer_{8192};
   std::optional<http::request_parser<http::string_body>> parser_;
   bool streaming_ = false, writing_ = false, closed_ = false;
@@ -226,25 +283,36 @@ void HttpListener::accept() {
     std::string client = socket.remote_endpoint(ignored).address().to_string();
     const auto& by_address = *self->gateway_.connections_by_address();
     const auto from_client = by_address.count(client) ? by_address.at(client) : 0;
-    if (*self->gateway_.connections() >= self->gateway_.limits().max_connections) {
-      // Over the cap: the newcomer goes, the pages already open stay.
-      self->refuse(socket, "too many connections (--max-connections " + std::to_string(self->gateway_.limits().max_connections) + ")");
-    } else if (from_client >= self->gateway_.limits().max_connections_per_address) {
+    const auto& limits = self->gateway_.limits();
+    if (from_client >= limits.max_connections_per_address) {
       self->refuse(socket, "too many connections from " + client + " (--max-connections-per-address " +
-                               std::to_string(self->gateway_.limits().max_connections_per_address) + ")");
+                               std::to_string(limits.max_connections_per_address) + ")");
+    } else if (*self->gateway_.connections() >= limits.max_connections && !self->make_room()) {
+      // Every connection is an open page or a request being answered: the newcomer goes, they stay.
+      self->refuse(socket, "too many connections (--max-connections " + std::to_string(limits.max_connections) + ")");
     } else {
       socket.set_option(tcp::no_delay(true), ignored);
       if (self->tls_) {
         std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
-            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, self->hosts_, self->origins_, client)
+            beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, self->hosts_, self->origins_,
+            self->waiting_, client)
             ->run();
       } else {
-        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, self->hosts_, self->origins_, client)
+        std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, self->hosts_, self->origins_,
+                                                         self->waiting_, client)
             ->run();
       }
     }
     self->accept();
   });
+}
+
+bool HttpListener::make_room() {
+  if (!waiting_.close_longest_waiting()) return false;
+  if (auto tail = room_log_.due())
+    std::cerr << "cardtable-console: all " << gateway_.limits().max_connections << " connections (--max-connections) are open: the one "
+              << "waiting longest for its request was closed to make room for a newcomer" << *tail << std::endl;
+  return true;
 }
 
 void HttpListener::refuse(tcp::socket& socket, const std::string& why) {
@@ -259,7 +327,7 @@ void HttpListener::refuse(tcp::socket& socket, const std::string& why) {
     socket.shutdown(tcp::socket::shutdown_send, ignored);
   }
   socket.close(ignored);
-  if (auto tail = refusals_log_.due("connections refused")) std::cerr << "cardtable-console: refused a connection: " << why << *tail << std::endl;
+  if (auto tail = refusals_log_.due()) std::cerr << "cardtable-console: refused a connection: " << why << *tail << std::endl;
 }
 
 }  // namespace cardtable::console

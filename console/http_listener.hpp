@@ -16,6 +16,7 @@
 #include "log_throttle.hpp"
 #include "request_host.hpp"
 #include "request_origin.hpp"
+#include "waiting_connections.hpp"
 
 namespace cardtable::console {
 
@@ -27,10 +28,19 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
   HttpListener(boost::asio::io_context& io, boost::asio::ip::tcp::endpoint at, Gateway& gateway, boost::asio::ssl::context* tls,
                HostCheck& hosts, OriginCheck& origins);
   void start();
+  // The count of connections refused and not logged one by one, once their 10 s are over (at once when
+  // closing).
+  void say_held_refusals(bool closing) {
+    refusals_log_.say_overdue(closing);
+    room_log_.say_overdue(closing);
+  }
   boost::asio::ip::tcp::endpoint local_endpoint() const { return acceptor_.local_endpoint(); }
 
  private:
   void accept();
+  // All --max-connections open: closes the connection that has waited longest for its request (503 if it
+  // had sent part of one), for a newcomer; false when none waits (every one is a page or being answered).
+  bool make_room();
   // A newcomer over a cap: told why (plain HTTP) and closed; the log says so, at most once in 10 s.
   void refuse(boost::asio::ip::tcp::socket& socket, const std::string& why);
   boost::asio::io_context& io_;
@@ -39,7 +49,9 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
   boost::asio::ssl::context* tls_;
   HostCheck& hosts_;
   OriginCheck& origins_;
-  LogThrottle refusals_log_;
+  WaitingConnections waiting_;
+  LogThrottle refusals_log_{"connections refused"};
+  LogThrottle room_log_{"connections closed to make room"};
 };
 
 }  // namespace cardtable::console

@@ -222,7 +222,7 @@ void Logins::login_async(const std::string& name, std::string password, const st
   auto answer = [&io, &done](Result r) { boost::asio::post(io, [done = std::move(done), r = std::move(r)] { done(r); }); };
   if (pending_ >= kMostPendingHashes) {
     // Before the limits: a refusal for being busy is not a failed login, and must not count as one.
-    if (auto tail = busy_log_.due("logins refused so", now))
+    if (auto tail = busy_log_.due(now))
       std::cerr << "cardtable-console: a login from " << client << " refused (503): " << kMostPendingHashes
                 << " logins are being checked already (a burst of logins, or a flood)" << *tail << std::endl;
     return answer({Outcome::busy, {}, {}, 1});

@@ -58,6 +58,9 @@ class Logins {
   std::size_t hashes_pending() const { return pending_; }
   std::optional<Session> session(const std::string& token, Clock::time_point now);
   void logout(const std::string& token) { sessions_.erase(token); }
+  // The count of logins refused as busy and not logged one by one, once their 10 s are over (at once
+  // when closing): the I/O thread's tick says it.
+  void say_held_refusals(bool closing) { busy_log_.say_overdue(closing); }
   std::size_t users() const { return users_.size(); }
   // The PBKDF2 iterations run for a name that is not in the file: the staff's own count (the most
   // common one), so that a refusal takes as long whether or not the name exists.
@@ -119,7 +122,7 @@ class Logins {
   };
   std::unique_ptr<Hashers> hashers_;  // started by the first login_async
   std::size_t pending_ = 0;
-  LogThrottle busy_log_;  // the 503s of a burst: a line in 10 s, then a count
+  LogThrottle busy_log_{"logins refused as busy"};  // the 503s of a burst: a line in 10 s, then a count
 };
 
 }  // namespace cardtable::console

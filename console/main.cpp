@@ -193,7 +193,10 @@ int main(int argc, char** argv) {
       "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(
       "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost; a --table never heard since the "
                                                                "start shows as lost after as long")(
-      "max-connections", po::value(&max_connections)->default_value(max_connections), "browser connections at most")(
+      "max-connections", po::value(&max_connections)->default_value(max_connections),
+      "browser connections at most; when all are open, a newcomer closes the one waiting longest for a request (idle, or "
+      "its request or TLS handshake still arriving) and takes its place; open pages and requests being answered are never "
+      "closed for room, and when only those are open the newcomer is refused (503)")(
       "max-connections-per-address", po::value(&max_per_address)->default_value(max_per_address),
       "browser connections at most from one address (behind a reverse proxy every browser has the proxy's)")(
       "max-streams", po::value(&max_streams)->default_value(max_streams), "open pages at most, for each role (directors; broadcasters)")(
@@ -361,12 +364,21 @@ int main(int argc, char** argv) {
       });
     });
 
+    // A flood's refusals are logged a line in 10 s and then counted: the count of its last window is said
+    // by the tick once the window is over, and at once when the console stops (no refusal may come to carry it).
+    auto say_held_refusals = [&](bool closing) {
+      listener->say_held_refusals(closing);
+      hosts.say_held_refusals(closing);
+      origins->say_held_refusals(closing);
+      gateway.say_held_refusals(closing);
+    };
     net::steady_timer ticker(io);
     std::function<void()> tick = [&] {
       ticker.expires_after(std::chrono::seconds(1));
       ticker.async_wait([&](boost::system::error_code ec) {
         if (ec) return;
         gateway.tick();
+        say_held_refusals(false);
         tick();
       });
     };
@@ -374,6 +386,7 @@ int main(int argc, char** argv) {
     net::signal_set signals(io, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code, int) {
       std::cerr << "cardtable-console: stopping" << std::endl;
+      say_held_refusals(true);
       // The control requests waiting on tables or the hub end now: the catch-up thread and the gateway's
       // requests are joined below, and each waited up to its timeout (3 s each, one after another).
       requests.stop();

@@ -66,7 +66,7 @@ std::string HostCheck::accepted() const {
 }
 
 void HostCheck::log_refusal(const Request& req, const std::string& client, const std::string& why) {
-  log_refused_request(log_, "refused for their Host", req, client, "421, a page of another site resolved to this address: DNS rebinding?", why);
+  log_refused_request(log_, req, client, "421, a page of another site resolved to this address: DNS rebinding?", why);
 }
 
 }  // namespace cardtable::console

@@ -28,6 +28,8 @@ class HostCheck {
   std::optional<std::string> refusal(const Request& req) const;
   // At most one line in 10 s, then how many were not logged: a rebinding page may send in a loop.
   void log_refusal(const Request& req, const std::string& client, const std::string& why);
+  // The count of refusals not logged one by one, once their 10 s are over (at once when closing).
+  void say_held_refusals(bool closing) { log_.say_overdue(closing); }
   // What the console answers to, for --help's reader and the refusal: "127.0.0.1, localhost, ...".
   std::string accepted() const;
 
@@ -35,7 +37,7 @@ class HostCheck {
   bool names_us(const std::string& host) const;
   boost::asio::ip::address listening_;
   std::vector<std::string> allowed_hosts_;  // lower case, an IPv6 address in []
-  LogThrottle log_;
+  LogThrottle log_{"refused for their Host"};
 };
 
 }  // namespace cardtable::console

@@ -127,16 +127,16 @@ std::optional<std::string> OriginCheck::refusal(const Request& req, bool tls) co
   return std::nullopt;
 }
 
-void log_refused_request(LogThrottle& log, const std::string& counted_as, const Request& req, const std::string& client,
-                         const std::string& status_and_guess, const std::string& why) {
-  auto tail = log.due(counted_as);
+void log_refused_request(LogThrottle& log, const Request& req, const std::string& client, const std::string& status_and_guess,
+                         const std::string& why) {
+  auto tail = log.due();
   if (!tail) return;
   std::cerr << "cardtable-console: refused " << req.method_string() << " " << shown_header(std::string_view(req.target().data(), req.target().size()))
             << " from " << client << " (" << status_and_guess << "): " << why << *tail << std::endl;
 }
 
 void OriginCheck::log_refusal(const Request& req, const std::string& client, const std::string& why) {
-  log_refused_request(log_, "refused for their origin", req, client, "403, a request from another site?", why);
+  log_refused_request(log_, req, client, "403, a request from another site?", why);
 }
 
 }  // namespace cardtable::console

@@ -24,8 +24,8 @@ std::optional<std::string> normalize_origin(std::string_view text, std::string& 
 // What a log line or a refusal shows of a header a client chose: printable, and not too long.
 std::string shown_header(std::string_view value);
 // "cardtable-console: refused POST /api/login from 10.0.0.9 (STATUS_AND_GUESS): WHY", at most once in 10 s
-// through `log`, which counts the rest as `counted_as` ("refused for their origin").
-void log_refused_request(LogThrottle& log, const std::string& counted_as, const Request& req, const std::string& client,
+// through `log`, which counts the rest.
+void log_refused_request(LogThrottle& log, const Request& req, const std::string& client,
                          const std::string& status_and_guess, const std::string& why);
 
 class OriginCheck {
@@ -37,11 +37,13 @@ class OriginCheck {
   // Logs a refusal (at most one line in 10 s, then how many were not logged): a hostile page sending
   // requests in a loop must not fill the log.
   void log_refusal(const Request& req, const std::string& client, const std::string& why);
+  // The count of refusals not logged one by one, once their 10 s are over (at once when closing).
+  void say_held_refusals(bool closing) { log_.say_overdue(closing); }
   const std::vector<std::string>& allowed() const { return allowed_; }
 
  private:
   std::vector<std::string> allowed_;
-  LogThrottle log_;
+  LogThrottle log_{"refused for their origin"};
 };
 
 }  // namespace cardtable::console

@@ -6,8 +6,8 @@ every probe a bystander (another loopback address) loads the page and logs in.
 
   usage: hostile_client_test.py BUILD_DIR SOURCE_DIR
 
-Probes: oversized request lines, headers and bodies; a slowloris holding every connection its address may
-have; connections past the cap; WebSocket handshakes and frames (the console serves none); path traversal
+Probes: oversized request lines, headers and bodies; a request cut off halfway (a bad link: 408); a slowloris
+holding every connection its address may have; many addresses filling every connection (a director still gets in); WebSocket handshakes and frames (the console serves none); path traversal
 in the page's URLs; bad JSON in every POST; a login brute force; and, before any login or with the wrong
 role, every request that could give a hand before its embargo."""
 import json
@@ -296,26 +296,104 @@ def main():
             t = threading.Thread(target=dribble, daemon=True)
             t.start()
             bystander_served(venue)  # while the attacker holds all its connections
-            closed_after = []
+            closed_after, answers = [], []
             for s in held:
                 s.settimeout(30)
-                read_all(s)
+                answers.append(status_of(read_all(s)))
                 closed_after.append(time.time() - start)
             stop.set()
             assert max(closed_after) < 20, f"the slowloris connections were held {max(closed_after):.1f} s"
+            assert answers == [408] * PER_ADDRESS, f"a request that never ends is told why: {answers}"
             for s in held:
                 s.close()
-            # Connections past the cap, from many addresses: newcomers get 503 naming the limit.
-            many = [connect(port, f"127.0.1.{i % 40 + 1}") for i in range(MAX_CONNECTIONS)]
+            bystander_served(venue)
+            return (f"{PER_ADDRESS} slow connections: the next from that address 503; a bystander served meanwhile; each answered 408 "
+                    f"and dropped after {min(closed_after):.1f}-{max(closed_after):.1f} s")
+
+        @probe("a request cut off halfway (a bad link)")
+        def _():
+            line = "127.0.0.6"
+            head = connect(port, line, timeout=30)
+            head.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/html\r\n")  # no blank line: the head goes on
+            body = connect(port, line, timeout=30)
+            body.sendall(b"POST /api/login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nX-Cardtable: 1\r\n"
+                         b"Content-Length: 100\r\n\r\n{\"name\":\"td\",")  # 14 bytes of 100
+            idle = connect(port, line, timeout=30)  # nothing sent: no request to answer
+            kept = connect(port, line, timeout=30)  # a request answered, then nothing: an idle keep-alive
+            kept.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            start, seen = time.time(), []
+            for what, s, want in [("half a head", head, 408), ("half a body", body, 408), ("nothing", idle, None),
+                                  ("an idle keep-alive", kept, 200)]:
+                got = read_all(s)
+                took = time.time() - start
+                s.close()
+                assert took < 20, f"{what}: held {took:.1f} s"
+                assert got.count(b"HTTP/1.1 ") == (want is not None) and status_of(got) == want, f"{what}: {got[:300]!r}"
+                if want == 408:
+                    assert b"\r\nConnection: close\r\n" in got and b"within 15 s" in body_of(got), f"{what}: {got[:400]!r}"
+                seen.append(f"{what}: {want or 'closed without a word'} after {took:.1f} s")
+            bystander_served(venue)
+            return "; ".join(seen)
+
+        @probe("many addresses fill every connection: a director still gets in")
+        def _():
+            # A director's page is open; then connections from 40 addresses, each within its own limit, take every
+            # one left and never finish a request. Every director was refused 503 until they timed out.
+            st, _, td, _ = login(port, "td", "td-secret", BYSTANDER)
+            page = connect(port, BYSTANDER)
+            page.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {td}\r\nAccept: text/event-stream\r\n\r\n".encode())
+            got = b""
+            while b"\r\n\r\n" not in got:
+                got += page.recv(65536)
+            assert b"text/event-stream" in got, got[:200]
+            many = []
+            for i in range(MAX_CONNECTIONS):
+                s = connect(port, f"127.0.1.{i % 40 + 1}", timeout=10)
+                if i % 2:
+                    s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                many.append(s)
             time.sleep(0.3)
-            got = raw(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "127.0.2.1")
-            assert status_of(got) == 503 and b"--max-connections " in got, f"past the cap: {got[:200]!r}"
+            bystander_served(venue)  # the page and a login: two newcomers, each closing the oldest waiting connection
+            first, second = read_all(many[0]), read_all(many[1])
+            assert first == b"", f"the oldest, which sent nothing, is closed without a word: {first[:200]!r}"
+            assert status_of(second) == 503 and b"--max-connections " in body_of(second), f"the next, half a request: {second[:300]!r}"
+            page.settimeout(0.5)
+            try:
+                assert page.recv(65536) != b"", "the director's open page was closed for room"
+            except socket.timeout:
+                pass  # open, and nothing to say
+            page.close()
             for s in many:
                 s.close()
             wait_for("the console to serve after the flood", lambda: request(port, "GET", "/", source=BYSTANDER)[0] == 200, 10)
             bystander_served(venue)
-            return (f"{PER_ADDRESS} slow connections: the next from that address 503; a bystander served meanwhile; each dropped after "
-                    f"{min(closed_after):.1f}-{max(closed_after):.1f} s; {MAX_CONNECTIONS} idle connections: the next 503, then served again")
+            return (f"{MAX_CONNECTIONS} connections from 40 addresses never finishing a request: a director's page and login served, "
+                    "the oldest waiting closed for them (503 to one that had sent part of a request); the open page stays")
+
+        @probe("every connection an open page: a newcomer is refused")
+        def _():
+            import re
+            import subprocess
+            argv = venue.console_argv()
+            argv = argv[:len(argv) - len(venue.console_args)] + ["--max-connections", "2", "--max-connections-per-address", "2",
+                                                                 "--max-streams", "2"]
+            small = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=open(f"{venue.dir}/console-small.log", "w"), text=True)
+            venue.procs.append(small)  # stopped with the venue
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/", small.stdout.readline())
+            assert m, "the second console did not start"
+            small_port = int(m.group(1))
+            st, _, td, _ = login(small_port, "td", "td-secret")
+            pages = []
+            for _ in range(2):
+                s = connect(small_port)
+                s.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {td}\r\n\r\n".encode())
+                assert s.recv(12).startswith(b"HTTP/1.1 200"), "a page within the limits"
+                pages.append(s)
+            got = raw(small_port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "127.0.2.1")
+            assert status_of(got) == 503 and b"--max-connections " in got, f"past the cap, only pages open: {got[:200]!r}"
+            for s in pages:
+                s.close()
+            return "2 open pages of --max-connections 2: the newcomer 503 naming the limit, the pages stay"
 
         @probe("no hand before its embargo, to anyone")
         def _():
@@ -347,20 +425,32 @@ def main():
             m = re.search(r"https://127\.0\.0\.1:(\d+)/", tls.stdout.readline())
             assert m, "the HTTPS console did not start"
             tls_port = int(m.group(1))
+            ctx = ssl.create_default_context()
+            ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
+            half = ctx.wrap_socket(connect(tls_port, timeout=30), server_hostname="127.0.0.1")
+            half.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and no more: a bad link
+            half_sent = time.time()
             # A director who typed http:// (or a scanner): it closed the connection without a word, and the
             # browser said only "empty response".
             got = raw(tls_port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert status_of(got) == 400 and b"https://" in body_of(got), f"plain HTTP on the HTTPS port: {got[:300]!r}"
             got = raw(tls_port, b"\x00" * 64)
             assert got == b"" or status_of(got) == 400, f"garbage on the HTTPS port: {got[:200]!r}"
-            ctx = ssl.create_default_context()
-            ctx.check_hostname, ctx.verify_mode = False, ssl.CERT_NONE
             with ctx.wrap_socket(connect(tls_port), server_hostname="127.0.0.1") as s:
                 s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
                 page = read_all(s)
             assert status_of(page) == 200 and b"console.js" in page, f"the page over HTTPS after them: {page[:200]!r}"
+            cut_off = b""
+            try:
+                while chunk := half.recv(65536):
+                    cut_off += chunk
+            except (ssl.SSLError, socket.timeout, ConnectionResetError):
+                pass  # closed without a TLS close_notify: what came before it is what counts
+            half.close()
+            assert status_of(cut_off) == 408 and b"Connection: close" in cut_off, f"half a request over TLS: {cut_off[:300]!r}"
+            assert time.time() - half_sent < 20, "half a request over TLS held past its deadline"
             assert tls.poll() is None, "the HTTPS console died"
-            return "plain HTTP: 400 naming https://; garbage: closed; the page over HTTPS still served"
+            return "plain HTTP: 400 naming https://; garbage: closed; the page over HTTPS still served; half a request over TLS: 408"
 
         for name, ok, outcome in RESULTS:
             print(f"{'held' if ok else 'FAILED'}: {name}: {outcome}")

@@ -4,8 +4,10 @@ logged once in 10 s, and the next line says how many were not ("(and N more WHAT
 logged one by one)"), through the one LogThrottle every such refusal uses. Two floods here:
 - connections past --max-connections-per-address (503 at accept);
 - logins past the queue of password checks (8 waiting or running: 503 "busy").
-Each floods, its log holds one line; ten seconds on, one more refusal logs its line with the count of the
-flood's unlogged ones, named by what they were.
+Each floods, its log holds one line; once the flood's ten seconds are over, the count of its unlogged ones
+is said on a line of its own, named by what they were, though no refusal came after them (it waited for
+the next refusal, and a flood's last window went unsaid for good); the next flood's first line carries no
+count, each count being said once. A refusal counted when the console stops is said as it stops.
   usage: refusal_log_test.py BUILD_DIR SOURCE_DIR"""
 import os
 import socket
@@ -68,18 +70,31 @@ def main():
         for s in held:
             s.close()  # the console has seen them go long before the next flood
 
-        time.sleep(max(0.0, THROTTLE_S + 0.5 - (time.monotonic() - flood_started)))
+        # Nothing more from the flood: its count is said when its window is over, on a line of its own.
+        connections_count = f"cardtable-console: {FLOOD - 1} more connections refused in the last "
+        busy_count = f"cardtable-console: {refused_busy - 1} more logins refused as busy in the last "
+        wait_for("the counts of the floods' last window", lambda: lines_with(venue, connections_count) and lines_with(venue, busy_count),
+                 THROTTLE_S + 5)
+        waited = time.monotonic() - flood_started
+        assert waited >= THROTTLE_S - 0.5, f"a count said after {waited:.1f} s, before its window was over"
+        print("\n".join(lines_with(venue, connections_count) + lines_with(venue, busy_count)))
+
         held = connection_flood(venue, "127.0.0.50")
-        login_flood(venue, 3)
+        refused_busy = login_flood(venue, 3)
         wait_for("the second busy line", lambda: len(lines_with(venue, "logins are being checked already")) == 2, 5)
         connections, busy = lines_with(venue, "refused a connection"), lines_with(venue, "logins are being checked already")
         print("\n".join(connections + busy))
-        assert len(connections) == 2 and f"(and {FLOOD - 1} more connections refused in the last " in connections[1], \
-            "the second line counts the flood's unlogged refusals:\n" + "\n".join(connections)
-        assert len(busy) == 2 and f"(and {refused_busy - 1} more logins refused so in the last " in busy[1], \
-            "the second busy line counts the unlogged ones:\n" + "\n".join(busy)
+        assert len(connections) == 2 and "(and " not in connections[1], "each count is said once:\n" + "\n".join(connections)
+        assert len(busy) == 2 and "(and " not in busy[1], "each count is said once:\n" + "\n".join(busy)
         for s in held:
             s.close()
+        # Stopped inside the second flood's window: its counts are said as the console stops.
+        venue.console.terminate()
+        venue.console.wait(10)
+        for what, count in [("connections refused", FLOOD - 1), ("logins refused as busy", refused_busy - 1)]:
+            said = lines_with(venue, f" more {what} in the last ")
+            assert len(said) == 2 and f"cardtable-console: {count} more {what} in the last " in said[1], \
+                "the count of a window cut short by the stop:\n" + "\n".join(said)
     finally:
         venue.close()
     return 0
