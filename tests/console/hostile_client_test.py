@@ -382,10 +382,10 @@ def main():
             m = re.search(r"http://127\.0\.0\.1:(\d+)/", small.stdout.readline())
             assert m, "the second console did not start"
             small_port = int(m.group(1))
-            st, _, td, _ = login(small_port, "td", "td-secret")
+            st, _, td, _ = login(small_port, "td", "td-secret", "127.0.0.9")
             pages = []
-            for _ in range(2):
-                s = connect(small_port)
+            for i in range(2):
+                s = connect(small_port, f"127.0.0.{7 + i}")
                 s.sendall(f"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: {td}\r\n\r\n".encode())
                 assert s.recv(12).startswith(b"HTTP/1.1 200"), "a page within the limits"
                 pages.append(s)
