@@ -13,6 +13,15 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+# The reason first, then what it rests on: a CI report keeps the head of a failed test's output.
+status="" code=""
+fail() {
+  echo "FAIL: $*"
+  echo "--- the daemon's log (exit status ${code:-not yet}):"; cat "$work/log" 2>/dev/null || true
+  echo "--- the notify socket's messages:"; cat "$work/notify.log" 2>/dev/null || true
+  echo "--- status: $status"
+  exit 1
+}
 chmod 755 "$work"
 dpkg-deb -x "$deb" "$work/root"
 root="$work/root"
@@ -22,8 +31,10 @@ chmod 755 "$work/run"
 python3 - "$work/run/notify" "$work/notify.log" <<'PY' &
 import os, socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+# Created writable for nobody: a chmod after bind left a moment where the socket existed (the shell's
+# wait below ends) but the daemon, already running as nobody, could not send its READY=1 to it.
+os.umask(0)
 s.bind(sys.argv[1])
-os.chmod(sys.argv[1], 0o777)
 s.settimeout(20)
 with open(sys.argv[2], "a") as log:
     while True:
@@ -46,17 +57,15 @@ NOTIFY_SOCKET="$work/run/notify" WATCHDOG_USEC=400000 "${as[@]}" "$root/usr/sbin
   --state-dir "$work/state" --publish "bind:ipc://$work/run/pub" --control "bind:ipc://$work/run/ctl" \
   --live "bind:ipc://$work/run/live" --analyzer "$root/usr/bin/cardtablectl" 2>"$work/log" &
 pid=$!
-status=""
 for _ in $(seq 1 50); do
   if status=$("${as[@]}" "$root/usr/bin/cardtablectl" status --control "ipc://$work/run/ctl" --json 2>/dev/null); then break; fi
   status=""
   sleep 0.2
 done
 user=$(ps -o user= -p "$pid" || true)
-[ -n "$status" ] || { echo "FAIL: no answer to status"; cat "$work/log"; exit 1; }
-echo "status (daemon running as ${user}): $status"
-grep -q '"last_seq"' <<<"$status" || { echo "FAIL: status has no last_seq"; exit 1; }
-[ "$(id -u)" -ne 0 ] || [ "$user" = nobody ] || { echo "FAIL: the daemon runs as $user"; exit 1; }
+[ -n "$status" ] || fail "no answer to status"
+grep -q '"last_seq"' <<<"$status" || fail "status has no last_seq"
+[ "$(id -u)" -ne 0 ] || [ "$user" = nobody ] || fail "the daemon runs as $user"
 # The demo table ends with a fouled board: wait for the scenario to finish, so that its alert is logged.
 for _ in $(seq 1 150); do
   "${as[@]}" "$root/usr/bin/cardtablectl" status --control "ipc://$work/run/ctl" --json 2>/dev/null | grep -q '"finished": true' && break
@@ -65,17 +74,16 @@ done
 kill -TERM "$pid"
 wait "$pid" && code=0 || code=$?
 pid=""
+[ "$code" -eq 0 ] || fail "exit status $code after SIGTERM"
+[ -s "$work/log" ] || fail "it logged nothing"
+if grep -vqE '^<[0-7]>cardtabled: ' "$work/log"; then
+  fail "lines without a syslog priority: $(grep -vE '^<[0-7]>cardtabled: ' "$work/log" | head -5)"
+fi
+grep -qE '^<[0-4]>' "$work/log" || fail "the demo table's irregularities were not logged at warning or above"
+grep -q '^READY=1' "$work/notify.log" || fail "no READY=1 on the notify socket"
+pings=$(grep -c '^WATCHDOG=1' "$work/notify.log" || true)
+[ "$pings" -ge 2 ] || fail "$pings WATCHDOG=1 pings with WATCHDOG_USEC=400000"
+echo "status (daemon running as ${user}): $status"
 echo "--- its log (exit status $code):"
 cat "$work/log"
-[ "$code" -eq 0 ] || { echo "FAIL: exit status $code after SIGTERM"; exit 1; }
-[ -s "$work/log" ] || { echo "FAIL: it logged nothing"; exit 1; }
-if grep -vqE '^<[0-7]>cardtabled: ' "$work/log"; then
-  echo "FAIL: lines without a syslog priority:"
-  grep -vE '^<[0-7]>cardtabled: ' "$work/log"
-  exit 1
-fi
-grep -qE '^<[0-4]>' "$work/log" || { echo "FAIL: the demo table's irregularities were not logged at warning or above"; exit 1; }
-grep -q '^READY=1' "$work/notify.log" || { echo "FAIL: no READY=1 on the notify socket"; cat "$work/notify.log"; exit 1; }
-pings=$(grep -c '^WATCHDOG=1' "$work/notify.log" || true)
-[ "$pings" -ge 2 ] || { echo "FAIL: $pings WATCHDOG=1 pings with WATCHDOG_USEC=400000"; exit 1; }
 echo "ok: $(wc -l <"$work/log") log lines, each with its priority; READY=1 and $pings watchdog pings"
