@@ -69,8 +69,11 @@ std::vector<std::uint32_t> boards_named_by_label(const bridge::MasterRecord& mas
   if (current_session) {
     const auto& s = master.session(*current_session);
     if (auto b = master.find(s.event, parts.size() == 1 ? s.session : parts[0], number)) return {*b};
-    gather(&s.event);
-    if (!named.empty()) return named;
+    // "2/7" names its session: the find above was the current event's only candidate.
+    if (parts.size() == 1) {
+      gather(&s.event);
+      if (!named.empty()) return named;
+    }
   }
   // Nothing being played tells which event or session is meant: every board the label fits. More than one
   // is for the caller to refuse, never to pick by the order the files were loaded in (a Law 6D2 alert on a
