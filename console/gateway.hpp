@@ -82,12 +82,6 @@ class Gateway {
   // Open streams of a role: each role has --max-streams of its own, so that one broadcaster login
   // opening pages cannot shut every director out.
   std::size_t open_streams(const std::string& role);
-  // Shared with every session: a session may outlive the gateway when the process stops (its pending
-  // handler goes with the io_context, after the gateway), so its destructor touches only this.
-  const std::shared_ptr<std::size_t>& connections() { return connections_; }
-  // The same, by client address (the listener's per-address cap).
-  using AddressCounts = std::map<std::string, std::size_t>;
-  const std::shared_ptr<AddressCounts>& connections_by_address() { return connections_by_address_; }
   // Adds the security headers every response carries.
   static void secure_headers(Response& r, bool tls);
 
@@ -125,8 +119,6 @@ class Gateway {
   std::set<std::string> replaying_;  // tables with a replay request in flight
   std::set<std::string> live_replaying_;  // tables with a replay-live request in flight
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
-  std::shared_ptr<std::size_t> connections_ = std::make_shared<std::size_t>(0);
-  std::shared_ptr<AddressCounts> connections_by_address_ = std::make_shared<AddressCounts>();
   unsigned ticks_ = 0;
   std::uint64_t rejected_ = 0, trick_errors_ = 0, live_replay_errors_ = 0, stale_ = 0;
 };

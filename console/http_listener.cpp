@@ -25,17 +25,13 @@ bool is_parse_error(const beast::error_code& ec) {
 template <class Stream>
 class HttpSession : public Responder, public std::enable_shared_from_this<HttpSession<Stream>> {
  public:
-  HttpSession(Stream stream, Gateway& gateway, HostCheck& hosts, OriginCheck& origins, WaitingConnections& waiting, std::string client)
-      : stream_(std::move(stream)), gateway_(gateway), hosts_(hosts), origins_(origins), waiting_(waiting), connections_(gateway.connections()),
-        by_address_(gateway.connections_by_address()), client_(std::move(client)), request_deadline_(stream_.get_executor()) {
-    ++*connections_;
-    ++(*by_address_)[client_];
-  }
-  // Touches nothing of the gateway: the stream list holds weak pointers and forgets expired ones.
-  ~HttpSession() override {
-    --*connections_;
-    if (auto it = by_address_->find(client_); it != by_address_->end() && --it->second == 0) by_address_->erase(it);
-  }
+  HttpSession(Stream stream, Gateway& gateway, HostCheck& hosts, OriginCheck& origins, WaitingConnections& waiting, std::string client,
+              ConnectionCount::Admission admission)
+      : stream_(std::move(stream)), gateway_(gateway), hosts_(hosts), origins_(origins), waiting_(waiting), admission_(std::move(admission)),
+        client_(std::move(client)), request_deadline_(stream_.get_executor()) {}
+  // Touches nothing of the gateway: the stream list holds weak pointers and forgets expired ones; the
+  // admission, if not given back on close, goes with the session.
+  ~HttpSession() override = default;
 
   void run() {
     wait_for_request();  // a handshake not finished holds a connection as a request not sent does
@@ -231,6 +227,9 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   void close() {
     if (closed_) return;
     closed_ = true;
+    // Off the count with its socket, not when the session goes (after its cancelled handlers have run): a
+    // newcomer it made room for is counted at once, and a burst of them kept the closed ones counted too.
+    admission_.release();
     stop_waiting();
     if (streaming_) gateway_.stream_closed(this);
     beast::error_code ignored;
@@ -243,8 +242,7 @@ class HttpSession : public Responder, public std::enable_shared_from_this<HttpSe
   HostCheck& hosts_;
   OriginCheck& origins_;
   WaitingConnections& waiting_;  // touched by handlers only: the listener outlives them, not the destructor
-  std::shared_ptr<std::size_t> connections_;
-  std::shared_ptr<Gateway::AddressCounts> by_address_;
+  ConnectionCount::Admission admission_;
   std::string client_;
   net::steady_timer request_deadline_;
   std::optional<WaitingConnections::Ticket> waiting_ticket_;  // while it waits for a request
@@ -281,13 +279,11 @@ void HttpListener::accept() {
     }
     beast::error_code ignored;
     std::string client = socket.remote_endpoint(ignored).address().to_string();
-    const auto& by_address = *self->gateway_.connections_by_address();
-    const auto from_client = by_address.count(client) ? by_address.at(client) : 0;
     const auto& limits = self->gateway_.limits();
-    if (from_client >= limits.max_connections_per_address) {
+    if (self->connections_.from(client) >= limits.max_connections_per_address) {
       self->refuse(socket, "too many connections from " + client + " (--max-connections-per-address " +
                                std::to_string(limits.max_connections_per_address) + ")");
-    } else if (*self->gateway_.connections() >= limits.max_connections && !self->make_room()) {
+    } else if (self->connections_.total() >= limits.max_connections && !self->make_room()) {
       // Every connection is an open page or a request being answered: the newcomer goes, they stay.
       self->refuse(socket, "too many connections (--max-connections " + std::to_string(limits.max_connections) + ")");
     } else {
@@ -295,11 +291,11 @@ void HttpListener::accept() {
       if (self->tls_) {
         std::make_shared<HttpSession<beast::ssl_stream<beast::tcp_stream>>>(
             beast::ssl_stream<beast::tcp_stream>(beast::tcp_stream(std::move(socket)), *self->tls_), self->gateway_, self->hosts_, self->origins_,
-            self->waiting_, client)
+            self->waiting_, client, self->connections_.admit(client))
             ->run();
       } else {
         std::make_shared<HttpSession<beast::tcp_stream>>(beast::tcp_stream(std::move(socket)), self->gateway_, self->hosts_, self->origins_,
-                                                         self->waiting_, client)
+                                                         self->waiting_, client, self->connections_.admit(client))
             ->run();
       }
     }

@@ -12,6 +12,7 @@
 #include <string>
 #include <optional>
 
+#include "connection_count.hpp"
 #include "gateway.hpp"
 #include "log_throttle.hpp"
 #include "request_host.hpp"
@@ -35,6 +36,9 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
     room_log_.say_overdue(closing);
   }
   boost::asio::ip::tcp::endpoint local_endpoint() const { return acceptor_.local_endpoint(); }
+  // The connections open now (what --max-connections is checked against), and from one client address.
+  std::size_t open_connections() const { return connections_.total(); }
+  std::size_t open_connections_from(const std::string& address) const { return connections_.from(address); }
 
  private:
   void accept();
@@ -49,6 +53,7 @@ class HttpListener : public std::enable_shared_from_this<HttpListener> {
   boost::asio::ssl::context* tls_;
   HostCheck& hosts_;
   OriginCheck& origins_;
+  ConnectionCount connections_;
   WaitingConnections waiting_;
   LogThrottle refusals_log_{"connections refused"};
   LogThrottle room_log_{"connections closed to make room"};
