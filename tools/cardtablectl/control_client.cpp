@@ -206,7 +206,9 @@ int run_watch(const std::vector<std::string>& args) {
       "since", po::value<std::vector<std::string>>()->composing(),
       "first replay the journal from this seq (1 or more). Seqs are per table: through a hub (-c the hub's control endpoint), N is "
       "every table's journal from its seq N (1: the whole session), each from the table's own control endpoint as the hub names it; "
-      "TOURNAMENT/SECTION/TABLE:SEQ (repeat for more) one table's from SEQ, over N for that table. A table the hub names no "
+      "TOURNAMENT/SECTION/TABLE:SEQ (repeat for more) one table's from SEQ, over N for that table. The tables' events come "
+      "merged oldest first by each event's own time (ties: by table, then seq), a page of each table's journal at a time, then "
+      "the live ones. A table the hub names no "
       "endpoint for is said on stderr, not replayed, and watch exits 1 at its end; a watch given --since says on stderr "
       "when it ends the --since options that go on from where it stopped")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(

@@ -45,13 +45,17 @@ void ShownEvents::show(const json& e) {
   std::cout << line_(e) << std::endl;
 }
 
+void ShownEvents::show_replayed(const json& e) {
+  std::string topic = e.value("class", "") + "/";
+  bool wanted = filters_.empty();
+  for (const auto& f : filters_) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
+  if (wanted) show(e);
+}
+
 std::uint64_t ShownEvents::show_page(const json& events, std::uint64_t since) {
   std::uint64_t page_last = since;
   for (const auto& e : events) {
-    std::string topic = e.value("class", "") + "/";
-    bool wanted = filters_.empty();
-    for (const auto& f : filters_) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;
-    if (wanted) show(e);
+    show_replayed(e);
     if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
   }
   return page_last;

@@ -28,6 +28,8 @@ class ShownEvents {
   JournalSeen journal_of(const nlohmann::json& e);
   // Writes the event unless it is a heartbeat not asked for, or its seq was shown already.
   void show(const nlohmann::json& e);
+  // An event of a replay, shown as --filter wants (the replay asks for every topic).
+  void show_replayed(const nlohmann::json& e);
   // A page of a replay, shown as --filter wants; its last seq (`since` when it holds none).
   std::uint64_t show_page(const nlohmann::json& events, std::uint64_t since);
   // The last seq shown of a table (0: none), to be moved on when a gap is said rather than shown.

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 
 #include "terminal_text.hpp"
+#include "time_ordered_replay.hpp"
 
 namespace cardtable::tools {
 using json = nlohmann::json;
@@ -23,33 +25,32 @@ VenueReplay::VenueReplay(zmq::context_t& ctx, std::string command, TableControls
       command_(std::move(command)),
       replay_hint_(std::move(replay_hint)) {}
 
-bool VenueReplay::replay_from(std::uint64_t since, const TableControl& from) {
+std::optional<json> VenueReplay::page_of(std::uint64_t since, const TableControl& from) {
   std::string error;
-  while (true) {
-    auto r = ask_(from, {{"command", command_}, {"since", since}}, error);
-    if (!r || !r->value("ok", false)) {
-      std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
-                << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
-      return false;
-    }
-    const std::uint64_t page_last = shown_.show_page((*r)["events"], since);
-    if (!(*r)["more"].get<bool>()) return true;
-    // The next page follows this one's last event (paging from the highest seq shown of any table, through
-    // a hub, skipped this table's events).
-    since = page_last + 1;
-  }
+  auto r = ask_(from, {{"command", command_}, {"since", since}}, error);
+  if (r && r->value("ok", false)) return r;
+  std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
+            << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
+  return std::nullopt;
 }
 
 bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control, const TableControl& at) {
   since_every_ = plan.every();
   if (plan.empty()) return true;
+  // Every table's journal merged in time order (a director catching up reads the venue's afternoon as it
+  // happened), each from the endpoint that serves it.
+  std::map<std::string, TableControl> from;
+  TimeOrderedReplay merged([&](const std::string& table, std::uint64_t since) { return page_of(since, from.at(table)); },
+                           [&](const json& e) { shown_.show_replayed(e); });
   if (!controls_.answered()) {
     // As before 1.5: --control is taken for the table's own endpoint (it may answer a replay yet).
     if (!plan.every()) {
       std::cerr << "cardtablectl watch: --since: --control did not answer which tables it serves: nothing replayed\n";
       return false;
     }
-    if (!replay_from(*plan.every(), at)) return false;
+    from.emplace("", at);  // whichever table it is
+    merged.add("", *plan.every());
+    if (!merged.run().empty()) return false;
     follow_every_ = true;
     return true;
   }
@@ -58,19 +59,23 @@ bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control
               << "no journal: give it --table-control TABLE=ENDPOINT for each table, or give --control a table's own endpoint): nothing replayed\n";
     return false;
   }
-  for (const auto& [table, from] : controls_.tables()) {
-    const auto first = plan.of(table);
-    if (!first) continue;
-    if (replay_from(*first, from)) {
+  for (const auto& [table, endpoint] : controls_.tables())
+    if (const auto first = plan.of(table)) {
+      from.emplace(table, endpoint);
+      merged.add(table, *first);
+    }
+  const auto failed = merged.run();
+  for (const auto& [table, endpoint] : from) {
+    if (auto f = failed.find(table); f == failed.end()) {
       following_.insert(table);
       // Asked from past its last event: nothing shown, and its heartbeat's last_seq is no gap (it replayed
       // the whole journal from seq 1).
-      shown_.last_seq(table) = std::max(shown_.last_seq(table), *first - 1);
+      shown_.last_seq(table) = std::max(shown_.last_seq(table), *plan.of(table) - 1);
     } else if (!controls_.is_hub()) {
       return false;  // the table's own endpoint: as before, a replay that fails ends the watch
     } else {
       controls_.failed(table, Clock::now());
-      say_unserved(table, *first, "its replay from " + from.endpoint + " failed");
+      say_unserved(table, f->second, "its replay from " + endpoint.endpoint + " failed");
     }
   }
   const std::string none = controls_.is_hub() ? kHubNamesNoEndpoint : "--control is another table's";

@@ -1,5 +1,6 @@
 // What a watch replays of each table's journal, and what it says it could not: `--since` (each table's
-// journal from the seq asked, from the table's own control endpoint, before any live event), the gaps in
+// journal from the seq asked, from the table's own control endpoint, every table's merged in time order
+// (TimeOrderedReplay), before any live event), the gaps in
 // the live events (GapReplays: one table's replay never holds back the others'), and the tables that no
 // endpoint serves (a hub that names no --table-control for them), said on stderr, never filled with another
 // table's events. A table --since asked for and did not get makes the watch exit 1.
@@ -52,8 +53,8 @@ class VenueReplay {
   bool incomplete() const { return since_incomplete_; }
 
  private:
-  // From one endpoint, page after page, awaited: false (said) when a page fails.
-  bool replay_from(std::uint64_t since, const TableControl& from);
+  // One page of a journal from `from`, awaited: nullopt (said) when it fails.
+  std::optional<nlohmann::json> page_of(std::uint64_t since, const TableControl& from);
   void say_unserved(const std::string& table, std::uint64_t from, const std::string& why);
   void say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const;
   // A replay that failed is said, and not tried again for a while (TableControls::failed); then its

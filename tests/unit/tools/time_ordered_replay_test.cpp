@@ -1,0 +1,98 @@
+// watch --since over a venue: the tables' journals merged into one afternoon by the events' own time,
+// page by page, never more than one page of a table held at once.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "time_ordered_replay.hpp"
+
+using cardtable::tools::TimeOrderedReplay;
+using json = nlohmann::json;
+
+namespace {
+// Stand-in journals, `page` events a reply: each table's events (seq 1, 2, ...) at the times given.
+struct Journals {
+  explicit Journals(std::map<std::string, std::vector<double>> t) : times(std::move(t)) {}
+  std::map<std::string, std::vector<double>> times;
+  std::size_t page = 2;
+  std::map<std::string, std::uint64_t> fail_from;      // a table whose page from this seq on fails
+  std::vector<std::pair<std::string, std::uint64_t>> shown;  // (table, seq) in the order shown
+  std::map<std::string, std::size_t> held_at_ask;      // per table, the most of its events handed and not yet shown when it asked again
+
+  std::map<std::string, std::uint64_t> replay(const std::map<std::string, std::uint64_t>& since) {
+    std::map<std::string, std::size_t> handed;  // how many events of each table the pages held
+    TimeOrderedReplay merged(
+        [&](const std::string& table, std::uint64_t from) -> std::optional<json> {
+          const auto shown_of_table = static_cast<std::size_t>(std::count_if(shown.begin(), shown.end(), [&](const auto& s) { return s.first == table; }));
+          held_at_ask[table] = std::max<std::size_t>(held_at_ask[table], handed[table] - shown_of_table);
+          if (auto f = fail_from.find(table); f != fail_from.end() && from >= f->second) return std::nullopt;
+          const auto& t = times.at(table);
+          json events = json::array();
+          std::uint64_t seq = from;
+          for (; seq <= t.size() && events.size() < page; ++seq)
+            events.push_back({{"table", table}, {"seq", seq}, {"time", t[seq - 1]}});
+          handed[table] += events.size();
+          return json{{"ok", true}, {"events", events}, {"more", seq <= t.size()}};
+        },
+        [&](const json& e) { shown.emplace_back(e["table"].get<std::string>(), e["seq"].get<std::uint64_t>()); });
+    for (const auto& [table, from] : since) merged.add(table, from);
+    return merged.run();
+  }
+};
+using Shown = std::vector<std::pair<std::string, std::uint64_t>>;
+}  // namespace
+
+TEST(TimeOrderedReplay, TheVenuesEventsComeInTimeOrderNotTableAfterTable) {
+  // Table 1 plays early and late, table 2 in between, table 3's alert ten minutes ago.
+  Journals j{{{"default/A/1", {100, 110, 400, 410, 420}}, {"default/A/2", {200, 210, 220, 300}}, {"default/A/3", {415}}}};
+  EXPECT_TRUE(j.replay({{"default/A/1", 1}, {"default/A/2", 1}, {"default/A/3", 1}}).empty());
+  EXPECT_EQ(j.shown, (Shown{{"default/A/1", 1}, {"default/A/1", 2}, {"default/A/2", 1}, {"default/A/2", 2}, {"default/A/2", 3}, {"default/A/2", 4},
+                            {"default/A/1", 3}, {"default/A/1", 4}, {"default/A/3", 1}, {"default/A/1", 5}}));
+}
+
+TEST(TimeOrderedReplay, EventsAtTheSameTimeComeByTableThenSeq) {
+  Journals j{{{"default/A/2", {50, 50}}, {"default/A/1", {50, 60}}}};
+  j.replay({{"default/A/2", 1}, {"default/A/1", 1}});
+  EXPECT_EQ(j.shown, (Shown{{"default/A/1", 1}, {"default/A/2", 1}, {"default/A/2", 2}, {"default/A/1", 2}}));
+}
+
+TEST(TimeOrderedReplay, EachTableFromItsOwnSeq) {
+  Journals j{{{"default/A/1", {1, 2, 3, 4}}, {"default/A/2", {1.5, 2.5, 3.5}}}};
+  j.replay({{"default/A/1", 3}, {"default/A/2", 2}});
+  EXPECT_EQ(j.shown, (Shown{{"default/A/2", 2}, {"default/A/1", 3}, {"default/A/2", 3}, {"default/A/1", 4}}));
+}
+
+// A venue's afternoon is tens of thousands of events: a table's next page is asked for only once its
+// last one is shown.
+TEST(TimeOrderedReplay, NoMoreThanOnePageOfATableIsHeldAtOnce) {
+  Journals j{{{"default/A/1", {}}, {"default/A/2", {}}}};
+  for (int i = 0; i < 50; ++i) {
+    j.times["default/A/1"].push_back(i);
+    j.times["default/A/2"].push_back(i + 0.5);
+  }
+  j.page = 7;
+  j.replay({{"default/A/1", 1}, {"default/A/2", 1}});
+  EXPECT_EQ(j.shown.size(), 100u);
+  EXPECT_EQ(j.held_at_ask["default/A/1"], 0u) << "a page asked for before the one before it was shown";
+  EXPECT_EQ(j.held_at_ask["default/A/2"], 0u);
+}
+
+// A table's wall clock stepped back (NTP after a power cut): its events keep their seq order, so that
+// none is taken for one already shown and dropped.
+TEST(TimeOrderedReplay, ATableWhoseClockSteppedBackKeepsItsSeqOrder) {
+  Journals j{{{"default/A/1", {100, 300, 150, 310}}, {"default/A/2", {200}}}};
+  j.replay({{"default/A/1", 1}, {"default/A/2", 1}});
+  EXPECT_EQ(j.shown, (Shown{{"default/A/1", 1}, {"default/A/2", 1}, {"default/A/1", 2}, {"default/A/1", 3}, {"default/A/1", 4}}));
+}
+
+TEST(TimeOrderedReplay, ATableWhosePageFailsIsNamedWithTheFirstSeqNotShownAndTheOthersGoOn) {
+  Journals j{{{"default/A/1", {1, 2, 3, 4, 5}}, {"default/A/2", {1.5, 2.5, 3.5, 4.5}}}};
+  j.fail_from["default/A/1"] = 3;
+  const auto failed = j.replay({{"default/A/1", 1}, {"default/A/2", 1}});
+  EXPECT_EQ(failed, (std::map<std::string, std::uint64_t>{{"default/A/1", 3}}));
+  EXPECT_EQ(j.shown, (Shown{{"default/A/1", 1}, {"default/A/2", 1}, {"default/A/1", 2}, {"default/A/2", 2}, {"default/A/2", 3}, {"default/A/2", 4}}));
+}

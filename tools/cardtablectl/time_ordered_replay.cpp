@@ -1,0 +1,86 @@
+#include "time_ordered_replay.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+#include <tuple>
+
+namespace cardtable::tools {
+using json = nlohmann::json;
+
+namespace {
+// One table's place in its journal: the page being shown and its next event.
+struct Cursor {
+  std::string table;
+  std::uint64_t since;  // the first seq of the next page
+  json events = json::array();
+  std::size_t next = 0;
+  bool more = false;
+  // The next event's time and seq, its place in the merge. An event without a (finite) time keeps its
+  // place after the one before it in its table rather than jumping to the start of the afternoon.
+  double time = -std::numeric_limits<double>::infinity();
+  std::uint64_t seq = 0;
+
+  void read_head() {
+    const json& e = events[next];
+    if (auto t = e.find("time"); t != e.end() && t->is_number() && std::isfinite(t->get<double>())) time = t->get<double>();
+    seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
+  }
+};
+}  // namespace
+
+std::map<std::string, std::uint64_t> TimeOrderedReplay::run() {
+  std::map<std::string, std::uint64_t> failed;
+  // The table's next page, the one before it let go first (one page a table at once): false when the
+  // table has nothing more to show (whole, or its page failed).
+  auto turn_page = [&](Cursor& c) {
+    c.events = json::array();
+    c.next = 0;
+    while (true) {
+      auto reply = page_(c.table, c.since);
+      if (!reply) {
+        failed[c.table] = c.since;
+        return false;
+      }
+      if (auto e = reply->find("events"); e != reply->end() && e->is_array()) c.events = std::move(*e);
+      c.more = reply->value("more", false);
+      // The next page follows this page's last event: paging from the highest seq shown of any table,
+      // through a hub, skipped this table's events.
+      std::uint64_t last = 0;
+      for (const auto& e : c.events)
+        if (e.contains("seq") && e["seq"].is_number_unsigned()) last = std::max(last, e["seq"].get<std::uint64_t>());
+      if (last < c.since) c.more = false;  // a page that moved on no seq: asked again, it would come again
+      c.since = std::max(c.since, last + 1);
+      if (!c.events.empty()) return true;
+      if (!c.more) return false;
+    }
+  };
+  std::vector<Cursor> cursors;
+  cursors.reserve(tables_.size());
+  for (const auto& [table, since] : tables_) cursors.push_back({table, since});
+  const auto later = [&](std::size_t a, std::size_t b) {
+    return std::tie(cursors[a].time, cursors[a].table, cursors[a].seq) > std::tie(cursors[b].time, cursors[b].table, cursors[b].seq);
+  };
+  std::priority_queue<std::size_t, std::vector<std::size_t>, decltype(later)> heads(later);
+  for (std::size_t i = 0; i < cursors.size(); ++i)
+    if (turn_page(cursors[i])) {
+      cursors[i].read_head();
+      heads.push(i);
+    }
+  while (!heads.empty()) {
+    const std::size_t i = heads.top();
+    heads.pop();
+    Cursor& c = cursors[i];
+    show_(c.events[c.next]);
+    if (++c.next == c.events.size() && (!c.more || !turn_page(c))) {
+      c.events = json::array();
+      continue;
+    }
+    c.read_head();
+    heads.push(i);
+  }
+  return failed;
+}
+
+}  // namespace cardtable::tools
