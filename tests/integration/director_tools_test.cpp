@@ -51,13 +51,56 @@ void publish(zmq::socket_t& pub, const std::string& topic, const json& e) {
   pub.send(zmq::buffer(e.dump()));
 }
 
+// An event of table `table` of section A, as its daemon publishes and journals it.
+json test_event(const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message, double time = 1795433673.5) {
+  return {{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", severity}, {"time", time}, {"mono", 1.0},
+          {"tournament", "default"}, {"section", "A"}, {"table", table}, {"seq", seq}, {"message", message}};
+}
+
 // `journal`: the journal its seq is of (protocol 1.4); none when empty (an older daemon).
 void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq, const std::string& severity, const std::string& message,
-                const std::string& journal = "") {
-  json e = {{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", severity}, {"time", 1795433673.5}, {"mono", 1.0},
-            {"tournament", "default"}, {"section", "A"}, {"table", table}, {"seq", seq}, {"message", message}};
+                const std::string& journal = "", double time = 1795433673.5) {
+  json e = test_event(table, seq, severity, message, time);
   if (!journal.empty()) e["journal"] = journal;
   publish(pub, "irregularity/default/A/" + table + "/irregularity.test", e);
+}
+
+// A table's control endpoint that answers `replay` with the page `page(since)` the test writes, and any
+// other question with an empty answer; it ends with the test, whatever fails first.
+class StandInJournal {
+ public:
+  StandInJournal(zmq::context_t& ctx, std::string endpoint, std::function<json(std::uint64_t since)> page)
+      : thread_([this, &ctx, endpoint = std::move(endpoint), page = std::move(page)] {
+          zmq::socket_t router(ctx, zmq::socket_type::router);
+          router.bind(endpoint);
+          while (!done_) {
+            zmq::pollitem_t item{router.handle(), 0, ZMQ_POLLIN, 0};
+            if (zmq::poll(&item, 1, std::chrono::milliseconds(50)) == 0) continue;
+            std::vector<zmq::message_t> q;
+            if (!zmq::recv_multipart(router, std::back_inserter(q))) continue;
+            json ask = json::parse(q.back().to_string_view(), nullptr, false);
+            json reply = {{"ok", true}, {"alerts", json::array()}};
+            if (ask.value("command", "") == "replay") reply = page(ask.value("since", std::uint64_t{1}));
+            q.back() = zmq::message_t(reply.dump());
+            zmq::send_multipart(router, q);
+          }
+        }) {}
+  ~StandInJournal() {
+    done_ = true;
+    thread_.join();
+  }
+
+ private:
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+// A `replay` reply of table `table`'s journal whose event seq S was at times[S - 1]: from `since`, `per_page` at most.
+json replay_page(const std::string& table, const std::vector<double>& times, std::uint64_t since, std::uint64_t per_page) {
+  const std::uint64_t last = times.size(), upto = std::min(last, since + per_page - 1);
+  json events = json::array();
+  for (std::uint64_t seq = since; seq <= upto; ++seq) events.push_back(test_event(table, seq, "info", "journalled", times[seq - 1]));
+  return {{"ok", true}, {"events", events}, {"more", upto < last}, {"first_available", 1}, {"last_seq", last}};
 }
 
 // A table's heartbeat as its daemon sends it (daemon/table_host.cpp): its journal's last seq, its open alerts.
@@ -83,8 +126,24 @@ void send_ack(zmq::socket_t& pub, std::uint64_t seq, std::uint64_t of) {
 class HubEndpoints : public Daemon {
  protected:
   void TearDown() override {
+    if (watch_pid > 0) cardtable::test::end_process(watch_pid);
     if (lone_hub > 0) cardtable::test::end_process(lone_hub);
     Daemon::TearDown();
+  }
+  // `cardtablectl watch --json` of the hub's venue, with `options`, while the test plays it (its output in
+  // watch.out); it ends with the test.
+  void start_watch(const std::vector<std::string>& options) {
+    std::string command = std::string("exec '") + CARDTABLECTL + "' watch --json -e '" + down + "' -c '" + hubctl + "'";
+    for (const auto& o : options) command += " '" + o + "'";
+    watch_pid = fork_exec({"/bin/sh", "-c", command + " >'" + (dir / "watch.out").string() + "' 2>&1"}, (dir / "sh.log").string());
+  }
+  // The events watch showed (its JSON lines with a seq), in its order.
+  std::vector<json> watched() const {
+    std::vector<json> events;
+    std::istringstream out(text_of(dir / "watch.out"));
+    for (std::string line; std::getline(out, line);)
+      if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) events.push_back(std::move(e));
+    return events;
   }
   // The hub alone, the test playing its table: a PUB socket connected to `up`. The hub ends with the test.
   zmq::socket_t start_hub_and_a_table() {
@@ -93,8 +152,13 @@ class HubEndpoints : public Daemon {
     table.connect(up);
     return table;
   }
+  json hub_reply(const char* command) const {
+    CtlRun r = run_ctl({command, "--json", "-c", hubctl});
+    json j = json::parse(r.out, nullptr, false);
+    return j.is_object() ? j : json::object();
+  }
   std::string up = folder.ipc("hub-up"), down = folder.ipc("hub-down"), hubctl = folder.ipc("hub-ctl");
-  pid_t lone_hub = -1;
+  pid_t lone_hub = -1, watch_pid = -1;
 };
 
 // A hub and two tables that each publish to it and play the fouled board (an alert each), their control
@@ -118,11 +182,6 @@ class HubVenue : public HubEndpoints {
     for (pid_t p : tables) ::waitpid(p, nullptr, 0);
     if (hub > 0) ::waitpid(hub, nullptr, 0);
     HubEndpoints::TearDown();
-  }
-  json hub_reply(const char* command) const {
-    CtlRun r = run_ctl({command, "--json", "-c", hubctl});
-    json j = json::parse(r.out, nullptr, false);
-    return j.is_object() ? j : json::object();
   }
   pid_t hub = -1;
   std::vector<pid_t> tables;
@@ -728,51 +787,15 @@ TEST_F(HubEndpoints, WatchShowsTheOtherTablesEventsWhileOneTablesGapIsReplayed) 
   tables.connect(up);
   // Table 1's control endpoint, a slow journal: each page of 100 events a second after it is asked.
   constexpr std::uint64_t kLast = 301;
-  std::atomic<bool> done{false};
-  std::thread journal([&] {
-    zmq::socket_t router(ctx, zmq::socket_type::router);
-    router.bind(table1_control);
-    while (!done) {
-      zmq::pollitem_t item{router.handle(), 0, ZMQ_POLLIN, 0};
-      if (zmq::poll(&item, 1, std::chrono::milliseconds(50)) == 0) continue;
-      std::vector<zmq::message_t> q;
-      if (!zmq::recv_multipart(router, std::back_inserter(q))) continue;
-      json ask = json::parse(q.back().to_string_view(), nullptr, false);
-      json reply = {{"ok", true}, {"alerts", json::array()}};
-      if (ask.value("command", "") == "replay") {
-        std::this_thread::sleep_for(1s);
-        const std::uint64_t since = ask.value("since", std::uint64_t{1}), upto = std::min(kLast, since + 99);
-        json events = json::array();
-        for (std::uint64_t seq = since; seq <= upto; ++seq)
-          events.push_back({{"class", "irregularity"}, {"type", "irregularity.test"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0},
-                            {"tournament", "default"}, {"section", "A"}, {"table", "1"}, {"seq", seq}, {"message", "journalled"}});
-        reply = {{"ok", true}, {"events", events}, {"more", upto < kLast}, {"first_available", 1}, {"last_seq", kLast}};
-      }
-      q.back() = zmq::message_t(reply.dump());
-      zmq::send_multipart(router, q);
-    }
+  StandInJournal journal(ctx, table1_control, [&](std::uint64_t since) {
+    std::this_thread::sleep_for(1s);
+    return replay_page("1", std::vector<double>(kLast, 1795433673.5), since, 100);
   });
-  struct Join {
-    std::atomic<bool>& done;
-    std::thread& t;
-    ~Join() {
-      done = true;
-      t.join();
-    }
-  } join{done, journal};
-  pid_t watching = fork_exec({"/bin/sh", "-c", std::string("exec '") + CARDTABLECTL + "' watch --json -e '" + down + "' -c '" + hubctl +
-                                                   "' --seconds 30 >'" + (dir / "watch.out").string() + "' 2>&1"},
-                             (dir / "sh.log").string());
-  struct EndWatch {
-    pid_t& p;
-    ~EndWatch() { cardtable::test::end_process(p); }
-  } end_watch{watching};
+  start_watch({"--seconds", "30"});
   // The (table, seq) of each line watch showed, in its order.
   auto shown = [&] {
     std::vector<std::pair<std::string, std::uint64_t>> lines;
-    std::istringstream out(text_of(dir / "watch.out"));
-    for (std::string line; std::getline(out, line);)
-      if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) lines.emplace_back(e.value("table", ""), e["seq"].get<std::uint64_t>());
+    for (const json& e : watched()) lines.emplace_back(e.value("table", ""), e["seq"].get<std::uint64_t>());
     return lines;
   };
   auto has = [&](const std::string& table, std::uint64_t seq) {
@@ -911,6 +934,60 @@ TEST_F(HubVenue, WatchSinceThroughAHubReplaysEveryTableFromItsOwnJournal) {
   CtlRun bad = run_ctl({"watch", "-e", down, "-c", hubctl, "--since", "default/A:4", "--seconds", "0.1"});
   EXPECT_EQ(bad.status, 2) << bad.out;
   EXPECT_NE(bad.out.find("TOURNAMENT/SECTION/TABLE:SEQ"), std::string::npos) << bad.out;
+}
+
+// A director back from a break, `watch --since 1` through the hub: each table's journal came whole, one
+// table after another, so an alert at table 3 ten minutes ago showed after table 1's and table 2's whole
+// afternoon. The venue's past comes as it happened, by the events' own time (ties by table, then seq),
+// each table page by page; then the live events, none shown twice, none missed.
+TEST_F(HubEndpoints, WatchSinceShowsTheVenuesPastInTimeOrderThenItsLiveEvents) {
+  // Tables 1 and 2 play all afternoon, turn about, three pages each (two events at the same time now and
+  // then); table 3 only late, at the same times as some of table 2's.
+  constexpr double kStart = 1795430000;
+  std::map<std::string, std::vector<double>> times;
+  for (int s = 1; s <= 250; ++s) {
+    times["1"].push_back(kStart + 10 * s);
+    times["2"].push_back(kStart + 10 * s + (s % 3 ? 5 : 0));
+  }
+  for (int s = 1; s <= 30; ++s) times["3"].push_back(kStart + 80 * s + 5);
+  std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl};
+  std::vector<std::unique_ptr<StandInJournal>> journals;
+  for (const auto& [table, at] : times) {
+    hub_args.insert(hub_args.end(), {"--table-control", "default/A/" + table + "=" + folder.ipc("ctl" + table)});
+    journals.push_back(std::make_unique<StandInJournal>(ctx, folder.ipc("ctl" + table), [&, table](std::uint64_t since) {
+      return replay_page(table, times.at(table), since, 100);
+    }));
+  }
+  lone_hub = fork_exec(hub_args, (dir / "hub.log").string());
+  // --since is planned from the hub's first answer: asked before the hub is up, it would not name the tables.
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  zmq::socket_t tables(ctx, zmq::socket_type::pub);
+  tables.connect(up);
+  start_watch({"--since", "1", "--seconds", "30"});
+  // The (time, table, seq) of each event watch showed, in its order.
+  using Shown = std::tuple<double, std::string, std::uint64_t>;
+  auto shown = [&] {
+    std::vector<Shown> lines;
+    for (const json& e : watched()) lines.emplace_back(e.value("time", 0.0), e.value("table", ""), e["seq"].get<std::uint64_t>());
+    return lines;
+  };
+  std::vector<Shown> past;
+  for (const auto& [table, at] : times)
+    for (std::uint64_t seq = 1; seq <= at.size(); ++seq) past.emplace_back(at[seq - 1], table, seq);
+  std::sort(past.begin(), past.end());
+  ASSERT_TRUE(wait_for([&] { return shown().size() >= past.size(); })) << text_of(dir / "watch.out") << text_of(dir / "hub.log");
+  // Live: table 1's next event, and table 2's last one again (a table that published it twice, or a
+  // replay that raced it): shown once.
+  const Shown next{kStart + 9000, "1", 251};
+  ASSERT_TRUE(wait_for([&] {
+    send_event(tables, "2", 250, "info", "table 2's last, again", "", times["2"].back());
+    send_event(tables, "1", 251, "info", "table 1 live", "", kStart + 9000);
+    const auto lines = shown();
+    return std::find(lines.begin(), lines.end(), next) != lines.end();
+  })) << text_of(dir / "watch.out");
+  std::vector<Shown> expected = past;
+  expected.push_back(next);
+  EXPECT_EQ(shown(), expected) << "not the venue's past in time order, then its live events:\n" << text_of(dir / "watch.out");
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for
