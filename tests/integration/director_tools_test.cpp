@@ -987,7 +987,11 @@ TEST_F(HubEndpoints, WatchSinceShowsTheVenuesPastInTimeOrderThenItsLiveEvents) {
   })) << text_of(dir / "watch.out");
   std::vector<Shown> expected = past;
   expected.push_back(next);
-  EXPECT_EQ(shown(), expected) << "not the venue's past in time order, then its live events:\n" << text_of(dir / "watch.out");
+  const auto got = shown();
+  const auto [wrong, want] = std::mismatch(got.begin(), got.end(), expected.begin(), expected.end());
+  const auto name = [](auto at, auto end) { return at == end ? std::string("none") : "table " + std::get<1>(*at) + " #" + std::to_string(std::get<2>(*at)); };
+  EXPECT_EQ(got, expected) << "not the venue's past in time order, then its live events: event " << wrong - got.begin() + 1 << " shown is "
+                           << name(wrong, got.end()) << ", the venue's is " << name(want, expected.end());
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for
