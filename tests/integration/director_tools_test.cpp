@@ -994,6 +994,30 @@ TEST_F(HubEndpoints, WatchSinceShowsTheVenuesPastInTimeOrderThenItsLiveEvents) {
                            << name(wrong, got.end()) << ", the venue's is " << name(want, expected.end());
 }
 
+// A table's journal that rotated its oldest files away, and has two damaged lines: watch --since showed
+// what came and said nothing of the rest, so a director took part of the table's afternoon for all of it.
+TEST_F(HubEndpoints, WatchSinceSaysWhatATablesJournalNoLongerHoldsOrCannotRead) {
+  constexpr std::uint64_t kFirst = 41, kLast = 100;
+  const std::vector<std::uint64_t> damaged = {57, 58};
+  StandInJournal journal(ctx, folder.ipc("ctl1"), [&](std::uint64_t since) {
+    json events = json::array();
+    for (std::uint64_t seq = std::max(since, kFirst); seq <= kLast; ++seq)
+      if (std::find(damaged.begin(), damaged.end(), seq) == damaged.end()) events.push_back(test_event("1", seq, "info", "journalled"));
+    return json{{"ok", true}, {"events", events}, {"more", false}, {"first_available", kFirst}, {"last_seq", kLast}, {"unreadable", damaged}};
+  });
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
+                       (dir / "hub.log").string());
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  start_watch({"--since", "1", "--seconds", "30"});
+  const std::string rotated = "cardtablectl watch: default/A/1: events #1 to #40 are no longer in its journal (rotated away, its journal starts at #41): not shown";
+  const std::string unreadable = "cardtablectl watch: default/A/1: events #57, #58 are damaged in its journal on the disk, not readable: not shown";
+  ASSERT_TRUE(wait_for([&] { return watched().size() == kLast - kFirst + 1 - damaged.size(); })) << text_of(dir / "watch.out");
+  ASSERT_TRUE(wait_for([&] {
+    const std::string out = text_of(dir / "watch.out");
+    return out.find(rotated) != std::string::npos && out.find(unreadable) != std::string::npos;
+  })) << "not said:\n" << rotated << "\n" << unreadable << "\nwatch said:\n" << text_of(dir / "watch.out");
+}
+
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for
 // 15 s" quiet, and the table's silence was said nowhere on the director's screen. Now it is said for that
 // table alone, once.

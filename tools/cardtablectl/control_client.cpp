@@ -17,6 +17,7 @@
 
 #include "bridge/board_record.hpp"
 #include "hand_diagram.hpp"
+#include "journal_losses.hpp"
 #include "number_args.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/requests.hpp"
@@ -208,7 +209,8 @@ int run_watch(const std::vector<std::string>& args) {
       "every table's journal from its seq N (1: the whole session), each from the table's own control endpoint as the hub names it; "
       "TOURNAMENT/SECTION/TABLE:SEQ (repeat for more) one table's from SEQ, over N for that table. The tables' events come "
       "merged oldest first by each event's own time (ties: by table, then seq), a page of each table's journal at a time, then "
-      "the live ones. A table the hub names no "
+      "the live ones. Events a table's journal no longer holds (rotated away) or cannot read (damaged lines) are said on "
+      "stderr, with their seqs. A table the hub names no "
       "endpoint for is said on stderr, not replayed, and watch exits 1 at its end; a watch given --since says on stderr "
       "when it ends the --since options that go on from where it stopped")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
@@ -486,8 +488,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     } else if (command == "replay" || command == "replay-live") {
       for (const auto& e : (*reply)["events"]) std::cout << human(e, ::isatty(1)) << '\n';
       if ((*reply).value("more", false)) std::cout << "(more: ask again with --since " << (*reply)["events"].back().value("seq", 0) + 1 << ")\n";
-      if (reply->contains("unreadable") && (*reply)["unreadable"].is_array())
-        std::cout << "(damaged in the table's journal, not readable: seqs " << printable((*reply)["unreadable"].dump()) << ")\n";
+      // What the journal no longer holds (rotated away) or cannot read (damaged lines), never left unsaid.
+      for (const std::string& lost : journal_losses(*reply, body["since"].get<std::uint64_t>())) std::cout << "(" << lost << ")\n";
     } else if (command == "alerts") {
       if ((*reply)["alerts"].empty()) std::cout << "no open alerts\n";
       // Each with its journal: `ack SEQ --journal ID` needs it, and only --json showed it.

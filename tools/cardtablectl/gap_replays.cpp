@@ -38,8 +38,7 @@ std::vector<zmq::pollitem_t> GapReplays::poll_items() const {
   return items;
 }
 
-std::vector<GapReplays::Ended> GapReplays::take(const zmq::pollitem_t* polled, Clock::time_point now,
-                                                const std::function<void(const json& events)>& page) {
+std::vector<GapReplays::Ended> GapReplays::take(const zmq::pollitem_t* polled, Clock::time_point now, const Page& page) {
   std::vector<Ended> ended;
   std::size_t i = 0;
   for (auto it = replays_.begin(); it != replays_.end();) {
@@ -54,7 +53,7 @@ std::vector<GapReplays::Ended> GapReplays::take(const zmq::pollitem_t* polled, C
       if (!reply.is_object() || !reply.value("ok", false) || !reply.contains("events") || !reply["events"].is_array()) {
         failure = "replay from " + r.from.endpoint + ": " + (reply.is_object() ? reply.value("error", "?") : std::string("not a reply"));
       } else {
-        page(reply["events"]);
+        page(it->first, reply, r.since);
         // The next page follows this one's last event.
         std::uint64_t page_last = r.since;
         for (const json& e : reply["events"])

@@ -43,9 +43,12 @@ class GapReplays {
   void hold(const std::string& table, nlohmann::json e) { replays_.at(table).held.push_back(std::move(e)); }
   // The sockets a page is awaited on, to poll; take() reads them in this order.
   std::vector<zmq::pollitem_t> poll_items() const;
-  // After a poll of poll_items(): each page that came goes to `page` (a table's events, oldest first), and
-  // the next one is asked for; the replays that ended (the journal's end, a refusal, no answer in time).
-  std::vector<Ended> take(const zmq::pollitem_t* polled, Clock::time_point now, const std::function<void(const nlohmann::json& events)>& page);
+  // One page of a table's journal asked for from `since`: the whole `replay` reply (its events, oldest
+  // first, and what it says the journal no longer holds).
+  using Page = std::function<void(const std::string& table, const nlohmann::json& reply, std::uint64_t since)>;
+  // After a poll of poll_items(): each page that came goes to `page`, and the next one is asked for; the
+  // replays that ended (the journal's end, a refusal, no answer in time).
+  std::vector<Ended> take(const zmq::pollitem_t* polled, Clock::time_point now, const Page& page);
   // Every replay still running, ended for `why` (watch stops): their held events are not lost.
   std::vector<Ended> abandon(const std::string& why);
 

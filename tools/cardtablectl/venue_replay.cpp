@@ -6,6 +6,7 @@
 #include <map>
 
 #include "terminal_text.hpp"
+#include "journal_losses.hpp"
 #include "time_ordered_replay.hpp"
 
 namespace cardtable::tools {
@@ -25,10 +26,13 @@ VenueReplay::VenueReplay(zmq::context_t& ctx, std::string command, TableControls
       command_(std::move(command)),
       replay_hint_(std::move(replay_hint)) {}
 
-std::optional<json> VenueReplay::page_of(std::uint64_t since, const TableControl& from) {
+std::optional<json> VenueReplay::page_of(const std::string& table, std::uint64_t since, const TableControl& from) {
   std::string error;
   auto r = ask_(from, {{"command", command_}, {"since", since}}, error);
-  if (r && r->value("ok", false)) return r;
+  if (r && r->value("ok", false)) {
+    say_losses(table.empty() ? from.endpoint : table, *r, since);
+    return r;
+  }
   std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
             << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
   return std::nullopt;
@@ -40,7 +44,7 @@ bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control
   // Every table's journal merged in time order (a director catching up reads the venue's afternoon as it
   // happened), each from the endpoint that serves it.
   std::map<std::string, TableControl> from;
-  TimeOrderedReplay merged([&](const std::string& table, std::uint64_t since) { return page_of(since, from.at(table)); },
+  TimeOrderedReplay merged([&](const std::string& table, std::uint64_t since) { return page_of(table, since, from.at(table)); },
                            [&](const json& e) { shown_.show_replayed(e); });
   if (!controls_.answered()) {
     // As before 1.5: --control is taken for the table's own endpoint (it may answer a replay yet).
@@ -156,7 +160,16 @@ void VenueReplay::end(std::vector<GapReplays::Ended> ended) {
 }
 
 void VenueReplay::take(const zmq::pollitem_t* polled, Clock::time_point now) {
-  end(gaps_.take(polled, now, [&](const json& events) { shown_.show_page(events, 0); }));
+  end(gaps_.take(polled, now, [&](const std::string& table, const json& page, std::uint64_t since) {
+    say_losses(table, page, since);
+    shown_.show_page(page["events"], 0);
+  }));
+}
+
+// On stderr, as a gap is: a replay that showed what came and said nothing of what its journal no longer
+// holds let a director take part of a table's afternoon for the whole of it.
+void VenueReplay::say_losses(const std::string& table, const json& page, std::uint64_t since) const {
+  for (const std::string& lost : journal_losses(page, since)) std::cerr << "cardtablectl watch: " << printable(table) << ": " << lost << '\n';
 }
 
 void VenueReplay::stop() { end(gaps_.abandon("watch stopped before its replay ended")); }

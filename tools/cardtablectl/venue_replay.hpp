@@ -54,7 +54,9 @@ class VenueReplay {
 
  private:
   // One page of a journal from `from`, awaited: nullopt (said) when it fails.
-  std::optional<nlohmann::json> page_of(std::uint64_t since, const TableControl& from);
+  std::optional<nlohmann::json> page_of(const std::string& table, std::uint64_t since, const TableControl& from);
+  // What a page of `table`'s journal from `since` shows its journal no longer holds or cannot read, said.
+  void say_losses(const std::string& table, const nlohmann::json& page, std::uint64_t since) const;
   void say_unserved(const std::string& table, std::uint64_t from, const std::string& why);
   void say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const;
   // A replay that failed is said, and not tried again for a while (TableControls::failed); then its
