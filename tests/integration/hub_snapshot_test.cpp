@@ -1,10 +1,13 @@
 // A late joiner through the hub sees what a late joiner of the table sees (docs/protocol.md, `snapshot`):
 // the hub's snapshot of a table holds the same events as that table's own snapshot -- the board in
 // progress from its first event, and nothing after a board's return or after a start until one begins.
+// A hub started mid-board, told the table's control endpoint (--table-control), holds that board at once:
+// it asks the table for its own snapshot and goes on from it with the events it forwards.
 // The real cardtabled publishing to the real cardtable-hub.
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,9 +41,27 @@ Seen seen(const json& events) {
 class HubSnapshot : public Daemon {
  protected:
   void SetUp() override {
-    hub = fork_exec({HUB, "--upstream", up, "--downstream", folder.ipc("hub-down"), "--control", hubctl}, (dir / "hub.log").string());
     publish = "connect:" + up;
     std::ofstream(dir / "paused-board.scn") << kPausedBoard;
+  }
+  void start_hub(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {HUB, "--upstream", up, "--downstream", folder.ipc("hub-down"), "--control", hubctl};
+    args.insert(args.end(), extra.begin(), extra.end());
+    hub = fork_exec(args, (dir / "hub.log").string());
+  }
+  std::string hub_log() {
+    std::ifstream in(dir / "hub.log");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  // Until the table's own snapshot holds its board's label and first pocket (board.arrived): mid-board.
+  void wait_until_mid_board() {
+    ASSERT_TRUE(wait_for([&] {
+      auto s = request({{"command", "snapshot"}}, 500);
+      if (!s) return false;
+      for (const json& e : (*s)["events"])
+        if (e["type"] == "board.arrived") return true;
+      return false;
+    }, 30s)) << log();
   }
   void TearDown() override {
     stop();
@@ -78,7 +99,7 @@ class HubSnapshot : public Daemon {
           return true;
         },
         15s))
-        << log();
+        << log() << "\nhub:\n" << hub_log();
     return out;
   }
   std::string up = folder.ipc("hub-up"), hubctl = folder.ipc("hub-ctl");
@@ -86,6 +107,7 @@ class HubSnapshot : public Daemon {
 };
 
 TEST_F(HubSnapshot, AHubsSnapshotOfATableIsTheTablesOwnBeforeDuringAndAfterABoard) {
+  start_hub();
   launch(SCENARIO_DIR "/master", {"--simulate", (dir / "paused-board.scn").string()}, 1, {});
   // (c) After the start, before any board: a director's event outside a board, once the hub hears the table.
   ASSERT_TRUE(wait_for([&] {
@@ -99,13 +121,7 @@ TEST_F(HubSnapshot, AHubsSnapshotOfATableIsTheTablesOwnBeforeDuringAndAfterABoar
   EXPECT_EQ(seen(start.hub), seen(start.table)) << "after the start, before any board: " << start.hub.dump();
 
   // (a) Mid-board: its label identified, its first pocket read; the table waits for the next.
-  ASSERT_TRUE(wait_for([&] {
-    auto s = request({{"command", "snapshot"}}, 500);
-    if (!s) return false;
-    for (const json& e : (*s)["events"])
-      if (e["type"] == "board.arrived") return true;
-    return false;
-  }, 30s)) << log();
+  ASSERT_NO_FATAL_FAILURE(wait_until_mid_board());
   Both mid = settled();
   ASSERT_FALSE(mid.table.empty()) << log();
   ASSERT_EQ(mid.table[0]["type"], "board.identified") << mid.table.dump();
@@ -123,6 +139,28 @@ TEST_F(HubSnapshot, AHubsSnapshotOfATableIsTheTablesOwnBeforeDuringAndAfterABoar
   Both after = settled();
   ASSERT_TRUE(after.table.empty()) << "the board was verified: " << after.table.dump();
   EXPECT_EQ(seen(after.hub), seen(after.table)) << "after the board's verification: " << after.hub.dump();
+}
+
+// The hub started after the board's label and first pocket: it never heard the board begin. Told the
+// table's control endpoint, it asks the table for its own snapshot, so its snapshot of the table is the
+// table's own at once, and stays so as the board goes on (each event once, by seq, none missing).
+TEST_F(HubSnapshot, AHubStartedMidBoardHoldsThatBoardFromTheTablesOwnSnapshot) {
+  launch(SCENARIO_DIR "/master", {"--simulate", (dir / "paused-board.scn").string()}, 1, {});
+  ASSERT_NO_FATAL_FAILURE(wait_until_mid_board());
+  start_hub({"--table-control", "default/A/1=" + ctl});
+  Both mid = settled();
+  ASSERT_FALSE(mid.table.empty()) << log();
+  ASSERT_EQ(mid.table[0]["type"], "board.identified") << mid.table.dump();
+  EXPECT_EQ(seen(mid.hub), seen(mid.table)) << "the hub started mid-board: " << mid.hub.dump() << "\nhub:\n" << hub_log();
+
+  // The next pocket, forwarded after the table answered: laid after the table's events, none twice.
+  const std::size_t before = mid.table.size();
+  ASSERT_TRUE(wait_for([&] {
+    auto s = request({{"command", "snapshot"}}, 500);
+    return s && (*s)["events"].size() > before;
+  }, 30s)) << log();
+  Both later = settled();
+  EXPECT_EQ(seen(later.hub), seen(later.table)) << "the board going on: " << later.hub.dump() << "\nhub:\n" << hub_log();
 }
 
 }  // namespace

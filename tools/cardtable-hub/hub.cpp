@@ -23,7 +23,6 @@ using json = nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kKeptPerTable = 500;
 // Messages taken from one socket before the others are looked at again.
 constexpr int kForwardBatch = 1000;
 
@@ -178,19 +177,6 @@ void Hub::drop(const std::string& why) {
   if (drop_log_.take()) log(Priority::Warning, why);
 }
 
-// The board in progress as the table's own snapshot has it (protocol/board_span.hpp, the daemon's rule):
-// from its first event, nothing after its return or after the daemon's start until a board begins. The
-// hub kept what came between two boards and the start's own events: a late joiner through the hub saw
-// other events than one of the table. A hub started mid-board holds that table's next board.
-void Hub::keep_for_snapshot(TableState& t, const std::string& topic, std::string body) {
-  using Step = protocol::BoardSpan::Step;
-  const Step step = t.board.on_event(std::string_view(topic).substr(topic.rfind('/') + 1));
-  if (step != Step::Within) t.events.clear();
-  if (step != Step::Begins && step != Step::Within) return;
-  t.events.emplace_back(topic, std::move(body));
-  if (t.events.size() > kKeptPerTable) t.events.pop_front();
-}
-
 void Hub::forward_upstream() {
   // Tables -> subscribers, remembering each table's board in progress. At most a batch at a time, so
   // that a flood from the tables does not keep the control endpoint waiting (nor it the tables).
@@ -253,10 +239,16 @@ void Hub::forward_upstream() {
       t.last_heartbeat = std::move(body);
       maybe_ask_alerts(table, t);
     } else {
+      // The board in progress as the table's own snapshot has it (protocol/board_span.hpp, the daemon's
+      // rule): from its first event, nothing after its return or after the daemon's start until a board
+      // begins, so that a late joiner through the hub sees the events a late joiner of the table sees.
+      const auto seq = body.find("seq");
+      t.board.on_event(seq != body.end() && seq->is_number_unsigned() ? seq->get<std::uint64_t>() : 0,
+                       std::string_view(topic).substr(topic.rfind('/') + 1), f[1].to_string());
       t.alerts.on_published(body);
       if (t.asking) t.since_asked.push_back(std::move(body));
-      keep_for_snapshot(t, topic, f[1].to_string());
     }
+    if (!stale) maybe_ask_snapshot(table, t);
     zmq::send_multipart(xpub_, f, zmq::send_flags::dontwait);
     ++forwarded_;
   }
@@ -293,6 +285,9 @@ bool heartbeat_differs(const json& hb, const protocol::AlertBook& book) {
 
 constexpr auto kAskAgainAfter = std::chrono::seconds(2), kAnswerWithin = std::chrono::seconds(10);
 
+// What a table answered, shown in a log line (cut).
+std::string shown_reply(const json& r) { return r.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 300); }
+
 }  // namespace
 
 // A table the hub knows the control endpoint of is asked for its open alerts when its first heartbeat
@@ -311,18 +306,7 @@ void Hub::maybe_ask_alerts(const std::string& name, TableState& t) {
   }
   if (t.asked_ever && (!heartbeat_differs(t.last_heartbeat, t.alerts) || now - t.asked_at < kAskAgainAfter)) return;
   try {
-    if (!t.control) {
-      t.control = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::dealer);
-      t.control->set(zmq::sockopt::linger, 0);
-      t.control->set(zmq::sockopt::sndhwm, 4);
-      t.control->set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(64 << 20));
-      if (curve_) {
-        t.control->set(zmq::sockopt::curve_serverkey, table_keys_.at(name));
-        t.control->set(zmq::sockopt::curve_publickey, public_key_);
-        t.control->set(zmq::sockopt::curve_secretkey, secret_key_);
-      }
-      t.control->connect(endpoint->second);
-    }
+    if (!t.control) t.control = open_control(name, endpoint->second);
     std::array<zmq::const_buffer, 2> question = {zmq::const_buffer(), zmq::str_buffer(R"({"command":"alerts"})")};
     if (!zmq::send_multipart(*t.control, question, zmq::send_flags::dontwait)) return;  // not connected yet: the next heartbeat
   } catch (const zmq::error_t& e) {
@@ -335,6 +319,97 @@ void Hub::maybe_ask_alerts(const std::string& name, TableState& t) {
   t.since_asked.clear();
 }
 
+std::unique_ptr<zmq::socket_t> Hub::open_control(const std::string& name, const std::string& endpoint) {
+  auto s = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::dealer);
+  s->set(zmq::sockopt::linger, 0);
+  s->set(zmq::sockopt::sndhwm, 4);
+  s->set(zmq::sockopt::maxmsgsize, static_cast<int64_t>(64 << 20));
+  if (curve_) {
+    s->set(zmq::sockopt::curve_serverkey, table_keys_.at(name));
+    s->set(zmq::sockopt::curve_publickey, public_key_);
+    s->set(zmq::sockopt::curve_secretkey, secret_key_);
+  }
+  s->connect(endpoint);
+  return s;
+}
+
+// A table the hub knows the control endpoint of is asked for its own snapshot when the hub starts
+// following its journal: a hub started or restarted mid-board held nothing of that board until the
+// next. Its answer seeds the kept board; what was forwarded meanwhile is laid over it by seq. Never
+// waited for: the question goes out without blocking and its answer is read when the poll says so. A
+// table that does not answer within 10 s is logged once and asked again, kSnapshotTries times at most;
+// its board is kept from what the hub hears meanwhile (and after: from its next board, as without
+// --table-control).
+void Hub::maybe_ask_snapshot(const std::string& name, TableState& t) {
+  auto endpoint = table_control_.find(name);
+  if (endpoint == table_control_.end() || t.seed == TableState::Seed::Done) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (t.seed == TableState::Seed::Asking) {
+    if (now - t.seed_asked_at >= kAnswerWithin) snapshot_failed(name, t, "no answer from its control endpoint " + endpoint->second + " to snapshot within 10 s");
+    if (t.seed != TableState::Seed::Unasked) return;
+  }
+  try {
+    if (!t.snapshot_control) t.snapshot_control = open_control(name, endpoint->second);
+    std::array<zmq::const_buffer, 2> question = {zmq::const_buffer(), zmq::str_buffer(R"({"command":"snapshot"})")};
+    if (!zmq::send_multipart(*t.snapshot_control, question, zmq::send_flags::dontwait)) return;  // not connected yet: its next message
+  } catch (const zmq::error_t& e) {
+    snapshot_failed(name, t, "cannot ask " + endpoint->second + " for its snapshot: " + e.what());
+    return;
+  }
+  t.seed = TableState::Seed::Asking;
+  t.seed_asked_at = now;
+  t.board.asked();
+}
+
+void Hub::snapshot_failed(const std::string& name, TableState& t, const std::string& why) {
+  t.snapshot_control.reset();  // a DEALER keeps a lost question: a fresh socket
+  t.board.given_up();
+  if (++t.seed_tries >= kSnapshotTries) {
+    t.seed = TableState::Seed::Done;
+    log(Priority::Warning, name + ": " + why + "; gave up after " + std::to_string(kSnapshotTries) +
+                               " questions: its board in progress is kept from what the hub hears, its next board whole");
+    return;
+  }
+  t.seed = TableState::Seed::Unasked;
+  if (t.seed_tries == 1)
+    log(Priority::Warning, name + ": " + why + "; asking again (" + std::to_string(kSnapshotTries) +
+                               " questions at most), forwarding meanwhile: its board in progress is kept from what the hub hears until it answers");
+}
+
+void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
+  std::vector<zmq::message_t> f;
+  while (t.snapshot_control && zmq::recv_multipart(*t.snapshot_control, std::back_inserter(f), zmq::recv_flags::dontwait)) {
+    json r = f.empty() ? json() : json::parse(f.back().to_string_view(), nullptr, false);
+    f.clear();
+    if (t.seed != TableState::Seed::Asking) continue;  // an answer to a question given up on
+    const auto last_seq = r.is_object() ? r.find("last_seq") : r.end();
+    if (!r.is_object() || !r.value("ok", false) || !r.contains("events") || !r["events"].is_array() || last_seq == r.end() ||
+        !last_seq->is_number_unsigned()) {
+      snapshot_failed(name, t, "its control endpoint answered snapshot with " + shown_reply(r));
+      continue;
+    }
+    if (auto j = r.find("journal"); j != r.end() && j->is_string() && !t.journal.empty() && j->get<std::string>() != t.journal) {
+      snapshot_failed(name, t, "its snapshot answered from journal " + j->get<std::string>() + ", not " + t.journal + " that the hub follows");
+      continue;
+    }
+    // More than one reply holds (5,000 events): the newest are not in it, and the hub keeps the newest.
+    if (r.value("more", false)) {
+      t.seed = TableState::Seed::Done;
+      t.board.given_up();
+      log(Priority::Warning, name + ": its board in progress holds more events than one snapshot reply: kept from what the hub hears");
+      continue;
+    }
+    if (t.board.overflowed()) {
+      snapshot_failed(name, t, std::to_string(kHeardWhileAskingPerTable) + " events forwarded while its snapshot was asked for: more than can be joined to the answer");
+      continue;
+    }
+    t.board.seed(r["events"], last_seq->get<std::uint64_t>());
+    t.seed = TableState::Seed::Done;
+    t.snapshot_control.reset();  // asked once a journal
+    log(Priority::Info, name + ": " + std::to_string(t.board.events().size()) + " events of its board in progress, from its control endpoint's snapshot");
+  }
+}
+
 void Hub::take_alerts_reply(const std::string& name, TableState& t) {
   std::vector<zmq::message_t> f;
   while (zmq::recv_multipart(*t.control, std::back_inserter(f), zmq::recv_flags::dontwait)) {
@@ -343,7 +418,7 @@ void Hub::take_alerts_reply(const std::string& name, TableState& t) {
     if (!t.asking) continue;  // an answer to a question given up on
     t.asking = false;
     if (!r.is_object() || !r.value("ok", false) || !r.contains("alerts")) {
-      log(Priority::Warning, name + ": its control endpoint answered alerts with " + r.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 300));
+      log(Priority::Warning, name + ": its control endpoint answered alerts with " + shown_reply(r));
       continue;
     }
     if (auto j = r.find("journal"); j != r.end() && j->is_string() && !t.journal.empty() && j->get<std::string>() != t.journal) {
@@ -381,11 +456,14 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   // the table incomplete, gave the old count as the table's and a late joiner the old last_seq, until the
   // new journal's first heartbeat. The new journal has said nothing of its own yet.
   t.last_heartbeat = json();
-  t.events.clear();
-  t.board = {};  // the new journal's board begins at its own first event
+  t.board.clear();  // the new journal's board begins at its own first event
   t.since_asked.clear();
   if (t.asking) t.control.reset();  // its answer would be the old journal's, or come too late to tell
   t.asking = t.asked_ever = false;  // the new journal's own list is asked for at its next heartbeat
+  // and its snapshot now: the hub may have missed the new journal's first events (a restart's reconnection).
+  t.snapshot_control.reset();
+  t.seed = TableState::Seed::Unasked;
+  t.seed_tries = 0;
 }
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows
@@ -475,7 +553,7 @@ std::string Hub::snapshot() const {
     out += (first_table ? "" : ",") + json(name).dump(-1, ' ', false, json::error_handler_t::replace) + R"(:{"events":[)";
     first_table = false;
     bool first = true;
-    for (const auto& [topic, body] : t.events) {
+    for (const std::string& body : t.board.events()) {
       if (!first) out += ',';
       out += body;
       first = false;
@@ -518,15 +596,23 @@ int Hub::run() {
     std::vector<zmq::pollitem_t> items = {{xsub_.handle(), 0, ZMQ_POLLIN, 0}, {xpub_.handle(), 0, ZMQ_POLLIN, 0}, {ctl_.handle(), 0, ZMQ_POLLIN, 0},
                                           {nullptr, signal_fd_, ZMQ_POLLIN, 0}, {zap_ ? zap_->socket().handle() : nullptr, 0, ZMQ_POLLIN, 0}};
     if (!zap_) items.pop_back();
-    std::vector<std::pair<std::string, TableState*>> asking;  // the tables' control endpoints, after the hub's own
+    // The tables' control endpoints, after the hub's own: each socket with what reads its answers.
+    using Take = void (Hub::*)(const std::string&, TableState&);
+    struct Asking {
+      const std::string* name;
+      TableState* table;
+      Take take;
+    };
+    std::vector<Asking> asking;
     for (auto& [name, t] : tables_)
-      if (t.control) {
-        items.push_back({t.control->handle(), 0, ZMQ_POLLIN, 0});
-        asking.emplace_back(name, &t);
-      }
+      for (auto [socket, take] : {std::pair{t.control.get(), Take{&Hub::take_alerts_reply}}, {t.snapshot_control.get(), Take{&Hub::take_snapshot_reply}}})
+        if (socket) {
+          items.push_back({socket->handle(), 0, ZMQ_POLLIN, 0});
+          asking.push_back({&name, &t, take});
+        }
     zmq::poll(items, std::chrono::milliseconds(500));
     for (std::size_t i = 0; i < asking.size(); ++i)
-      if (items[items.size() - asking.size() + i].revents & ZMQ_POLLIN) take_alerts_reply(asking[i].first, *asking[i].second);
+      if (items[items.size() - asking.size() + i].revents & ZMQ_POLLIN) (this->*asking[i].take)(*asking[i].name, *asking[i].table);
     if (items[3].revents & ZMQ_POLLIN) {
       log(Priority::Notice, "stopping");
       return 0;

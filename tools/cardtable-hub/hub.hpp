@@ -17,8 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <zmq.hpp>
 
+#include "kept_board.hpp"
 #include "protocol/alert_book.hpp"
-#include "protocol/board_span.hpp"
 #include "protocol/log_budget.hpp"
 #include "protocol/zap_authenticator.hpp"
 
@@ -33,7 +33,8 @@ struct HubOptions {
   std::string curve_secret, clients;
   bool plaintext = false;
   // "tournament/section/table" -> that table's control endpoint ("tcp://10.0.0.11:5552"): the hub asks it
-  // for the table's open alerts (`alerts`), so its list holds alerts made before the hub saw them.
+  // for the table's open alerts (`alerts`), so its list holds alerts made before the hub saw them, and for
+  // its `snapshot`, so that a board begun before the hub heard the table is held from its first event.
   std::map<std::string, std::string> table_control;
   // Seconds without a word from a table (a heartbeat or an event) before the hub calls it silent: its
   // daemon killed, its machine off, its network cut. Its alerts stay listed; a director is told it is gone.
@@ -45,6 +46,13 @@ struct HubOptions {
 constexpr std::size_t kAcksKeptPerTable = 1000;
 // Alerts of a replaced journal kept per table for the alerts reply (the newest).
 constexpr std::size_t kReplacedKeptPerTable = 100;
+// Events of the board in progress kept per table for the snapshot (the newest).
+constexpr std::size_t kKeptPerTable = 500;
+// Events forwarded while a table's snapshot question is out, remembered to be laid over its answer: past
+// that (500 a second for the 10 s it may take), the answer is given up and the table asked again.
+constexpr std::size_t kHeardWhileAskingPerTable = 5000;
+// Questions for a table's snapshot that get no usable answer before the hub keeps only what it hears.
+constexpr int kSnapshotTries = 6;
 
 // The table keys: clients/table/T/S/N.pub speaks for table "T/S/N"; throws naming the bad file.
 std::map<std::string, protocol::ClientKey> read_table_keys(const std::string& clients);
@@ -64,8 +72,7 @@ class Hub {
   std::string snapshot() const;
   nlohmann::json dispatch(const std::string& command);
   struct TableState {
-    std::deque<std::pair<std::string, std::string>> events;  // topic, body of the board in progress
-    protocol::BoardSpan board;                               // whether a board is in progress, by the events' types
+    KeptBoard board{kKeptPerTable, kHeardWhileAskingPerTable};  // the board in progress, for the snapshot
     nlohmann::json last_heartbeat;
     protocol::AlertBook alerts{kAcksKeptPerTable};  // the table's own list when asked, then the events forwarded
     // Asking the table's control endpoint for its open alerts (HubOptions::table_control).
@@ -73,6 +80,13 @@ class Hub {
     bool asking = false, asked_ever = false;
     std::chrono::steady_clock::time_point asked_at;
     std::vector<nlohmann::json> since_asked;  // journalled events forwarded while the question was out
+    // Asking the table's control endpoint for its own snapshot once the hub follows its journal (its
+    // first word, or a replaced journal): the board in progress may have begun before the hub heard it.
+    // A socket of its own: the table answers journal reads from another thread, in any order with alerts.
+    std::unique_ptr<zmq::socket_t> snapshot_control;
+    enum class Seed { Unasked, Asking, Done } seed = Seed::Unasked;
+    int seed_tries = 0;  // questions given up, kSnapshotTries at most
+    std::chrono::steady_clock::time_point seed_asked_at;
     // The identity of the table's journal (protocol 1.4; empty: an older daemon). Another one means the
     // journal started again at seq 1: the book of the old one is closed (see replace_journal).
     std::string journal;
@@ -81,15 +95,18 @@ class Hub {
     std::chrono::steady_clock::time_point last_heard;  // its last message (heartbeat or event)
     bool silent = false;                               // said silent in the log, until heard again
   };
-  // An event forwarded (not a heartbeat), kept for the snapshot while it is the board in progress's.
-  void keep_for_snapshot(TableState& t, const std::string& topic, std::string body);
   // Tables not heard for silent_after: logged once when they fall silent (and when heard again).
   void check_silent();
   bool is_silent(const TableState& t, std::chrono::steady_clock::time_point now) const;
   // The table's journal replaced: its old open alerts leave the book with a logged reason and are kept as
   // "replaced" (the table numbers other events with their seqs now); the book and the board start again.
   void replace_journal(const std::string& name, TableState& t, const std::string& journal);
+  // A DEALER to the table's control endpoint (with CURVE, as the hub to that table's key); throws zmq::error_t.
+  std::unique_ptr<zmq::socket_t> open_control(const std::string& name, const std::string& endpoint);
   void maybe_ask_alerts(const std::string& name, TableState& t);
+  void maybe_ask_snapshot(const std::string& name, TableState& t);
+  void take_snapshot_reply(const std::string& name, TableState& t);
+  void snapshot_failed(const std::string& name, TableState& t, const std::string& why);
   void take_alerts_reply(const std::string& name, TableState& t);
   nlohmann::json alerts() const;
   nlohmann::json controls() const;  // status's "controls": table -> its control endpoint and key
