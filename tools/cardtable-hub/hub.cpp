@@ -288,6 +288,13 @@ constexpr auto kAskAgainAfter = std::chrono::seconds(2), kAnswerWithin = std::ch
 // What a table answered, shown in a log line (cut).
 std::string shown_reply(const json& r) { return r.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 300); }
 
+// Whether a reply's field is true: json::value throws on a field of another type ("ok": "yes"), and a
+// table's reply must not stop the hub.
+bool is_true(const json& r, const char* key) {
+  auto i = r.find(key);
+  return i != r.end() && *i == true;
+}
+
 }  // namespace
 
 // A table the hub knows the control endpoint of is asked for its open alerts when its first heartbeat
@@ -383,7 +390,7 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
     f.clear();
     if (t.seed != TableState::Seed::Asking) continue;  // an answer to a question given up on
     const auto last_seq = r.is_object() ? r.find("last_seq") : r.end();
-    if (!r.is_object() || !r.value("ok", false) || !r.contains("events") || !r["events"].is_array() || last_seq == r.end() ||
+    if (!r.is_object() || !is_true(r, "ok") || !r.contains("events") || !r["events"].is_array() || last_seq == r.end() ||
         !last_seq->is_number_unsigned()) {
       snapshot_failed(name, t, "its control endpoint answered snapshot with " + shown_reply(r));
       continue;
@@ -393,7 +400,7 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
       continue;
     }
     // More than one reply holds (5,000 events): the newest are not in it, and the hub keeps the newest.
-    if (r.value("more", false)) {
+    if (is_true(r, "more")) {
       t.seed = TableState::Seed::Done;
       t.board.given_up();
       log(Priority::Warning, name + ": its board in progress holds more events than one snapshot reply: kept from what the hub hears");
