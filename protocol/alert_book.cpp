@@ -2,6 +2,7 @@
 
 #include <iterator>
 
+#include "protocol/json_fields.hpp"
 #include "protocol/wire_event.hpp"
 
 namespace cardtable::protocol {
@@ -15,15 +16,6 @@ void AlertBook::load(const Journal& journal) {
     return true;
   });
 }
-
-namespace {
-// A field of an event that came over the wire, as the type it should be, or the fallback: the hub keeps
-// the list from events that tables publish, and a malformed one ({"seq":"x"}) must not throw out of it.
-std::string string_field(const json& o, const char* key, const std::string& fallback) {
-  const auto it = o.find(key);
-  return it != o.end() && it->is_string() ? it->get<std::string>() : fallback;
-}
-}  // namespace
 
 void AlertBook::on_published(const json& e) {
   if (!e.is_object()) return;
@@ -61,7 +53,7 @@ void AlertBook::replace_open(const json& alerts) {
   open_.clear();
   if (!alerts.is_array()) return;
   for (const json& e : alerts)
-    if (e.is_object() && e.contains("seq") && e["seq"].is_number_unsigned() && e.value("severity", "") == "alert")
+    if (e.is_object() && e.contains("seq") && e["seq"].is_number_unsigned() && string_field(e, "severity") == "alert")
       open_[e["seq"].get<std::uint64_t>()] = e;
 }
 

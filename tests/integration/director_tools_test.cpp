@@ -66,11 +66,13 @@ void send_event(zmq::socket_t& pub, const std::string& table, std::uint64_t seq,
 }
 
 // A table's control endpoint that answers `replay` with the page `page(since)` the test writes, and any
-// other question with an empty answer; it ends with the test, whatever fails first.
+// other question with `other(question)` (by default an empty answer); it ends with the test, whatever
+// fails first.
 class StandInJournal {
  public:
-  StandInJournal(zmq::context_t& ctx, std::string endpoint, std::function<json(std::uint64_t since)> page)
-      : thread_([this, &ctx, endpoint = std::move(endpoint), page = std::move(page)] {
+  StandInJournal(zmq::context_t& ctx, std::string endpoint, std::function<json(std::uint64_t since)> page,
+                 std::function<json(const json& ask)> other = [](const json&) { return json{{"ok", true}, {"alerts", json::array()}}; })
+      : thread_([this, &ctx, endpoint = std::move(endpoint), page = std::move(page), other = std::move(other)] {
           zmq::socket_t router(ctx, zmq::socket_type::router);
           router.bind(endpoint);
           while (!done_) {
@@ -79,8 +81,7 @@ class StandInJournal {
             std::vector<zmq::message_t> q;
             if (!zmq::recv_multipart(router, std::back_inserter(q))) continue;
             json ask = json::parse(q.back().to_string_view(), nullptr, false);
-            json reply = {{"ok", true}, {"alerts", json::array()}};
-            if (ask.value("command", "") == "replay") reply = page(ask.value("since", std::uint64_t{1}));
+            json reply = ask.value("command", "") == "replay" ? page(ask.value("since", std::uint64_t{1})) : other(ask);
             q.back() = zmq::message_t(reply.dump());
             zmq::send_multipart(router, q);
           }
@@ -1016,6 +1017,27 @@ TEST_F(HubEndpoints, WatchSinceSaysWhatATablesJournalNoLongerHoldsOrCannotRead) 
     const std::string out = text_of(dir / "watch.out");
     return out.find(rotated) != std::string::npos && out.find(unreadable) != std::string::npos;
   })) << "not said:\n" << rotated << "\n" << unreadable << "\nwatch said:\n" << text_of(dir / "watch.out");
+}
+
+// A table's control endpoint answering of another shape ({"ok": "yes"}, an alert whose severity is not
+// text): json's value() threw out of the hub's loop, and the hub that gathers the venue stopped. It says
+// what came and goes on forwarding.
+TEST_F(HubEndpoints, AHubAskingATableThatAnswersOfAnotherShapeSaysSoAndGoesOn) {
+  StandInJournal table(ctx, folder.ipc("ctl1"), [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [](const json& ask) {
+    if (ask.value("command", "") == "alerts") return json{{"ok", "yes"}, {"alerts", json::array()}};
+    return json{{"ok", true}, {"events", json::array({{{"seq", 1}, {"type", 5}}})}, {"more", false}, {"last_seq", 1}};
+  });
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
+                       (dir / "hub.log").string());
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  zmq::socket_t table1(ctx, zmq::socket_type::pub);
+  table1.connect(up);
+  ASSERT_TRUE(wait_for([&] {
+    send_heartbeat(table1, 1, 2);
+    return text_of(dir / "hub.log").find("answered alerts with") != std::string::npos;
+  })) << text_of(dir / "hub.log");
+  std::this_thread::sleep_for(300ms);  // the hub's next rounds, where a throw would have ended it
+  EXPECT_FALSE(hub_reply("status").empty()) << "the hub stopped:\n" << text_of(dir / "hub.log");
 }
 
 // Through a hub, one table killed while the others went on: their heartbeats kept watch's "nothing for

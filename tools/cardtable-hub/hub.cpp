@@ -15,11 +15,14 @@
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/endpoint.hpp"
+#include "protocol/json_fields.hpp"
 #include "protocol/requests.hpp"
 
 namespace cardtable::hub {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
+using protocol::is_true;
+using protocol::string_field;
 
 namespace {
 
@@ -233,7 +236,7 @@ void Hub::forward_upstream() {
     }
     if (stale) {
       if (stale_++ % 100 == 0)
-        log(Priority::Warning, table + ": an event of its replaced journal " + body.value("journal", "") + " (is the old daemon still running?): forwarded, " +
+        log(Priority::Warning, table + ": an event of its replaced journal " + string_field(body, "journal") + " (is the old daemon still running?): forwarded, " +
                                    "not counted in its alerts (" + std::to_string(stale_) + " so far)");
     } else if (topic.ends_with("/daemon.heartbeat")) {
       t.last_heartbeat = std::move(body);
@@ -287,13 +290,6 @@ constexpr auto kAskAgainAfter = std::chrono::seconds(2), kAnswerWithin = std::ch
 
 // What a table answered, shown in a log line (cut).
 std::string shown_reply(const json& r) { return r.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 300); }
-
-// Whether a reply's field is true: json::value throws on a field of another type ("ok": "yes"), and a
-// table's reply must not stop the hub.
-bool is_true(const json& r, const char* key) {
-  auto i = r.find(key);
-  return i != r.end() && *i == true;
-}
 
 }  // namespace
 
@@ -424,7 +420,7 @@ void Hub::take_alerts_reply(const std::string& name, TableState& t) {
     f.clear();
     if (!t.asking) continue;  // an answer to a question given up on
     t.asking = false;
-    if (!r.is_object() || !r.value("ok", false) || !r.contains("alerts")) {
+    if (!r.is_object() || !is_true(r, "ok") || !r.contains("alerts")) {
       log(Priority::Warning, name + ": its control endpoint answered alerts with " + shown_reply(r));
       continue;
     }
@@ -447,7 +443,8 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   std::string said;
   std::size_t n = 0;
   for (json& a : open) {
-    if (n++ < 20) said += "; seq " + a.value("seq", json(0)).dump() + " " + json(a.value("type", "")).dump() + " " + json(a.value("message", "").substr(0, 120)).dump();
+    if (n++ < 20)
+      said += "; seq " + a.value("seq", json(0)).dump() + " " + json(string_field(a, "type")).dump() + " " + json(string_field(a, "message").substr(0, 120)).dump();
     a["replaced"] = true;
     if (!a.contains("journal")) a["journal"] = t.journal;
     t.replaced.push_back(std::move(a));

@@ -1,5 +1,7 @@
 #include "kept_board.hpp"
 
+#include "protocol/json_fields.hpp"
+
 namespace cardtable::hub {
 
 void KeptBoard::keep(std::string_view type, std::string body) {
@@ -33,7 +35,7 @@ void KeptBoard::seed(const nlohmann::json& events, std::uint64_t last_seq) {
   events_.clear();
   board_ = {};
   for (const nlohmann::json& e : events)
-    if (e.is_object()) keep(e.value("type", std::string()), e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (e.is_object()) keep(protocol::string_field(e, "type"), e.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   // Forwarded while the question was out: those up to last_seq are in the answer already.
   for (Heard& h : since_asked_)
     if (h.seq > last_seq) keep(h.type, std::move(h.body));

@@ -90,3 +90,12 @@ TEST(AlertBook, TheOpenAlertsAtASeqLeaveOutLaterAlertsAndCountThoseAcknowledgedL
   EXPECT_EQ(book.open_count_at(8), 2u);
   EXPECT_EQ(book.open_count_at(100), book.open_count());
 }
+
+// A table's `alerts` reply of another shape ({"severity": 5}) once threw out of the hub's loop (json's
+// value() throws on a field of another type) and stopped the hub: such an entry is no open alert.
+TEST(AlertBook, AnEntryOfAnotherShapeInATablesListIsNoOpenAlertAndNeverThrows) {
+  AlertBook book;
+  const nlohmann::json list = nlohmann::json::parse(R"([{"seq": 3, "severity": 5}, {"seq": 4, "severity": "alert"}, {"seq": "5", "severity": "alert"}])");
+  ASSERT_NO_THROW(book.replace_open(list));
+  EXPECT_EQ(book.open_count(), 1u);
+}
