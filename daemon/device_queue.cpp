@@ -26,7 +26,10 @@ void DeviceQueue::push(table::TableInput input) {
       ++waits_;
       room_.wait(lock, [&] { return items_.size() < capacity_ || closed_; });
     }
-    if (closed_) return;
+    if (closed_) {
+      ++refused_;  // said at stop (drain): the loop takes nothing more
+      return;
+    }
     items_.push_back({std::move(input), handed_over});
   }
   std::uint64_t one = 1;
@@ -63,6 +66,30 @@ void DeviceQueue::close() {
     closed_ = true;
   }
   room_.notify_all();
+}
+
+DeviceQueue::Drained DeviceQueue::drain(std::chrono::steady_clock::time_point deadline, const std::function<void(const Queued&)>& apply) {
+  Drained d;
+  std::deque<Queued> rest;
+  {
+    std::lock_guard lock(mutex_);
+    rest.swap(items_);
+    d.refused = refused_;
+  }
+  for (const Queued& q : rest) {
+    if (std::chrono::steady_clock::now() >= deadline) break;
+    apply(q);
+    ++d.applied;
+  }
+  d.left = rest.size() - d.applied;
+  return d;
+}
+
+std::string DeviceQueue::Drained::str() const {
+  std::string s = std::to_string(applied) + " queued input" + (applied == 1 ? "" : "s") + " applied";
+  if (left > 0) s += "; " + std::to_string(left) + " not applied: the stop's deadline passed (a stalled disk?)";
+  if (refused > 0) s += "; " + std::to_string(refused) + " handed over after the devices were told to stop, not applied";
+  return s;
 }
 
 std::size_t DeviceQueue::waits() const {

@@ -4,7 +4,11 @@
 // The queue is bounded: a device that runs `capacity` inputs ahead of the loop waits in push() until the
 // loop has taken some. Nothing is dropped (every reading reaches the table, in order) and the daemon does
 // not grow while its disk stalls each journal fdatasync (a loaded SD card, half a second apiece): a reader
-// held up there polls later, as a slower reader would. The simulator at --speed 400 is the only source
+// held up there polls later, as a slower reader would. At stop (SIGTERM: `systemctl stop`, a restart) the
+// queue is closed, the devices stopped, and what they had already handed over is applied by drain(), in
+// order, journalled before the daemon exits: a card read just before a restart still reaches the table.
+// Only a stalled disk can cut that short (drain's deadline, within systemd's TimeoutStopSec), and what it
+// leaves is counted and said, never silently dropped; so are readings handed over after close(). The simulator at --speed 400 is the only source
 // that fills it in practice; a table's readers queue under a hundred inputs a second (one per zone
 // every 100 ms poll).
 #pragma once
@@ -14,7 +18,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
+#include <string>
 
 #include "table/input.hpp"  // the input record only: the queue knows nothing of scenarios
 
@@ -44,6 +50,19 @@ class DeviceQueue {
   std::deque<Queued> take(std::size_t most = SIZE_MAX);
   // The loop takes nothing more: a device waiting in push() returns, so stopping it cannot deadlock.
   void close();
+
+  // What drain() did, for the stop's log line.
+  struct Drained {
+    std::size_t applied = 0;  // queued inputs given to `apply`, in order
+    std::size_t left = 0;     // queued inputs the deadline left unapplied
+    std::size_t refused = 0;  // inputs pushed after close(): handed over once the daemon was stopping
+    std::string str() const;
+  };
+  // At stop, after close() and the devices' threads are joined: every input still queued, oldest first,
+  // given to `apply` (the loop's own path: journalled, published) until `deadline`; each may cost an
+  // fdatasync, so a stalled disk must not hold the stop past systemd's TimeoutStopSec. The queue is
+  // empty afterwards.
+  Drained drain(std::chrono::steady_clock::time_point deadline, const std::function<void(const Queued&)>& apply);
   std::size_t waits() const;  // times a push() found the queue full (status: input_waits)
   std::size_t size() const;   // inputs queued, not yet taken (status: inputs_queued)
   int fd() const { return fd_; }  // readable when something is queued
@@ -55,6 +74,7 @@ class DeviceQueue {
   std::deque<Queued> items_;
   bool closed_ = false;
   std::size_t waits_ = 0;
+  std::size_t refused_ = 0;  // push() after close()
   int fd_ = -1;
 };
 

@@ -29,6 +29,11 @@ namespace {
 // microseconds; one that journals an event costs an fdatasync (milliseconds, a second on a loaded disk).
 constexpr std::size_t kInputsPerBatch = 256;
 
+// At stop, what the devices had queued is applied within this: each input may journal an event (an
+// fdatasync, a second apiece on a stalled disk), and systemd kills a stop longer than TimeoutStopSec
+// (10 s, systemd/cardtabled.service.in) with the journal still open.
+constexpr std::chrono::seconds kStopDrainDeadline{2};
+
 // Binds or connects; returns the address in use (an ephemeral port "tcp://127.0.0.1:*" read back).
 std::string open_endpoint(zmq::socket_t& s, const Endpoint& e, const char* what) {
   try {
@@ -177,10 +182,12 @@ void EventLoop::add_status(json& s) const {
 // A bounded batch: a control request waits for at most this many inputs (each may journal an event, one
 // fdatasync apiece), not for all the readers queued while the disk stalled.
 void EventLoop::take_inputs() {
-  for (const DeviceQueue::Queued& q : queue_.take(kInputsPerBatch)) {
-    if (q.input.kind == table::TableInput::Kind::Observe) input_latency_.add(std::chrono::steady_clock::now() - q.at);
-    host_->apply(clock_.scenario_input(q.input));
-  }
+  for (const DeviceQueue::Queued& q : queue_.take(kInputsPerBatch)) apply_input(q);
+}
+
+void EventLoop::apply_input(const DeviceQueue::Queued& q) {
+  if (q.input.kind == table::TableInput::Kind::Observe) input_latency_.add(std::chrono::steady_clock::now() - q.at);
+  host_->apply(clock_.scenario_input(q.input));
 }
 
 void EventLoop::on_signals() {
@@ -242,7 +249,12 @@ int EventLoop::run() {
     if (items[2].revents & ZMQ_POLLIN) on_signals();
     if (stop_) {
       sd_notify(0, "STOPPING=1");
-      devices_.stop();
+      devices_.stop();  // the queue closed first: a device waiting for room returns
+      // What the devices handed over before the stop reaches the table and the journal: a card read just
+      // before a restart is not lost without a word.
+      const DeviceQueue::Drained drained =
+          queue_.drain(std::chrono::steady_clock::now() + kStopDrainDeadline, [this](const DeviceQueue::Queued& q) { apply_input(q); });
+      log(drained.left > 0 ? Priority::Warning : Priority::Notice, "stopping: " + drained.str());
       publisher_->flush();
       return 0;
     }

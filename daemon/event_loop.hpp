@@ -45,6 +45,7 @@ class EventLoop {
  private:
   void load_decks();
   void take_inputs();  // a bounded batch from the DeviceQueue, each reading's wait measured
+  void apply_input(const DeviceQueue::Queued& q);  // one reading to the table: a batch's, or one drained at stop
   void on_signals();   // SIGHUP: decks and the master record reloaded; else stop_ set
   void add_status(nlohmann::json& s) const;  // the wiring's part of `status`: endpoints, devices, the queue
 

@@ -82,3 +82,60 @@ TEST(DeviceQueue, AReadingIsStampedWhenItsDeviceHandsItOverItsWaitForRoomInclude
   EXPECT_LT(taken[0].at - handed_over, std::chrono::milliseconds(100))
       << "stamped when the device handed the reading over, not when room was made for it";
 }
+
+// At SIGTERM (systemctl stop, a restart) what the devices already handed over was thrown away with the
+// queue: a card read just before the stop never reached the table or the journal, and nothing said so.
+TEST(DeviceQueue, AtStopEveryInputStillQueuedIsAppliedInOrder) {
+  cardtable::daemon::DeviceQueue queue;
+  for (int i = 0; i < 300; ++i) queue.push(tick(i));  // more than the loop's batch of 256
+  queue.close();
+  std::vector<cardtable::table::Millis> applied;
+  const auto drained = queue.drain(std::chrono::steady_clock::now() + std::chrono::seconds(60),
+                                   [&](const cardtable::daemon::DeviceQueue::Queued& q) { applied.push_back(q.input.time); });
+  ASSERT_EQ(applied.size(), 300u);
+  for (int i = 0; i < 300; ++i) EXPECT_EQ(applied[static_cast<std::size_t>(i)], i) << "every input, in order";
+  EXPECT_EQ(drained.applied, 300u);
+  EXPECT_EQ(drained.left, 0u);
+  EXPECT_EQ(drained.str(), "300 queued inputs applied");
+  EXPECT_EQ(queue.size(), 0u);
+}
+
+// A stalled disk (each input's event an fdatasync) must not hold the stop past systemd's TimeoutStopSec:
+// the drain ends at its deadline, and what it could not apply is counted for the log, never silently lost.
+TEST(DeviceQueue, AStopsDeadlineThatPassedLeavesACountOfTheInputsNotApplied) {
+  cardtable::daemon::DeviceQueue queue;
+  for (int i = 0; i < 5; ++i) queue.push(tick(i));
+  queue.close();
+  const auto drained = queue.drain(std::chrono::steady_clock::now() - std::chrono::seconds(1),
+                                   [](const cardtable::daemon::DeviceQueue::Queued&) { ADD_FAILURE() << "applied after the deadline"; });
+  EXPECT_EQ(drained.applied, 0u);
+  EXPECT_EQ(drained.left, 5u);
+  EXPECT_EQ(drained.str(), "0 queued inputs applied; 5 not applied: the stop's deadline passed (a stalled disk?)");
+}
+
+TEST(DeviceQueue, AStopsDeadlineReachedMidwayAppliesTheOldestAndCountsTheRest) {
+  cardtable::daemon::DeviceQueue queue;
+  for (int i = 0; i < 5; ++i) queue.push(tick(i));
+  queue.close();
+  std::vector<cardtable::table::Millis> applied;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(100);
+  const auto drained = queue.drain(deadline, [&](const cardtable::daemon::DeviceQueue::Queued& q) {
+    applied.push_back(q.input.time);
+    if (q.input.time == 1) std::this_thread::sleep_until(deadline);  // the disk stalls on the second
+  });
+  EXPECT_EQ(applied, (std::vector<cardtable::table::Millis>{0, 1}));
+  EXPECT_EQ(drained.applied, 2u);
+  EXPECT_EQ(drained.left, 3u);
+}
+
+TEST(DeviceQueue, AReadingHandedOverAfterTheStopIsCountedNotSilentlyDropped) {
+  cardtable::daemon::DeviceQueue queue;
+  queue.push(tick(0));
+  queue.close();
+  queue.push(tick(1));  // a reader's last poll, after the loop stopped taking
+  const auto drained = queue.drain(std::chrono::steady_clock::now() + std::chrono::seconds(60),
+                                   [](const cardtable::daemon::DeviceQueue::Queued&) {});
+  EXPECT_EQ(drained.applied, 1u);
+  EXPECT_EQ(drained.refused, 1u);
+  EXPECT_EQ(drained.str(), "1 queued input applied; 1 handed over after the devices were told to stop, not applied");
+}
