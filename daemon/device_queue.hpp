@@ -8,9 +8,9 @@
 // queue is closed, the devices stopped, and what they had already handed over is applied by drain(), in
 // order, journalled before the daemon exits: a card read just before a restart still reaches the table.
 // Only a stalled disk can cut that short (drain's deadline, within systemd's TimeoutStopSec), and what it
-// leaves is counted and said, never silently dropped; so are readings handed over after close(). The simulator at --speed 400 is the only source
-// that fills it in practice; a table's readers queue under a hundred inputs a second (one per zone
-// every 100 ms poll).
+// leaves is counted and said, never silently dropped; so are readings handed over after close(). The
+// simulator at --speed 400 is the only source that fills it in practice; a table's readers queue under a
+// hundred inputs a second (one per zone every 100 ms poll).
 #pragma once
 
 #include <chrono>
