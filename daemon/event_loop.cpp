@@ -1,7 +1,6 @@
 #include "daemon/event_loop.hpp"
 
 #include <signal.h>
-#include <systemd/sd-daemon.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -220,12 +219,9 @@ int EventLoop::run() {
     log(Priority::Error, std::string("timerfd: ") + strerror(errno));
     return 2;
   }
-  std::uint64_t watchdog_usec = 0;
-  bool watchdog = sd_watchdog_enabled(0, &watchdog_usec) > 0;
-  sd_notifyf(0, "READY=1\nSTATUS=table %s/%s/%s: %zu boards, publishing on %s", options_.tournament.c_str(), options_.section.c_str(),
-             options_.table.c_str(), host_->master().size(), options_.publish.str().c_str());
+  notifier_.ready("table " + options_.tournament + "/" + options_.section + "/" + options_.table + ": " + std::to_string(host_->master().size()) +
+                  " boards, publishing on " + options_.publish.str());
   log("ready: publishing on " + bound_["publish"] + ", control on " + bound_["control"] + ", live on " + bound_["live"]);
-  auto last_watchdog = std::chrono::steady_clock::now();
   while (true) {
     zmq::pollitem_t items[] = {{control_->socket().handle(), 0, ZMQ_POLLIN, 0}, {nullptr, queue_.fd(), ZMQ_POLLIN, 0},
                                {nullptr, signals_.fd(), ZMQ_POLLIN, 0}, {nullptr, devices_.events_fd(), ZMQ_POLLIN, 0},
@@ -248,7 +244,7 @@ int EventLoop::run() {
     }
     if (items[2].revents & ZMQ_POLLIN) on_signals();
     if (stop_) {
-      sd_notify(0, "STOPPING=1");
+      notifier_.stopping();
       devices_.stop();  // the queue closed first: a device waiting for room returns
       // What the devices handed over before the stop reaches the table and the journal: a card read just
       // before a restart is not lost without a word.
@@ -267,11 +263,9 @@ int EventLoop::run() {
     if (options_.heartbeat > 0 && now - last_heartbeat_ >= std::chrono::duration<double>(options_.heartbeat)) {
       last_heartbeat_ = now;
       host_->heartbeat();
+      notifier_.status(host_->status_line());
     }
-    if (watchdog && now - last_watchdog >= std::chrono::microseconds(watchdog_usec / 2)) {
-      last_watchdog = now;
-      sd_notify(0, "WATCHDOG=1");
-    }
+    notifier_.watchdog(now);
   }
 }
 

@@ -6,7 +6,7 @@
 // ControlServer decodes requests and TableRequests answers them, acting on the table through the
 // TableHost; journal reads run on the JournalReader's thread (journal_requests.hpp). CURVE is set up by
 // secure_endpoints() (curve_setup.hpp), the master record read by load_master(), the simulated table by
-// prepare_simulation(); the SignalSet stops or reloads.
+// prepare_simulation(); the SignalSet stops or reloads; the ServiceNotifier tells systemd.
 #pragma once
 
 #include <chrono>
@@ -24,6 +24,7 @@
 #include "daemon/latency_window.hpp"
 #include "daemon/options.hpp"
 #include "daemon/publisher.hpp"
+#include "daemon/service_notifier.hpp"
 #include "daemon/signal_set.hpp"
 #include "daemon/table_clock.hpp"
 #include "daemon/table_host.hpp"
@@ -65,6 +66,7 @@ class EventLoop {
   std::unique_ptr<TableRequests> requests_;    // the control requests' handlers
   LatencyWindow input_latency_;  // a reading handed over by its reader -> the table (status: input_latency)
   std::map<std::string, std::string> bound_;  // endpoint name -> the address bound or connected (ports read back)
+  ServiceNotifier notifier_;  // READY=1, WATCHDOG=1, STATUS=, STOPPING=1 (sd_notify), a refusal said
   bool stop_ = false;
   std::chrono::steady_clock::time_point last_heartbeat_ = std::chrono::steady_clock::now();
 };

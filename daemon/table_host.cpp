@@ -5,8 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 
-#include <systemd/sd-daemon.h>
-
 #include "daemon/log.hpp"
 #include "daemon/master_loader.hpp"
 #include "daemon/startup_error.hpp"
@@ -226,8 +224,10 @@ void TableHost::heartbeat() {
   hb.evidence = {{"last_seq", std::to_string(publisher_.journal().last_seq())}, {"phase", table_->phase_name()},
                  {"open_alerts", std::to_string(alerts_.open_count())}};  // a hub checks its own list of the table's against it
   publisher_.publish(hb, false);  // not journalled: it carries the last seq so that a subscriber can see a gap
-  sd_notifyf(0, "STATUS=table %s: %s, last seq %llu", options_.table.c_str(), table_->phase_name().c_str(),
-             static_cast<unsigned long long>(publisher_.journal().last_seq()));
+}
+
+std::string TableHost::status_line() const {
+  return "table " + options_.table + ": " + table_->phase_name() + ", last seq " + std::to_string(publisher_.journal().last_seq());
 }
 
 }  // namespace cardtable::daemon

@@ -53,6 +53,7 @@ class TableHost : public TableRequests::Table {
   // device.added / device.lost / device.error on the wire; a lost device's zones unknown (device_loss.hpp).
   void on_device_event(const devices::DeviceEvent& d, const std::string& driver);
   void heartbeat();  // daemon.heartbeat: not journalled, it carries the last seq so that a gap shows
+  std::string status_line() const;  // for `systemctl status` (STATUS=): the table, its phase, its last seq
   void poll() { board_resume_->poll(); }  // each loop pass: the input log's runs written, synced
 
   const bridge::MasterRecord& master() const { return *master_; }

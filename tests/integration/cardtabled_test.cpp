@@ -698,6 +698,34 @@ TEST_F(Daemon, AtSigtermTheReadingsAlreadyQueuedAreAppliedAndTheLogSaysHowMany) 
   std::cout << "[          ] " << line << "\n";  // how many the stop applied, for the record
 }
 
+// systemd's notify socket refusing what the daemon tells it (a socket its user may not write to, one gone)
+// left a Type=notify start to time out, or WatchdogSec= to kill a working daemon, with nothing in the log
+// on why: the first refusal of each kind is said, with the socket and the reason.
+TEST_F(Daemon, ANotifySocketThatRefusesReadyAndTheWatchdogIsSaidInTheLog) {
+  const std::string gone = (dir / "no-such-notify-socket").string();
+  ::setenv("NOTIFY_SOCKET", gone.c_str(), 1);  // the daemon inherits them; this process has no use for them
+  ::setenv("WATCHDOG_USEC", "200000", 1);
+  start("station-clean-board.scn", 1);
+  ::unsetenv("NOTIFY_SOCKET");
+  ::unsetenv("WATCHDOG_USEC");
+  ASSERT_TRUE(wait_for([&] { return log().find("refused WATCHDOG=1") != std::string::npos; })) << log();
+  const std::string text = log();
+  EXPECT_NE(text.find("<3>cardtabled: systemd's notify socket " + gone + " refused READY=1: No such file or directory; a Type=notify unit "
+                      "waits for it and times the start out"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("<4>cardtabled: systemd's notify socket " + gone + " refused WATCHDOG=1: No such file or directory; WatchdogSec= "
+                      "kills a daemon whose pings do not arrive"),
+            std::string::npos)
+      << text;
+  std::this_thread::sleep_for(500ms);  // pings every 100 ms: said once, not five times more
+  const std::string later = log();
+  std::size_t said = 0;
+  for (auto at = later.find("refused WATCHDOG=1"); at != std::string::npos; at = later.find("refused WATCHDOG=1", at + 1)) ++said;
+  EXPECT_EQ(said, 1u) << later;
+  EXPECT_TRUE(request({{"command", "status"}})) << "the daemon goes on";
+}
+
 TEST_F(Daemon, SighupReloadsTheMasterRecordAndSaysSo) {
   start("station-clean-board.scn", 1);
   ASSERT_TRUE(request({{"command", "version"}}));
