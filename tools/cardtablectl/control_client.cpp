@@ -326,7 +326,7 @@ int run_watch(const std::vector<std::string>& args) {
     std::vector<zmq::message_t> frames;
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
     json e = json::parse(frames[1].to_string_view(), nullptr, false);
-    if (e.is_discarded()) continue;
+    if (!shown.well_formed(e)) continue;  // not JSON, or of another shape: said
     if (const std::string table = table_of(e); heard.table(table, now)) venue.first_heard(table);
     venue.handle(std::move(e));
   }

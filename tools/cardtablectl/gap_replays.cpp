@@ -1,5 +1,7 @@
 #include "gap_replays.hpp"
 
+#include "protocol/json_fields.hpp"
+
 namespace cardtable::tools {
 using json = nlohmann::json;
 
@@ -50,15 +52,15 @@ std::vector<GapReplays::Ended> GapReplays::take(const zmq::pollitem_t* polled, C
     } else if (polled[i++].revents & ZMQ_POLLIN) {
       zmq::message_t m;
       json reply = r.socket->recv(m, zmq::recv_flags::dontwait) ? json::parse(m.to_string_view(), nullptr, false) : json();
-      if (!reply.is_object() || !reply.value("ok", false) || !reply.contains("events") || !reply["events"].is_array()) {
-        failure = "replay from " + r.from.endpoint + ": " + (reply.is_object() ? reply.value("error", "?") : std::string("not a reply"));
+      if (!reply.is_object() || !protocol::is_true(reply, "ok") || !reply.contains("events") || !reply["events"].is_array()) {
+        failure = "replay from " + r.from.endpoint + ": " + (reply.is_object() ? protocol::string_field(reply, "error", "?") : std::string("not a reply"));
       } else {
         page(it->first, reply, r.since);
         // The next page follows this one's last event.
         std::uint64_t page_last = r.since;
         for (const json& e : reply["events"])
           if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
-        if (reply.value("more", false)) {
+        if (protocol::is_true(reply, "more")) {
           r.since = page_last + 1;
           failure = ask(r, now);
         } else {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iostream>
 
+#include "protocol/wire_event.hpp"
 #include "table_controls.hpp"
 #include "terminal_text.hpp"
 
@@ -45,7 +46,19 @@ void ShownEvents::show(const json& e) {
   std::cout << line_(e) << std::endl;
 }
 
+bool ShownEvents::well_formed(const json& e) const {
+  std::string why;
+  if (protocol::from_json(e, &why)) {
+    if (auto c = e.find("class"); c == e.end() || c->is_string()) return true;
+    why = "a field has the wrong type: \"class\" is not text";
+  }
+  std::cerr << "cardtablectl watch: an event of another shape, not shown (" << printable(why) << "): "
+            << printable(e.dump(-1, ' ', true, json::error_handler_t::replace).substr(0, 200)) << std::endl;
+  return false;
+}
+
 void ShownEvents::show_replayed(const json& e) {
+  if (!well_formed(e)) return;
   std::string topic = e.value("class", "") + "/";
   bool wanted = filters_.empty();
   for (const auto& f : filters_) wanted = wanted || (e.value("class", "") + "/" + e.value("tournament", "") + "/").starts_with(f) || f == topic;

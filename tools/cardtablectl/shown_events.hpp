@@ -26,6 +26,11 @@ class ShownEvents {
   // a spare computer at the table) numbers new events with seqs already shown. Its seqs start again here
   // (said on stderr); an event of a journal replaced before (the old daemon still running) is Stale.
   JournalSeen journal_of(const nlohmann::json& e);
+  // Whether an event that came (live, or in a replay's page) has the wire's shape (protocol::from_json:
+  // its fields of the types they should be). One of another shape ({"type": 5}: a hub forwards any JSON
+  // object under an event's topic) threw out of json::value() and ended the watch; it is said on stderr
+  // and not shown, and the watch goes on.
+  bool well_formed(const nlohmann::json& e) const;
   // Writes the event unless it is a heartbeat not asked for, or its seq was shown already.
   void show(const nlohmann::json& e);
   // An event of a replay, shown as --filter wants (the replay asks for every topic).

@@ -44,12 +44,17 @@ std::map<std::string, std::uint64_t> TimeOrderedReplay::run() {
         return false;
       }
       if (auto e = reply->find("events"); e != reply->end() && e->is_array()) c.events = std::move(*e);
-      c.more = reply->value("more", false);
+      const auto more = reply->find("more");  // a boolean, or not more: value() throws on another type
+      c.more = more != reply->end() && *more == true;
       // The next page follows this page's last event: paging from the highest seq shown of any table,
       // through a hub, skipped this table's events.
       std::uint64_t last = 0;
       for (const auto& e : c.events)
         if (e.contains("seq") && e["seq"].is_number_unsigned()) last = std::max(last, e["seq"].get<std::uint64_t>());
+      // A page's damaged lines are its seqs too (said by journal_losses): a page of nothing else moves on.
+      if (auto u = reply->find("unreadable"); u != reply->end() && u->is_array())
+        for (const auto& s : *u)
+          if (s.is_number_integer() && s.get<std::int64_t>() > 0) last = std::max(last, static_cast<std::uint64_t>(s.get<std::int64_t>()));
       if (last < c.since) c.more = false;  // a page that moved on no seq: asked again, it would come again
       c.since = std::max(c.since, last + 1);
       if (!c.events.empty()) return true;

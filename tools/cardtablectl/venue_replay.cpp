@@ -7,6 +7,7 @@
 
 #include "terminal_text.hpp"
 #include "journal_losses.hpp"
+#include "protocol/json_fields.hpp"
 #include "time_ordered_replay.hpp"
 
 namespace cardtable::tools {
@@ -29,11 +30,11 @@ VenueReplay::VenueReplay(zmq::context_t& ctx, std::string command, TableControls
 std::optional<json> VenueReplay::page_of(const std::string& table, std::uint64_t since, const TableControl& from) {
   std::string error;
   auto r = ask_(from, {{"command", command_}, {"since", since}}, error);
-  if (r && r->value("ok", false)) {
+  if (r && protocol::is_true(*r, "ok")) {
     say_losses(table.empty() ? from.endpoint : table, *r, since);
     return r;
   }
-  std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? r->value("error", "?") : error)
+  std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? protocol::string_field(*r, "error", "?") : error)
             << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
   return std::nullopt;
 }
@@ -132,7 +133,7 @@ void VenueReplay::handle(json e) {
   } else if (e.value("type", "") == "daemon.heartbeat") {
     std::uint64_t daemon_last = 0;
     if (e.contains("evidence") && e["evidence"].is_object())
-      daemon_last = std::strtoull(e["evidence"].value("last_seq", "0").c_str(), nullptr, 10);
+      daemon_last = std::strtoull(protocol::string_field(e["evidence"], "last_seq", "0").c_str(), nullptr, 10);
     if (auto c = control_of(); c && daemon_last > seen && (following_.count(table) || follow_every_)) return replay(seen + 1, 0, *c);
   } else if (seq > seen + 1 && seen > 0) {
     if (auto c = control_of()) return replay(seen + 1, seq - 1, *c);

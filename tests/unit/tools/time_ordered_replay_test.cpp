@@ -96,3 +96,19 @@ TEST(TimeOrderedReplay, ATableWhosePageFailsIsNamedWithTheFirstSeqNotShownAndThe
   EXPECT_EQ(failed, (std::map<std::string, std::uint64_t>{{"default/A/1", 3}}));
   EXPECT_EQ(j.shown, (Shown{{"default/A/1", 1}, {"default/A/2", 1}, {"default/A/1", 2}, {"default/A/2", 2}, {"default/A/2", 3}, {"default/A/2", 4}}));
 }
+
+// A page that holds only damaged lines (its events unreadable on the table's disk) moves on past them:
+// taken for a page that moved on no seq, it ended the table's replay there, and its later events were
+// never shown.
+TEST(TimeOrderedReplay, APageOfDamagedLinesOnlyIsPassedAndTheTableGoesOn) {
+  std::vector<std::uint64_t> shown;
+  TimeOrderedReplay merged(
+      [](const std::string&, std::uint64_t from) -> std::optional<json> {
+        if (from <= 2) return json{{"ok", true}, {"events", json::array()}, {"unreadable", {1, 2}}, {"more", true}};
+        return json{{"ok", true}, {"events", {{{"seq", 3}, {"time", 10.0}}}}, {"more", false}};
+      },
+      [&](const json& e) { shown.push_back(e["seq"].get<std::uint64_t>()); });
+  merged.add("default/A/1", 1);
+  EXPECT_TRUE(merged.run().empty());
+  EXPECT_EQ(shown, std::vector<std::uint64_t>{3});
+}
