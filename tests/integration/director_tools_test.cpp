@@ -953,7 +953,8 @@ TEST_F(HubEndpoints, WatchSinceShowsTheVenuesPastInTimeOrderThenItsLiveEvents) {
   for (int s = 1; s <= 30; ++s) times["3"].push_back(kStart + 80 * s + 5);
   std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl};
   std::vector<std::unique_ptr<StandInJournal>> journals;
-  for (const auto& [table, at] : times) {
+  for (const auto& entry : times) {
+    const std::string table = entry.first;  // a copy to capture: clang 14 cannot capture a structured binding
     hub_args.insert(hub_args.end(), {"--table-control", "default/A/" + table + "=" + folder.ipc("ctl" + table)});
     journals.push_back(std::make_unique<StandInJournal>(ctx, folder.ipc("ctl" + table), [&, table](std::uint64_t since) {
       return replay_page(table, times.at(table), since, 100);
