@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,10 +48,7 @@ class HubSnapshot : public Daemon {
     args.insert(args.end(), extra.begin(), extra.end());
     hub = fork_exec(args, (dir / "hub.log").string());
   }
-  std::string hub_log() {
-    std::ifstream in(dir / "hub.log");
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string hub_log() const { return text_of(dir / "hub.log"); }
   // Until the table's own snapshot holds its board's label and first pocket (board.arrived): mid-board.
   void wait_until_mid_board() {
     ASSERT_TRUE(wait_for([&] {
