@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cctype>
 #include <future>
+#include <mutex>
 #include <set>
 
 #include "daemon_fixture.hpp"
@@ -305,7 +306,7 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_EQ(again.status, 1) << again.out;
   EXPECT_NE(again.out.find("already acknowledged by Anne"), std::string::npos) << again.out;
   CtlRun version = run_ctl({"version", "-c", ctl});
-  EXPECT_NE(version.out.find("protocol 1.5"), std::string::npos) << version.out;
+  EXPECT_NE(version.out.find("protocol 1.6"), std::string::npos) << version.out;
   CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
   EXPECT_EQ(evidence.status, 0) << evidence.out;
   EXPECT_NE(evidence.out.find("DQ"), std::string::npos) << evidence.out;
@@ -1039,6 +1040,65 @@ TEST_F(HubEndpoints, AHubAskingATableThatAnswersOfAnotherShapeSaysSoAndGoesOn) {
   })) << text_of(dir / "hub.log");
   std::this_thread::sleep_for(300ms);  // the hub's next rounds, where a throw would have ended it
   EXPECT_FALSE(hub_reply("status").empty()) << "the hub stopped:\n" << text_of(dir / "hub.log");
+}
+
+// A table's events lost on the way to the hub (a network cut, a queue full upstream) were gone from the
+// hub's board in progress until the next board: a broadcaster joining through the hub saw a board short of
+// its cards. Seqs of a journal come one by one, so the hub finds the lost ones by their seqs -- an event
+// past the next, or a heartbeat naming a later last seq -- says so, and asks the table for its snapshot again.
+TEST_F(HubEndpoints, EventsLostOnTheWayToTheHubAreFoundByTheirSeqsAndItsBoardIsAskedForAgain) {
+  std::mutex journal_lock;
+  json journal = json::array();  // the stand-in table's journal: what its snapshot answers
+  StandInJournal stand_in(ctx, folder.ipc("ctl1"), [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [&](const json& ask) {
+    std::lock_guard lock(journal_lock);
+    if (ask.value("command", "") != "snapshot") return json{{"ok", true}, {"alerts", json::array()}};
+    return json{{"ok", true}, {"events", journal}, {"more", false}, {"last_seq", journal.size()}};
+  });
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
+                       (dir / "hub.log").string());
+  zmq::socket_t table(ctx, zmq::socket_type::pub);
+  table.connect(up);
+  // Journalled at the table; published to the hub or not (lost on the way).
+  auto journalled = [&](const std::string& type, bool reaches_the_hub) {
+    json e;
+    {
+      std::lock_guard lock(journal_lock);
+      e = {{"class", "board"}, {"type", type}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0}, {"tournament", "default"},
+           {"section", "A"}, {"table", "1"}, {"seq", journal.size() + 1}, {"message", type}};
+      journal.push_back(e);
+    }
+    if (reaches_the_hub) ::publish(table, "board/default/A/1/" + type, e);
+  };
+  auto hub_holds = [&] {
+    std::vector<std::uint64_t> seqs;
+    auto r = cardtable::test::control_request(ctx, hubctl, {{"command", "snapshot"}}, 3000);
+    if (r && (*r)["tables"].contains("default/A/1"))
+      for (const json& e : (*r)["tables"]["default/A/1"]["events"]) seqs.push_back(e.value("seq", std::uint64_t{0}));
+    return seqs;
+  };
+  using Seqs = std::vector<std::uint64_t>;
+  ASSERT_TRUE(wait_for([&] {
+    send_heartbeat(table, 0, 0);
+    return text_of(dir / "hub.log").find("0 events of its board in progress, from its control endpoint's snapshot") != std::string::npos;
+  })) << text_of(dir / "hub.log");
+
+  journalled("board.identified", true);
+  journalled("board.arrived", true);
+  ASSERT_TRUE(wait_for([&] { return hub_holds() == Seqs{1, 2}; })) << text_of(dir / "hub.log");
+
+  // #3 and #4 lost; #5 comes: the hub finds the gap and asks again.
+  journalled("play.card", false);
+  journalled("play.card", false);
+  journalled("play.card", true);
+  EXPECT_TRUE(wait_for([&] { return hub_holds() == Seqs{1, 2, 3, 4, 5}; }, 8s)) << "the hub holds " << json(hub_holds()).dump() << "\n" << text_of(dir / "hub.log");
+  EXPECT_NE(text_of(dir / "hub.log").find("default/A/1: events #3 to #4 of its journal never reached the hub"), std::string::npos) << text_of(dir / "hub.log");
+
+  // The board's last event lost: only the next heartbeat, naming the last seq, tells of it.
+  journalled("play.card", false);
+  send_heartbeat(table, 6, 0);
+  EXPECT_TRUE(wait_for([&] { return hub_holds() == Seqs{1, 2, 3, 4, 5, 6}; }, 8s)) << "the hub holds " << json(hub_holds()).dump() << "\n" << text_of(dir / "hub.log");
+  EXPECT_NE(text_of(dir / "hub.log").find("default/A/1: event #6 of its journal never reached the hub"), std::string::npos) << text_of(dir / "hub.log");
+  EXPECT_EQ(hub_reply("status").value("missed", -1), 3) << hub_reply("status").dump();
 }
 
 // An event of another shape through the hub ({"type": 5}: the hub forwards any JSON object under an

@@ -180,6 +180,22 @@ void Hub::drop(const std::string& why) {
   if (drop_log_.take()) log(Priority::Warning, why);
 }
 
+namespace {
+
+// A number a heartbeat's evidence carries as text ("3"); -1 when it has none.
+long heartbeat_number(const json& hb, const char* key) {
+  if (!hb.is_object() || !hb.contains("evidence") || !hb["evidence"].is_object()) return -1;
+  const json& ev = hb["evidence"];
+  if (!ev.contains(key) || !ev[key].is_string()) return -1;
+  try {
+    return std::stol(ev[key].get<std::string>());
+  } catch (...) {
+    return -1;
+  }
+}
+
+}  // namespace
+
 void Hub::forward_upstream() {
   // Tables -> subscribers, remembering each table's board in progress. At most a batch at a time, so
   // that a flood from the tables does not keep the control endpoint waiting (nor it the tables).
@@ -222,7 +238,9 @@ void Hub::forward_upstream() {
       drop("dropped " + shown() + ": its body is not a JSON object");
       continue;
     }
-    TableState& t = tables_[table];
+    auto [entry, first_heard] = tables_.try_emplace(table);
+    TableState& t = entry->second;
+    if (first_heard && !table_control_.contains(table)) t.seed = TableState::Seed::Done;  // nothing to ask it
     t.last_heard = std::chrono::steady_clock::now();
     if (std::exchange(t.silent, false)) log(Priority::Notice, table + ": heard again");
     // Seqs are per journal (protocol 1.4): a table whose journal started again at 1 must not have its new
@@ -239,37 +257,28 @@ void Hub::forward_upstream() {
         log(Priority::Warning, table + ": an event of its replaced journal " + string_field(body, "journal") + " (is the old daemon still running?): forwarded, " +
                                    "not counted in its alerts (" + std::to_string(stale_) + " so far)");
     } else if (topic.ends_with("/daemon.heartbeat")) {
+      if (const long last = heartbeat_number(body, "last_seq"); last >= 0) heard_seq(table, t, static_cast<std::uint64_t>(last), true);
       t.last_heartbeat = std::move(body);
       maybe_ask_alerts(table, t);
     } else {
       // The board in progress as the table's own snapshot has it (protocol/board_span.hpp, the daemon's
       // rule): from its first event, nothing after its return or after the daemon's start until a board
       // begins, so that a late joiner through the hub sees the events a late joiner of the table sees.
-      const auto seq = body.find("seq");
-      t.board.on_event(seq != body.end() && seq->is_number_unsigned() ? seq->get<std::uint64_t>() : 0,
-                       std::string_view(topic).substr(topic.rfind('/') + 1), f[1].to_string());
+      const auto seq_field = body.find("seq");
+      const std::uint64_t seq = seq_field != body.end() && seq_field->is_number_unsigned() ? seq_field->get<std::uint64_t>() : 0;
+      heard_seq(table, t, seq, false);
+      t.board.on_event(seq, std::string_view(topic).substr(topic.rfind('/') + 1), f[1].to_string());
       t.alerts.on_published(body);
       if (t.asking) t.since_asked.push_back(std::move(body));
     }
-    if (!stale) maybe_ask_snapshot(table, t);
+    // Asked at once when due (first heard, a replaced journal, a gap); overdue answers are the timer's.
+    if (!stale && t.seed == TableState::Seed::Unasked) maybe_ask_snapshot(table, t);
     zmq::send_multipart(xpub_, f, zmq::send_flags::dontwait);
     ++forwarded_;
   }
 }
 
 namespace {
-
-// A number a heartbeat's evidence carries as text ("3"); -1 when it has none.
-long heartbeat_number(const json& hb, const char* key) {
-  if (!hb.is_object() || !hb.contains("evidence") || !hb["evidence"].is_object()) return -1;
-  const json& ev = hb["evidence"];
-  if (!ev.contains(key) || !ev[key].is_string()) return -1;
-  try {
-    return std::stol(ev[key].get<std::string>());
-  } catch (...) {
-    return -1;
-  }
-}
 
 // A heartbeat's open_alerts ("3"); -1 when it has none.
 long heartbeat_open_alerts(const json& hb) { return heartbeat_number(hb, "open_alerts"); }
@@ -351,6 +360,9 @@ void Hub::maybe_ask_snapshot(const std::string& name, TableState& t) {
     if (now - t.seed_asked_at >= kAnswerWithin) snapshot_failed(name, t, "no answer from its control endpoint " + endpoint->second + " to snapshot within 10 s");
     if (t.seed != TableState::Seed::Unasked) return;
   }
+  // Not more often than every 2 s: a table whose answers are refused, or a link that keeps losing
+  // events, must not have the hub read its journal without pause.
+  if (t.seed_asked_ever && now - t.seed_asked_at < kAskAgainAfter) return;
   try {
     if (!t.snapshot_control) t.snapshot_control = open_control(name, endpoint->second);
     std::array<zmq::const_buffer, 2> question = {zmq::const_buffer(), zmq::str_buffer(R"({"command":"snapshot"})")};
@@ -361,7 +373,43 @@ void Hub::maybe_ask_snapshot(const std::string& name, TableState& t) {
   }
   t.seed = TableState::Seed::Asking;
   t.seed_asked_at = now;
+  t.seed_asked_ever = true;
+  t.missing_until = 0;
   t.board.asked();
+}
+
+void Hub::follow_snapshots() {
+  for (auto& [name, t] : tables_)
+    if (t.seed != TableState::Seed::Done) maybe_ask_snapshot(name, t);
+}
+
+// Seqs of one journal come one by one on the table's single PUB socket (a heartbeat, not journalled, names
+// the last seq journalled before it), so a seq skipped is an event lost on the way to the hub. The
+// first message heard needs no check: the first snapshot question covers what came before it.
+void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat) {
+  if (seq == 0 && !through_heartbeat) return;  // an event without a seq: not journalled
+  const std::uint64_t due_until = through_heartbeat ? seq : seq - 1;
+  if (t.last_seq && due_until > *t.last_seq) events_missed(name, t, *t.last_seq + 1, due_until);
+  t.last_seq = std::max(t.last_seq.value_or(0), seq);
+}
+
+void Hub::events_missed(const std::string& name, TableState& t, std::uint64_t from, std::uint64_t to) {
+  missed_ += to - from + 1;
+  const bool asks = table_control_.contains(name);
+  if (const std::uint64_t held = gap_log_.roll())
+    log(Priority::Warning, std::to_string(held) + " more gaps in the tables' seqs in the last second, not logged one by one");
+  if (gap_log_.take())
+    log(Priority::Warning, name + ": " + (from == to ? "event #" + std::to_string(from) : "events #" + std::to_string(from) + " to #" + std::to_string(to)) +
+                               " of its journal never reached the hub (a network cut, or a queue full on the way): " +
+                               (asks ? "asking the table for its snapshot again, so that its board in progress is whole"
+                                     : "its board in progress as the hub keeps it may lack them until its next board (--table-control lets the hub ask the table)"));
+  if (!asks) return;
+  if (t.seed == TableState::Seed::Asking) {
+    t.missing_until = std::max(t.missing_until, to);  // the answer on its way may have been made before them
+    return;
+  }
+  t.seed = TableState::Seed::Unasked;
+  t.seed_tries = 0;
 }
 
 void Hub::snapshot_failed(const std::string& name, TableState& t, const std::string& why) {
@@ -407,9 +455,11 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
       continue;
     }
     t.board.seed(r["events"], last_seq->get<std::uint64_t>());
-    t.seed = TableState::Seed::Done;
-    t.snapshot_control.reset();  // asked once a journal
+    t.snapshot_control.reset();  // asked again only for a replaced journal or a gap
     log(Priority::Info, name + ": " + std::to_string(t.board.events().size()) + " events of its board in progress, from its control endpoint's snapshot");
+    // Events found missing while the question was out, newer than the answer: not in it; ask again.
+    t.seed = t.missing_until > last_seq->get<std::uint64_t>() ? TableState::Seed::Unasked : TableState::Seed::Done;
+    t.missing_until = 0;
   }
 }
 
@@ -468,6 +518,8 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   t.snapshot_control.reset();
   t.seed = TableState::Seed::Unasked;
   t.seed_tries = 0;
+  t.last_seq.reset();  // the new journal's seqs start again at 1
+  t.missing_until = 0;
 }
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows
@@ -540,7 +592,7 @@ json Hub::dispatch(const std::string& command) {
     const auto now = std::chrono::steady_clock::now();
     for (const auto& [name, t] : tables_)
       if (is_silent(t, now)) silent.push_back(name);
-    return protocol::ok_reply({{"tables", tables_.size()}, {"silent", silent}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"endpoints", bound_},
+    return protocol::ok_reply({{"tables", tables_.size()}, {"silent", silent}, {"forwarded", forwarded_}, {"dropped", dropped_}, {"missed", missed_}, {"endpoints", bound_},
                                {"controls", controls()}});
   }
   if (command == "version") return protocol::ok_reply({{"hub", CARDTABLE_VERSION}});
@@ -644,6 +696,7 @@ int Hub::run() {
       }
     }
     check_silent();
+    follow_snapshots();
     if (const std::uint64_t held = drop_log_.roll())
       log(Priority::Warning, std::to_string(held) + " more messages dropped from upstream in the last second, not logged one by one");
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -87,6 +88,12 @@ class Hub {
     enum class Seed { Unasked, Asking, Done } seed = Seed::Unasked;
     int seed_tries = 0;  // questions given up, kSnapshotTries at most
     std::chrono::steady_clock::time_point seed_asked_at;
+    bool seed_asked_ever = false;
+    // The newest seq heard of its journal (none yet: nothing to check against). An event past the next
+    // one, or a heartbeat naming a later last seq, means events that never reached the hub (a network cut,
+    // a queue full upstream).
+    std::optional<std::uint64_t> last_seq;
+    std::uint64_t missing_until = 0;  // the newest seq found missing while a snapshot question was out
     // The identity of the table's journal (protocol 1.4; empty: an older daemon). Another one means the
     // journal started again at seq 1: the book of the old one is closed (see replace_journal).
     std::string journal;
@@ -107,6 +114,13 @@ class Hub {
   void maybe_ask_snapshot(const std::string& name, TableState& t);
   void take_snapshot_reply(const std::string& name, TableState& t);
   void snapshot_failed(const std::string& name, TableState& t, const std::string& why);
+  // Seq `seq` heard from the table: an event's own (through_heartbeat false) or a heartbeat's last_seq.
+  void heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat);
+  // Events #from to #to of the table's journal never reached the hub: said, counted, and its snapshot
+  // asked for again (--table-control), so that its kept board in progress is whole.
+  void events_missed(const std::string& name, TableState& t, std::uint64_t from, std::uint64_t to);
+  // Each round: snapshot questions due (a retry, a gap found) or overdue, whatever the tables send.
+  void follow_snapshots();
   void take_alerts_reply(const std::string& name, TableState& t);
   nlohmann::json alerts() const;
   nlohmann::json controls() const;  // status's "controls": table -> its control endpoint and key
@@ -120,6 +134,8 @@ class Hub {
   std::map<std::string, std::string> bound_;  // "upstream" -> the address bound (an ephemeral port read back)
   std::string public_key_, secret_key_;  // the hub's own: a CURVE client of the tables' control endpoints
   std::uint64_t forwarded_ = 0, dropped_ = 0, stale_ = 0;
+  std::uint64_t missed_ = 0;  // journalled events that never reached the hub, found by their seqs
+  protocol::LogBudget gap_log_{20};
   bool curve_ = false;
   double silent_after_ = 15;  // HubOptions::silent_after
 };

@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
       "table-control", po::value(&table_controls)->composing(),
       "TOURNAMENT/SECTION/TABLE=ENDPOINT, once per table: that table's control endpoint; the hub asks it for the table's open "
       "alerts when the table connects and whenever its heartbeat's count differs from the hub's list at that heartbeat, "
-      "and for its snapshot when the hub first hears it, so that a board begun before the hub is held whole "
+      "and for its snapshot when the hub first hears it or finds events of it missing (a seq skipped), so that a board begun before the hub, or cut short on the way, is held whole "
       "(with CURVE the hub's key must be in the table's clients/hub/)")(
       "silent-after", po::value(&o.silent_after)->default_value(o.silent_after),
       "seconds without a heartbeat or an event before a table is called silent (logged; status and alerts list it): "
