@@ -46,9 +46,12 @@ std::optional<Simulation> prepare_simulation(const Options& options, const bridg
   sim.config = scenario->config;
   // Made as the sim plays, never all at once: memory stays flat in the scenario's length.
   auto played = std::make_shared<const table::Scenario>(*std::move(scenario));
-  sim.script = [played]() -> devices::InputCursor {
-    return [played, inputs = table::ScenarioInputs(*played)]() mutable { return inputs.next(); };
-  };
+  // Its zones from the steps: a pass through it to learn them would make every reading at the sim's start.
+  sim.script = devices::InputScript(
+      [played]() -> devices::InputCursor {
+        return [played, inputs = table::ScenarioInputs(*played)]() mutable { return inputs.next(); };
+      },
+      table::scenario_read_zones(*played));
   sim.real_clock = options.speed == 1.0;
   sim.device = {"sim", "sim", {}, {{"script", name}, {"loop", options.loop ? "yes" : "no"}, {"clock", sim.real_clock ? "daemon" : "script"}}};
   std::ostringstream speed;

@@ -15,6 +15,9 @@ using namespace cardtable::bridge;
 
 namespace {
 
+// The last moment a scenario runs to: its 'end', else 10 s after its last step.
+Millis end_of(const Scenario& sc) { return sc.end >= 0 ? sc.end : (sc.steps.empty() ? 0 : sc.steps.back().time) + 10000; }
+
 std::vector<std::string> words_of(std::string_view line) {
   std::vector<std::string> out;
   std::istringstream in{std::string(line)};
@@ -562,7 +565,7 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
   // Every read period is a reading of each zone: a day at a read every 10 ms was gigabytes when they were
   // all made before the table started, and is still 8.6 million periods of the table's work (ScenarioInputs
   // now makes them as it goes). Said at the 'end' line, or at the last step's when it is implied.
-  const Millis end = scenario_.end >= 0 ? scenario_.end : (scenario_.steps.empty() ? 0 : scenario_.steps.back().time) + 10000;
+  const Millis end = end_of(scenario_);
   if (const Millis periods = end / scenario_.read_period; periods > kMostPeriods) {
     line_ = scenario_.end >= 0 ? end_line_ : scenario_.steps.back().line;
     fail("the scenario runs " + std::to_string(periods) + " read periods (" + std::to_string(end / 1000) + " s at a read every " +
@@ -606,7 +609,7 @@ Observation observation_of(const Scenario& sc, const ScenarioStep& s, Millis tim
 }  // namespace
 
 ScenarioInputs::ScenarioInputs(const Scenario& sc, Millis offset, bool first_pass) : scenario_(&sc), offset_(offset) {
-  end_ = sc.end >= 0 ? sc.end : (sc.steps.empty() ? 0 : sc.steps.back().time) + 10000;
+  end_ = end_of(sc);
   if (first_pass) return;
   // What the scenario leaves on the table at its end reads on at the start of the next pass.
   for (const ScenarioStep& s : sc.steps) {
@@ -685,6 +688,27 @@ std::vector<TableInput> scenario_inputs(const Scenario& sc) { return all_of(Scen
 
 std::vector<TableInput> scenario_pass_inputs(const Scenario& sc, Millis offset, bool first_pass) {
   return all_of(ScenarioInputs(sc, offset, first_pass));
+}
+
+std::vector<Zone> scenario_read_zones(const Scenario& sc) {
+  // ScenarioInputs::next without the readings: the steps up to a period are taken at its start, then each
+  // zone reading is read, in the order the steps first named them.
+  const Millis end = end_of(sc);
+  std::vector<Zone> named, read;
+  std::array<bool, kZoneCount> reading{};
+  for (std::size_t i = 0; i < sc.steps.size();) {
+    const Millis period = (sc.steps[i].time + sc.read_period - 1) / sc.read_period * sc.read_period;  // the first to take it
+    if (period > end) break;
+    for (; i < sc.steps.size() && sc.steps[i].time <= period; ++i) {
+      const ScenarioStep& s = sc.steps[i];
+      if (s.kind != ScenarioStep::Kind::Read && s.kind != ScenarioStep::Kind::Silent) continue;
+      if (std::find(named.begin(), named.end(), s.zone) == named.end()) named.push_back(s.zone);
+      reading[static_cast<std::size_t>(s.zone.index())] = s.kind == ScenarioStep::Kind::Read;
+    }
+    for (const Zone& z : named)
+      if (reading[static_cast<std::size_t>(z.index())] && std::find(read.begin(), read.end(), z) == read.end()) read.push_back(z);
+  }
+  return read;
 }
 
 void apply(Table& table, const TableInput& in) {

@@ -103,6 +103,11 @@ class ScenarioInputs {
 };
 // All of them (tests, benchmarks; a short scenario).
 std::vector<TableInput> scenario_inputs(const Scenario& scenario);
+// The zones a pass of ScenarioInputs reads, in the order it first reads them, from the steps alone: the
+// simulator's zones when none are given. Learning them by a pass made up to 100,000 read periods of
+// readings at its start. A zone counts once a period begins with it reading (a read and a silence in the
+// same period leave nothing read); steps after the last period read before `end` count for nothing.
+std::vector<Zone> scenario_read_zones(const Scenario& scenario);
 // One pass of a scenario played in a loop (the simulator's --loop), its times shifted by `offset` (the
 // table's clock never goes back). After the first pass, every zone the scenario leaves reading at its end
 // goes on reading from the start of the pass until the scenario changes it: the cards are still on the

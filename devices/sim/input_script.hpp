@@ -10,11 +10,29 @@
 
 namespace cardtable::devices {
 
-// A script the sim plays, made as it plays: open() starts it again from its first input (each pass of a
-// loop); the cursor gives its inputs in order, then null. A scenario's run is up to 100,000 read periods
-// of a reading of each zone: made up front it was ~100 MB before the table started.
+// The cursor gives a script's inputs in order, then null.
 using InputCursor = std::function<std::optional<table::TableInput>()>;
-using InputScript = std::function<InputCursor()>;
+
+// A script the sim plays, made as it plays: calling it starts it again from its first input (each pass of
+// a loop). A scenario's run is up to 100,000 read periods of a reading of each zone: made up front it was
+// ~100 MB before the table started. It names the zones it reads, which its maker knows without playing it
+// (a scenario's steps name them): the sim serves them when it is given none, and a pass made only to learn
+// them was those 100,000 periods again at the sim's start.
+class InputScript {
+ public:
+  InputScript() = default;  // none: false
+  // `zones`: those `open`'s inputs read, in the order they first read them.
+  InputScript(std::function<InputCursor()> open, std::vector<table::Zone> zones)
+      : open_(std::move(open)), zones_(std::move(zones)) {}
+  InputCursor operator()() const { return open_(); }
+  explicit operator bool() const { return static_cast<bool>(open_); }
+  const std::vector<table::Zone>& zones() const { return zones_; }
+
+ private:
+  std::function<InputCursor()> open_;
+  std::vector<table::Zone> zones_;
+};
+
 // A script of fixed inputs (tests; an empty script: none).
 InputScript fixed_script(std::vector<table::TableInput> inputs);
 

@@ -1,6 +1,5 @@
 #include "devices/sim/simulator_device.hpp"
 
-#include <algorithm>
 #include <array>
 #include <charconv>
 
@@ -35,15 +34,6 @@ SimulatorDevice::SimulatorDevice(DeviceConfig config, InputScript script, double
     : Device(std::move(config)), script_(std::move(script)), speed_(speed), loop_(loop), faults_(faults), clock_(std::move(clock)) {}
 
 SimulatorDevice::~SimulatorDevice() { stop(); }
-
-std::vector<Zone> SimulatorDevice::script_zones(const InputScript& script) {
-  std::vector<Zone> out;
-  InputCursor cursor = script();
-  while (const auto in = cursor())
-    if (in->kind == table::TableInput::Kind::Observe && std::find(out.begin(), out.end(), in->observation.zone) == out.end())
-      out.push_back(in->observation.zone);
-  return out;
-}
 
 bool SimulatorDevice::start(DeviceSink& sink, std::string&) {
   worker_.start([this, &sink] { run(sink); });
@@ -178,9 +168,9 @@ std::unique_ptr<Device> make_simulator(const DeviceConfig& config, const DeviceE
     faults.unplug = std::pair{static_cast<Millis>(at), static_cast<Millis>(len)};
   }
   DeviceConfig c = config;
-  if (c.antennas.empty()) {
+  if (c.antennas.empty()) {  // the zones the script names, not a pass through it to see (InputScript)
     int i = 0;
-    for (const Zone& z : SimulatorDevice::script_zones(*script)) c.antennas[i++] = z;
+    for (const Zone& z : script->zones()) c.antennas[i++] = z;
   }
   std::string clock = config.option("clock").value_or("script");
   if (clock != "script" && clock != "daemon") {

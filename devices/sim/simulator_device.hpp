@@ -59,9 +59,6 @@ class SimulatorDevice : public Device {
   bool finished() const { return finished_; }
   void set_daemon_clock(bool on) { daemon_clock_ = on; }
 
-  // The zones a script reads, in the order it first reads them (one pass through it).
-  static std::vector<Zone> script_zones(const InputScript& script);
-
  private:
   void run(DeviceSink& sink);
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
