@@ -134,8 +134,9 @@ class HubEndpoints : public Daemon {
   }
   // `cardtablectl watch --json` of the hub's venue, with `options`, while the test plays it (its output in
   // watch.out); it ends with the test.
-  void start_watch(const std::vector<std::string>& options) {
-    std::string command = std::string("exec '") + CARDTABLECTL + "' watch --json -e '" + down + "' -c '" + hubctl + "'";
+  // `events`: its -e, the hub's downstream unless given.
+  void start_watch(const std::vector<std::string>& options, const std::string& events = "") {
+    std::string command = std::string("exec '") + CARDTABLECTL + "' watch --json -e '" + (events.empty() ? down : events) + "' -c '" + hubctl + "'";
     for (const auto& o : options) command += " '" + o + "'";
     watch_pid = fork_exec({"/bin/sh", "-c", command + " >'" + (dir / "watch.out").string() + "' 2>&1"}, (dir / "sh.log").string());
   }
@@ -995,6 +996,56 @@ TEST_F(HubEndpoints, WatchSinceShowsTheVenuesPastInTimeOrderThenItsLiveEvents) {
   const auto name = [](auto at, auto end) { return at == end ? std::string("none") : "table " + std::get<1>(*at) + " #" + std::to_string(std::get<2>(*at)); };
   EXPECT_EQ(got, expected) << "not the venue's past in time order, then its live events: event " << wrong - got.begin() + 1 << " shown is "
                            << name(wrong, got.end()) << ", the venue's is " << name(want, expected.end());
+}
+
+// A --since replay of a slow journal while the venue goes on: watch read nothing of its subscriber until
+// the replay ended, so the live events queued behind the high-water marks, and past them were dropped and
+// asked again of the journal as gaps (rotated away by then, they were lost). Now watch reads them while
+// the pages come, holds them, and shows each once after the replay, the journal asked for nothing more.
+// The events come from a publisher at ZeroMQ's default mark (1,000), as a relay keeps: the hub keeps
+// 200,000 for each subscriber, a daemon 100,000, so that through them the loss needs that many first.
+TEST_F(HubEndpoints, WatchSinceHoldsTheLiveEventsThatCameDuringItsReplayAndShowsEachOnce) {
+  constexpr std::uint64_t kJournalled = 300, kLive = 5000;
+  const std::vector<double> times(kJournalled + kLive, 1795433673.5);
+  const std::vector<double> journalled(times.begin(), times.begin() + kJournalled);
+  std::atomic<bool> asked{false}, published{false};
+  std::atomic<int> gap_questions{0};
+  // Table 1's journal: its first pages wait (up to 2.5 s, within watch's 3 s) until the live events are
+  // published; a question from past its replayed seqs is a gap watch had to replay.
+  StandInJournal journal(ctx, folder.ipc("ctl1"), [&](std::uint64_t since) {
+    if (since > kJournalled) {
+      ++gap_questions;
+      return replay_page("1", times, since, 5000);
+    }
+    asked = true;
+    for (auto end = std::chrono::steady_clock::now() + 2500ms; !published && std::chrono::steady_clock::now() < end;) std::this_thread::sleep_for(10ms);
+    return replay_page("1", journalled, since, 100);
+  });
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
+                       (dir / "hub.log").string());
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  const std::string relay = folder.ipc("relay");
+  zmq::socket_t table(ctx, zmq::socket_type::pub);
+  table.bind(relay);
+  start_watch({"--since", "1", "--seconds", "60"}, relay);
+  ASSERT_TRUE(wait_for([&] { return asked.load(); })) << text_of(dir / "watch.out");
+  for (std::uint64_t seq = kJournalled + 1; seq <= kJournalled + kLive; ++seq) {
+    send_event(table, "1", seq, "info", "live during the replay");
+    if (seq % 100 == 0) std::this_thread::sleep_for(5ms);  // at the pace a venue publishes, no faster than watch reads
+  }
+  published = true;
+  // The table's heartbeats, as its daemon sends them: a watch behind its last seq replays the rest as a gap.
+  ASSERT_TRUE(wait_for([&] {
+    send_heartbeat(table, kJournalled + kLive, 0);
+    return watched().size() >= kJournalled + kLive;
+  })) << text_of(dir / "watch.out").substr(0, 4000);
+  std::this_thread::sleep_for(300ms);  // an event shown twice would come now
+  std::vector<std::uint64_t> seqs, expected;
+  for (const json& e : watched()) seqs.push_back(e["seq"].get<std::uint64_t>());
+  for (std::uint64_t seq = 1; seq <= kJournalled + kLive; ++seq) expected.push_back(seq);
+  EXPECT_EQ(seqs, expected) << "not every event once, in seq order";
+  EXPECT_EQ(gap_questions.load(), 0) << "the live events that came during the replay were asked again of the journal as gaps";
+  EXPECT_EQ(text_of(dir / "watch.out").find("not received"), std::string::npos) << text_of(dir / "watch.out").substr(0, 4000);
 }
 
 // A table's journal that rotated its oldest files away, and has two damaged lines: watch --since showed

@@ -18,6 +18,7 @@
 #include "bridge/board_record.hpp"
 #include "hand_diagram.hpp"
 #include "journal_losses.hpp"
+#include "live_backlog.hpp"
 #include "number_args.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/requests.hpp"
@@ -163,19 +164,35 @@ std::string evidence_text(const json& reply, bool colour) {
   return out;
 }
 
+// Polls the reply with the subscriber of `meanwhile` when there is one: what is published while the
+// reply is awaited is read into it (a --since replay's pages take minutes at a large venue).
+bool await_reply(zmq::socket_t& s, int timeout_ms, LiveBacklog* meanwhile) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  for (auto now = std::chrono::steady_clock::now(); now < end; now = std::chrono::steady_clock::now()) {
+    std::array<zmq::pollitem_t, 2> items{zmq::pollitem_t{s.handle(), 0, ZMQ_POLLIN, 0}, meanwhile ? meanwhile->poll_item() : zmq::pollitem_t{}};
+    try {
+      zmq::poll(items.data(), meanwhile ? items.size() : 1, std::chrono::duration_cast<std::chrono::milliseconds>(end - now));
+    } catch (const zmq::error_t&) {
+      continue;  // interrupted: the time left is awaited
+    }
+    if (meanwhile && (items[1].revents & ZMQ_POLLIN)) meanwhile->read();
+    if (items[0].revents & ZMQ_POLLIN) return true;
+  }
+  return false;
+}
+
 // `server_public`: the endpoint's CURVE key; --control's by default.
 std::optional<json> request(const std::string& endpoint, const json& body, int timeout_ms, std::string& error,
-                            const std::string& server_public = g_curve.control_public) {
+                            const std::string& server_public = g_curve.control_public, LiveBacklog* meanwhile = nullptr) {
   zmq::context_t ctx;
   zmq::socket_t s(ctx, zmq::socket_type::req);
   s.set(zmq::sockopt::linger, 0);
-  s.set(zmq::sockopt::rcvtimeo, timeout_ms);
   apply_curve(s, g_curve, server_public);
   try {
     s.connect(endpoint_address(endpoint));
     s.send(zmq::buffer(body.dump()));
     zmq::message_t reply;
-    if (!s.recv(reply)) {
+    if (!await_reply(s, timeout_ms, meanwhile) || !s.recv(reply, zmq::recv_flags::dontwait)) {
       error = "no reply from " + endpoint + " within " + std::to_string(timeout_ms) + " ms (is cardtabled, or the hub, running there?" +
               // A CURVE handshake with the wrong server key fails without a word: it looks the same.
               (g_curve.mine ? std::string(" with CURVE, is the server key given its own?") : std::string()) + ")";
@@ -209,7 +226,8 @@ int run_watch(const std::vector<std::string>& args) {
       "every table's journal from its seq N (1: the whole session), each from the table's own control endpoint as the hub names it; "
       "TOURNAMENT/SECTION/TABLE:SEQ (repeat for more) one table's from SEQ, over N for that table. The tables' events come "
       "merged oldest first by each event's own time (ties: by table, then seq), a page of each table's journal at a time, then "
-      "the live ones. Events a table's journal no longer holds (rotated away) or cannot read (damaged lines) are said on "
+      "the live ones (those published meanwhile read as they come and held, 100000 at most: past that, said on stderr and "
+      "replayed as gaps). Events a table's journal no longer holds (rotated away) or cannot read (damaged lines) are said on "
       "stderr, with their seqs. A table the hub names no "
       "endpoint for is said on stderr, not replayed, and watch exits 1 at its end; a watch given --since says on stderr "
       "when it ends the --since options that go on from where it stopped")(
@@ -285,7 +303,11 @@ int run_watch(const std::vector<std::string>& args) {
     if (item.revents & ZMQ_POLLIN) controls.take_answer();
     say_silence(std::chrono::steady_clock::now());
   }
-  const auto ask = [](const TableControl& to, const json& body, std::string& error) { return request(to.endpoint, body, 3000, error, to.server_key); };
+  // What is published while the journals are asked (--since) is read as it comes and shown after.
+  LiveBacklog backlog(sub);
+  const auto ask = [&backlog](const TableControl& to, const json& body, std::string& error) {
+    return request(to.endpoint, body, 3000, error, to.server_key, &backlog);
+  };
   VenueReplay venue(ctx, replay_command, controls, shown, ask, secure,
                     g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string());
   std::string since_why;
@@ -301,6 +323,23 @@ int run_watch(const std::vector<std::string>& args) {
   // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table: said (not on the
   // live endpoint: it carries no heartbeat, and a board's cards come only when it is finished).
   HeardTables heard(endpoint, !live, start);
+  // One live event's body, shown as the live path shows it: its gap replayed first, a seq already
+  // shown (by the replay) not shown again.
+  const auto take_live = [&](std::string_view body, std::chrono::steady_clock::time_point now) {
+    json e = json::parse(body, nullptr, false);
+    if (!shown.well_formed(e)) return;  // not JSON, or of another shape: said
+    if (const std::string table = table_of(e); heard.table(table, now)) venue.first_heard(table);
+    venue.handle(std::move(e));
+  };
+  // What the backlog holds, oldest first (what came during --since).
+  const auto take_backlog = [&] {
+    backlog.read();
+    if (const std::size_t let_go = backlog.take_let_go())
+      std::cerr << "cardtablectl watch: " << let_go << " live events came past the " << LiveBacklog::kLimit
+                << " held while the journals were replayed: not held, their gaps are replayed as any gap is\n";
+    for (std::string body; backlog.take(body);) take_live(body, std::chrono::steady_clock::now());
+  };
+  take_backlog();
   while (!g_stop) {
     const auto now = std::chrono::steady_clock::now();
     if (seconds > 0 && now - start > std::chrono::duration<double>(seconds)) break;
@@ -325,10 +364,7 @@ int run_watch(const std::vector<std::string>& args) {
     heard.message(now);
     std::vector<zmq::message_t> frames;
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
-    json e = json::parse(frames[1].to_string_view(), nullptr, false);
-    if (!shown.well_formed(e)) continue;  // not JSON, or of another shape: said
-    if (const std::string table = table_of(e); heard.table(table, now)) venue.first_heard(table);
-    venue.handle(std::move(e));
+    take_live(frames[1].to_string_view(), now);
   }
   venue.stop();
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
