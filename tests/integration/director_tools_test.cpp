@@ -4,6 +4,7 @@
 #include <cctype>
 #include <future>
 #include <mutex>
+#include <poll.h>
 #include <set>
 
 #include "daemon_fixture.hpp"
@@ -1046,6 +1047,49 @@ TEST_F(HubEndpoints, WatchSinceHoldsTheLiveEventsThatCameDuringItsReplayAndShows
   EXPECT_EQ(seqs, expected) << "not every event once, in seq order";
   EXPECT_EQ(gap_questions.load(), 0) << "the live events that came during the replay were asked again of the journal as gaps";
   EXPECT_EQ(text_of(dir / "watch.out").find("not received"), std::string::npos) << text_of(dir / "watch.out").substr(0, 4000);
+}
+
+// A watch stopped (SIGTERM: systemd, a terminal closed) while its standard output was slow to take its
+// lines (a pipe, a pager): the events it had received already, queued in its socket, were dropped without
+// a word. Now it shows them, without waiting for more, and exits 0.
+TEST_F(HubEndpoints, AWatchStoppedShowsTheEventsItHadReceivedAlready) {
+  constexpr std::uint64_t kEvents = 1000;  // ~230 KB of JSON lines: more than a pipe holds (64 KB)
+  zmq::socket_t table = start_hub_and_a_table();
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  const std::string pid_file = (dir / "watch.pid").string();
+  FILE* out = ::popen(("echo $$ >'" + pid_file + "'; exec '" CARDTABLECTL "' watch --json -e '" + down + "' -c '" + hubctl + "' 2>'" +
+                       (dir / "watch.err").string() + "'")
+                          .c_str(),
+                      "r");
+  ASSERT_NE(out, nullptr);
+  // Subscribed once its first line comes.
+  ASSERT_TRUE(wait_for([&] {
+    send_event(table, "1", 1, "info", "first");
+    pollfd fd{::fileno(out), POLLIN, 0};
+    return ::poll(&fd, 1, 100) > 0;
+  })) << text_of(dir / "watch.err");
+  const pid_t watch = std::stoi(text_of(pid_file));
+  for (std::uint64_t seq = 2; seq <= kEvents; ++seq) {
+    send_event(table, "1", seq, "info", "received before the stop");
+    if (seq % 100 == 0) std::this_thread::sleep_for(5ms);
+  }
+  // Every event forwarded by the hub, then a moment for its queue to reach watch's socket (watch blocked on
+  // the full pipe, its I/O thread still receiving).
+  ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("forwarded", std::uint64_t{0}) >= kEvents; }, 30s)) << hub_reply("status").dump();
+  std::this_thread::sleep_for(1s);
+  ::kill(watch, SIGTERM);
+  std::string lines;
+  std::array<char, 65536> buf{};
+  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), out)) > 0;) lines.append(buf.data(), n);
+  const int ended = ::pclose(out);
+  EXPECT_TRUE(WIFEXITED(ended) && WEXITSTATUS(ended) == 0) << ended << text_of(dir / "watch.err");
+  std::vector<std::uint64_t> seqs, expected;
+  std::istringstream in(lines);
+  for (std::string line; std::getline(in, line);)
+    if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) seqs.push_back(e["seq"].get<std::uint64_t>());
+  for (std::uint64_t seq = 1; seq <= kEvents; ++seq) expected.push_back(seq);
+  EXPECT_EQ(seqs.size(), kEvents) << "events received before the stop were not shown:\n" << text_of(dir / "watch.err");
+  EXPECT_EQ(seqs, expected);
 }
 
 // A table's journal that rotated its oldest files away, and has two damaged lines: watch --since showed

@@ -232,7 +232,8 @@ int run_watch(const std::vector<std::string>& args) {
       "endpoint for is said on stderr, not replayed, and watch exits 1 at its end; a watch given --since says on stderr "
       "when it ends the --since options that go on from where it stopped")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
-      "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted)")(
+      "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
+      "are shown first")(
       "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
       "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
       "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
@@ -331,7 +332,7 @@ int run_watch(const std::vector<std::string>& args) {
     if (const std::string table = table_of(e); heard.table(table, now)) venue.first_heard(table);
     venue.handle(std::move(e));
   };
-  // What the backlog holds, oldest first (what came during --since).
+  // What the backlog holds, oldest first (what came during --since; at a stop, what the socket held).
   const auto take_backlog = [&] {
     backlog.read();
     if (const std::size_t let_go = backlog.take_let_go())
@@ -366,6 +367,9 @@ int run_watch(const std::vector<std::string>& args) {
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
     take_live(frames[1].to_string_view(), now);
   }
+  // Stopped (a signal, --seconds): the events received already, queued in the socket, are shown, not
+  // dropped; nothing more is awaited.
+  take_backlog();
   venue.stop();
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
   if (!since->empty())

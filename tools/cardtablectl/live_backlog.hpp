@@ -3,7 +3,8 @@
 // the order they came, and shown after, through the live path (each one already replayed is not shown
 // twice: ShownEvents). Left in the socket instead, they queued behind ZeroMQ's receive high-water mark,
 // and past the publisher's they were dropped and replayed again as gaps, from journals that may have
-// rotated them away.
+// rotated them away. On a stop signal, the events the socket holds already are read here too, without
+// waiting for more, so that none received is left unshown.
 #pragma once
 
 #include <cstddef>
