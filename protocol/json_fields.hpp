@@ -3,6 +3,7 @@
 // event or reply of another shape must not throw out of the hub's loop or a book kept from it.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -21,6 +22,21 @@ inline bool is_true(const nlohmann::json& o, const char* key) {
   if (!o.is_object()) return false;
   const auto it = o.find(key);
   return it != o.end() && *it == true;
+}
+
+// A seq (or a count) given as a positive integer; 0 for anything else (missing, negative, text, a
+// fraction): seqs start at 1, so 0 is "none" wherever a seq is read.
+inline std::uint64_t positive_number(const nlohmann::json& j) {
+  if (j.is_number_unsigned()) return j.get<std::uint64_t>();
+  if (j.is_number_integer() && j.get<std::int64_t>() > 0) return static_cast<std::uint64_t>(j.get<std::int64_t>());
+  return 0;
+}
+
+// The positive integer of `key` ("seq" by default), or 0 (see positive_number).
+inline std::uint64_t seq_field(const nlohmann::json& o, const char* key = "seq") {
+  if (!o.is_object()) return 0;
+  const auto it = o.find(key);
+  return it != o.end() ? positive_number(*it) : 0;
 }
 
 }  // namespace cardtable::protocol

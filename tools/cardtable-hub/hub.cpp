@@ -22,6 +22,7 @@ namespace cardtable::hub {
 namespace fs = std::filesystem;
 using json = nlohmann::json;
 using protocol::is_true;
+using protocol::seq_field;
 using protocol::string_field;
 
 namespace {
@@ -264,8 +265,7 @@ void Hub::forward_upstream() {
       // The board in progress as the table's own snapshot has it (protocol/board_span.hpp, the daemon's
       // rule): from its first event, nothing after its return or after the daemon's start until a board
       // begins, so that a late joiner through the hub sees the events a late joiner of the table sees.
-      const auto seq_field = body.find("seq");
-      const std::uint64_t seq = seq_field != body.end() && seq_field->is_number_unsigned() ? seq_field->get<std::uint64_t>() : 0;
+      const std::uint64_t seq = seq_field(body);
       heard_seq(table, t, seq, false);
       t.board.on_event(seq, std::string_view(topic).substr(topic.rfind('/') + 1), f[1].to_string());
       t.alerts.on_published(body);

@@ -1,4 +1,5 @@
 #include "control_client.hpp"
+#include "protocol/json_fields.hpp"
 
 #include <boost/program_options.hpp>
 #include <nlohmann/json.hpp>
@@ -125,7 +126,7 @@ std::string human(const json& e, bool colour) {
     if (std::string d = deal_diagram(e); !d.empty()) return d;
   std::string sev = e.value("severity", "info");
   std::string line = clock_time(e) + " " + printable(table_of(e)) + " ";
-  if (e.contains("seq") && e["seq"].is_number_unsigned()) line += "#" + std::to_string(e["seq"].get<std::uint64_t>()) + " ";
+  if (const std::uint64_t seq = protocol::seq_field(e)) line += "#" + std::to_string(seq) + " ";
   if (e.contains("board") && e["board"].is_number_integer()) line += "[board " + std::to_string(e["board"].get<int>()) + "] ";
   std::string message = e.value("message", e.value("type", ""));
   line += printable(message);

@@ -59,7 +59,7 @@ std::vector<GapReplays::Ended> GapReplays::take(const zmq::pollitem_t* polled, C
         // The next page follows this one's last event.
         std::uint64_t page_last = r.since;
         for (const json& e : reply["events"])
-          if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
+          page_last = std::max(page_last, protocol::seq_field(e));
         if (protocol::is_true(reply, "more")) {
           r.since = page_last + 1;
           failure = ask(r, now);

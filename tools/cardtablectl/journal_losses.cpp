@@ -3,21 +3,15 @@
 #include <algorithm>
 #include <limits>
 
+#include "protocol/json_fields.hpp"
+
 namespace cardtable::tools {
 using json = nlohmann::json;
 
 namespace {
 // A seq, or 0 for anything else (a negative number, text): a reply of another shape is never a crash.
-std::uint64_t positive(const json& j) {
-  if (j.is_number_unsigned()) return j.get<std::uint64_t>();
-  if (j.is_number_integer() && j.get<std::int64_t>() > 0) return static_cast<std::uint64_t>(j.get<std::int64_t>());
-  return 0;
-}
-std::uint64_t seq_of(const json& j) { return j.is_object() && j.contains("seq") ? positive(j["seq"]) : positive(j); }
-std::uint64_t number(const json& reply, const char* key) {
-  auto it = reply.find(key);
-  return it != reply.end() ? positive(*it) : 0;
-}
+// An unreadable entry is a seq, or an event with one.
+std::uint64_t seq_of(const json& j) { return j.is_object() ? protocol::seq_field(j) : protocol::positive_number(j); }
 // "event #4 is" / "events #1 to #40 are"
 std::string seqs_are(std::uint64_t first, std::uint64_t last) {
   return first == last ? "event #" + std::to_string(first) + " is" : "events #" + std::to_string(first) + " to #" + std::to_string(last) + " are";
@@ -38,7 +32,7 @@ std::vector<std::string> journal_losses(const json& reply, std::uint64_t since) 
     for (const json& e : *ev)
       if (std::uint64_t seq = seq_of(e)) covered = std::min(covered, seq);
   for (std::uint64_t seq : damaged) covered = std::min(covered, seq);
-  const std::uint64_t first_available = number(reply, "first_available"), last_seq = number(reply, "last_seq");
+  const std::uint64_t first_available = protocol::seq_field(reply, "first_available"), last_seq = protocol::seq_field(reply, "last_seq");
   if (covered == std::numeric_limits<std::uint64_t>::max()) {
     // Nothing in the page: lost only if the journal went on past `since` and now starts after it.
     if (first_available > since && last_seq >= since) covered = std::min(first_available, last_seq + 1);

@@ -1,4 +1,5 @@
 #include "shown_events.hpp"
+#include "protocol/json_fields.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -37,8 +38,7 @@ void ShownEvents::show(const json& e) {
     std::cout << line_(e) << std::endl;
     return;
   }
-  if (e.contains("seq") && e["seq"].is_number_unsigned()) {
-    std::uint64_t s = e["seq"].get<std::uint64_t>();
+  if (const std::uint64_t s = protocol::seq_field(e)) {
     std::uint64_t& seen = last_seqs_[table_of(e)];
     if (s <= seen) return;  // already shown (replayed)
     seen = s;
@@ -69,7 +69,7 @@ std::uint64_t ShownEvents::show_page(const json& events, std::uint64_t since) {
   std::uint64_t page_last = since;
   for (const auto& e : events) {
     show_replayed(e);
-    if (e.contains("seq") && e["seq"].is_number_unsigned()) page_last = std::max(page_last, e["seq"].get<std::uint64_t>());
+    page_last = std::max(page_last, protocol::seq_field(e));
   }
   return page_last;
 }

@@ -1,4 +1,5 @@
 #include "time_ordered_replay.hpp"
+#include "protocol/json_fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +26,7 @@ struct Cursor {
   void read_head() {
     const json& e = events[next];
     if (auto t = e.find("time"); t != e.end() && t->is_number() && std::isfinite(t->get<double>())) time = t->get<double>();
-    seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
+    seq = protocol::seq_field(e);
   }
 };
 }  // namespace
@@ -50,7 +51,7 @@ std::map<std::string, std::uint64_t> TimeOrderedReplay::run() {
       // through a hub, skipped this table's events.
       std::uint64_t last = 0;
       for (const auto& e : c.events)
-        if (e.contains("seq") && e["seq"].is_number_unsigned()) last = std::max(last, e["seq"].get<std::uint64_t>());
+        last = std::max(last, protocol::seq_field(e));
       // A page's damaged lines are its seqs too (said by journal_losses): a page of nothing else moves on.
       if (auto u = reply->find("unreadable"); u != reply->end() && u->is_array())
         for (const auto& s : *u)

@@ -117,7 +117,7 @@ void VenueReplay::say_gap(const std::string& table, std::uint64_t first, std::ui
 void VenueReplay::handle(json e) {
   const std::string table = table_of(e);
   if (gaps_.replaying(table)) return gaps_.hold(table, std::move(e));
-  const std::uint64_t seq = e.contains("seq") && e["seq"].is_number_unsigned() ? e["seq"].get<std::uint64_t>() : 0;
+  const std::uint64_t seq = protocol::seq_field(e);
   // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
   const bool replaced = shown_.journal_of(e) == ShownEvents::JournalSeen::Replaced;
   const std::uint64_t seen = shown_.last_seq(table);
