@@ -431,7 +431,9 @@ void Gateway::apply(const json& event, bool live) {
   if (venue_.shows_unseen_history(event) && alerts_asked_.insert(id).second) fetch_open_alerts(id);
   if (std::uint64_t since = venue_.gap_before(event)) {
     if (table_control_.count(id)) {
-      replay_gap(id, since, event.contains("seq") && event["seq"].is_number_unsigned() ? event["seq"].get<std::uint64_t>() : 0);
+      // Up to what the table had published before this message (a heartbeat's last_seq included): the
+      // live stream brings what follows, and a replay of it too showed those events twice.
+      replay_gap(id, since, VenueState::published_before(event) + 1);
     } else if (auto [first, last] = venue_.mark_missed(id, since, VenueState::published_before(event)); first) {
       // Nothing to replay them from: said (once each) and counted on the tile, never dropped silently.
       std::cerr << "cardtable-console: table " << id << ": events " << first << " to " << last
@@ -497,40 +499,64 @@ void Gateway::fetch_trick_count(const std::string& table, std::uint64_t seq) {
 }
 
 void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until) {
-  auto peer = table_control_.find(table);
-  if (peer == table_control_.end() || replaying_.count(table)) return;
-  replaying_.insert(table);
-  boost::asio::post(control_pool_, [this, table, since, until, peer = peer->second] {
-    json r = requests_.request(peer, {{"command", "replay"}, {"since", since}});
-    boost::asio::post(io_, [this, table, until, r] {
-      replaying_.erase(table);
-      if (!ok_of(r)) {
-        std::cerr << "cardtable-console: table " << table << ": replay: " << error_of(r) << std::endl;
-        return;
-      }
-      double now = wall_now();
-      const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
-      std::uint64_t last = 0;
-      for (const auto& e : events) {
-        if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
-        // Asked of one journal, answered by another (the table's was replaced meanwhile): these seqs are
-        // not the ones missed. The new journal's next event starts its own replay from seq 1.
-        if (!venue_.of_current_journal(e)) {
-          std::cerr << "cardtable-console: table " << table << ": a replay answered from journal " << e.value("journal", "")
-                    << ", not the one the console follows: dropped" << std::endl;
-          return;
-        }
-        std::uint64_t seq = e["seq"].get<std::uint64_t>();
-        if (until && seq >= until) break;  // from here on the live stream had them
-        last = std::max(last, seq);
-        venue_.apply_replayed(e);
-        show_replayed(table, e, now);
-      }
-      // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
-      auto more = r.find("more");
-      if (more != r.end() && more->is_boolean() && more->get<bool>() && last && (!until || last + 1 < until)) replay_gap(table, last + 1, until);
+  if (!table_control_.count(table)) return;
+  // Remembered with the journal it belongs to: a gap seen while a replay runs waits for it to end (it was
+  // skipped, and never replayed once the live stream had moved past it).
+  if (gap_replays_.add(table, {venue_.journal_of(table), since, until})) start_next_replay(table);
+}
+
+void Gateway::start_next_replay(const std::string& table) {
+  std::vector<GapReplays::Gap> replaced;
+  auto gap = gap_replays_.next(table, venue_.journal_of(table), replaced);
+  for (const auto& g : replaced)
+    std::cerr << "cardtable-console: table " << table << ": events " << g.since << " to " << g.until - 1 << " of its replaced journal "
+              << g.journal << " were missed and can no longer be replayed (the table serves journal " << venue_.journal_of(table)
+              << " now): an alert among them is not shown" << std::endl;
+  if (!gap) return;
+  boost::asio::post(control_pool_, [this, table, gap = *gap, peer = table_control_.at(table)] {
+    json r = requests_.request(peer, {{"command", "replay"}, {"since", gap.since}});
+    boost::asio::post(io_, [this, table, gap, r] {
+      gap_replays_.finish(table);
+      apply_replay(table, gap, r);
+      start_next_replay(table);  // the gaps seen meanwhile (of a new journal, or past this one's end)
     });
   });
+}
+
+void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap, const json& r) {
+  // Asked of a journal the table has replaced since: these seqs are not the ones missed now (the new
+  // journal's gap from seq 1 waits its turn, and is asked next).
+  if (const std::string now_of = venue_.journal_of(table); !gap.journal.empty() && gap.journal != now_of) {
+    std::cerr << "cardtable-console: table " << table << ": the replay of events " << gap.since << " to " << gap.until - 1
+              << " of journal " << gap.journal << " answered after the table's journal was replaced by " << now_of
+              << ": dropped, and those events can no longer be replayed" << std::endl;
+    return;
+  }
+  if (!ok_of(r)) {
+    std::cerr << "cardtable-console: table " << table << ": replay: " << error_of(r) << std::endl;
+    return;
+  }
+  double now = wall_now();
+  const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
+  std::uint64_t last = 0;
+  for (const auto& e : events) {
+    if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
+    // Asked of one journal, answered by another (the table's was replaced meanwhile): these seqs are
+    // not the ones missed. The new journal's next event starts its own replay from seq 1.
+    if (!venue_.of_current_journal(e)) {
+      std::cerr << "cardtable-console: table " << table << ": a replay answered from journal " << e.value("journal", "")
+                << ", not the one the console follows: dropped" << std::endl;
+      return;
+    }
+    std::uint64_t seq = e["seq"].get<std::uint64_t>();
+    if (seq >= gap.until) break;  // from here on the live stream had them
+    last = std::max(last, seq);
+    venue_.apply_replayed(e);
+    show_replayed(table, e, now);
+  }
+  // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
+  auto more = r.find("more");
+  if (more != r.end() && more->is_boolean() && more->get<bool>() && last) gap_replays_.resume(table, {gap.journal, last + 1, gap.until});
 }
 
 void Gateway::replay_live_from(const std::string& table, std::uint64_t since) {

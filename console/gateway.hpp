@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "gap_replays.hpp"
 #include "logins.hpp"
 #include "table_requests.hpp"
 #include "venue_state.hpp"
@@ -92,7 +93,10 @@ class Gateway {
   std::optional<Session> session_of(const Request& req);
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
   void apply(const nlohmann::json& event, bool live);
+  // Seqs since..until-1 of the table's journal now are missing: replayed now, or after the replay running.
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
+  void start_next_replay(const std::string& table);
+  void apply_replay(const std::string& table, const GapReplays::Gap& gap, const nlohmann::json& reply);
   void show_replayed(const std::string& table, const nlohmann::json& event, double now);  // to every director page
   void replay_live_from(const std::string& table, std::uint64_t since);
   void fetch_trick_count(const std::string& table, std::uint64_t seq);
@@ -116,7 +120,7 @@ class Gateway {
   std::map<Responder*, OpenStream> streams_;
   void end_streams_without_session();
   void start_stream(const std::shared_ptr<Responder>& r, const std::string& role, const std::string& token, std::string first);
-  std::set<std::string> replaying_;  // tables with a replay request in flight
+  GapReplays gap_replays_;  // per table: the replay in flight, and the gaps seen meanwhile
   std::set<std::string> live_replaying_;  // tables with a replay-live request in flight
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
   unsigned ticks_ = 0;

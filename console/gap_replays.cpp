@@ -1,0 +1,60 @@
+#include "gap_replays.hpp"
+
+namespace cardtable::console {
+
+namespace {
+
+// `gap` less the seqs `covered` holds (of the same journal): none, one or two pieces.
+std::vector<GapReplays::Gap> less_covered(const GapReplays::Gap& gap, const GapReplays::Gap& covered) {
+  if (covered.journal != gap.journal || covered.until <= gap.since || covered.since >= gap.until) return {gap};
+  std::vector<GapReplays::Gap> rest;
+  if (gap.since < covered.since) rest.push_back({gap.journal, gap.since, covered.since});
+  if (covered.until < gap.until) rest.push_back({gap.journal, covered.until, gap.until});
+  return rest;
+}
+
+}  // namespace
+
+bool GapReplays::add(const std::string& table, const Gap& gap) {
+  Table& t = tables_[table];
+  std::vector<Gap> pieces;
+  if (gap.since < gap.until) pieces.push_back(gap);
+  auto subtract = [&pieces](const Gap& covered) {
+    std::vector<Gap> left;
+    for (const Gap& p : pieces)
+      for (Gap& q : less_covered(p, covered)) left.push_back(std::move(q));
+    pieces = std::move(left);
+  };
+  if (t.running) subtract(*t.running);
+  for (const Gap& w : t.waiting) subtract(w);
+  t.waiting.insert(t.waiting.end(), pieces.begin(), pieces.end());
+  return !t.running;
+}
+
+std::optional<GapReplays::Gap> GapReplays::next(const std::string& table, const std::string& journal, std::vector<Gap>& replaced) {
+  auto it = tables_.find(table);
+  if (it == tables_.end() || it->second.running) return std::nullopt;
+  Table& t = it->second;
+  while (!t.waiting.empty()) {
+    Gap gap = std::move(t.waiting.front());
+    t.waiting.pop_front();
+    // A gap of a daemon before 1.4 names no journal: its replay's events are checked one by one instead.
+    if (!gap.journal.empty() && gap.journal != journal) {
+      replaced.push_back(std::move(gap));
+      continue;
+    }
+    t.running = gap;
+    return gap;
+  }
+  return std::nullopt;
+}
+
+void GapReplays::finish(const std::string& table) {
+  if (auto it = tables_.find(table); it != tables_.end()) it->second.running.reset();
+}
+
+void GapReplays::resume(const std::string& table, const Gap& rest) {
+  if (rest.since < rest.until) tables_[table].waiting.push_front(rest);
+}
+
+}  // namespace cardtable::console
