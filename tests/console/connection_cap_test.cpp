@@ -2,6 +2,7 @@
 // the real listener on a loopback port, its one I/O thread driven a handler at a time, the caps checked
 // after each one.
 #include "console/http_listener.hpp"
+#include "tests/console/console_folder.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <gtest/gtest.h>
@@ -11,7 +12,6 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <vector>
 
@@ -25,22 +25,12 @@ namespace {
 struct Console {
   explicit Console(GatewayLimits limits)
       : folder(std::filesystem::temp_directory_path() / ("connection-cap-" + std::to_string(::getpid()))),
-        gateway(io, venue, logins(folder), requests, {}, www(folder), limits),
+        gateway(io, venue, test_folder::one_director_logins(folder), requests, {}, test_folder::one_page_www(folder), limits),
         listener(std::make_shared<HttpListener>(io, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0), gateway, nullptr, hosts, origins)) {
     listener->start();
   }
   ~Console() { std::filesystem::remove_all(folder); }
 
-  static Logins logins(const std::filesystem::path& folder) {
-    std::filesystem::create_directories(folder);
-    std::ofstream(folder / "logins") << "td director " << Logins::hash_password("secret", 1000) << "\n";
-    return Logins::load(folder / "logins");
-  }
-  static std::filesystem::path www(const std::filesystem::path& folder) {
-    std::filesystem::create_directories(folder / "www");
-    std::ofstream(folder / "www" / "index.html") << "<!doctype html><title>console</title>\n";
-    return folder / "www";
-  }
 
   // A browser on the venue's network (its own loopback address) opens a connection and sends nothing
   // yet: it waits for its request, as an idle keep-alive does. Connected in the kernel's backlog at once,

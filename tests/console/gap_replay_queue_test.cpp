@@ -5,6 +5,7 @@
 // skipped: the new journal of a table restarted on an empty state folder, or a second gap of the same
 // journal, was never replayed, and the alerts in it never shown.
 #include "console/gateway.hpp"
+#include "tests/console/console_folder.hpp"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <gtest/gtest.h>
@@ -13,7 +14,6 @@
 #include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -95,21 +95,12 @@ struct Console {
   Console()
       : folder(std::filesystem::temp_directory_path() / ("gap-replay-queue-" + std::to_string(::getpid()))),
         table(control_endpoint(folder)),
-        gateway(io, venue, logins(folder), requests, {{kTable, Peer{control_endpoint(folder), "", nullptr}}}, www(folder)) {}
+        gateway(io, venue, test_folder::one_director_logins(folder), requests, {{kTable, Peer{control_endpoint(folder), "", nullptr}}}, test_folder::one_page_www(folder)) {}
   ~Console() { std::filesystem::remove_all(folder); }
 
   static std::string control_endpoint(const std::filesystem::path& folder) {
     std::filesystem::create_directories(folder);
     return "ipc://" + (folder / "control").string();
-  }
-  static Logins logins(const std::filesystem::path& folder) {
-    std::ofstream(folder / "logins") << "td director " << Logins::hash_password("secret", 1000) << "\n";
-    return Logins::load(folder / "logins");
-  }
-  static std::filesystem::path www(const std::filesystem::path& folder) {
-    std::filesystem::create_directories(folder / "www");
-    std::ofstream(folder / "www" / "index.html") << "<!doctype html><title>console</title>\n";
-    return folder / "www";
   }
 
   void hear(const json& e) { gateway.on_event(e, false); }
