@@ -1196,6 +1196,73 @@ TEST_F(HubEndpoints, EventsLostOnTheWayToTheHubAreFoundByTheirSeqsAndItsBoardIsA
   EXPECT_EQ(hub_reply("status").value("missed", -1), 3) << hub_reply("status").dump();
 }
 
+// A table that never gives its snapshot must neither stop the hub's forwarding nor be asked without end:
+// one that answers with an error is asked again at most every 2 s, 6 questions in all, and the hub says
+// once that it gave up; one that does not answer at all is asked again after 10 s. Meanwhile the hub
+// forwards, and keeps the board from what it hears.
+TEST_F(HubEndpoints, ATableThatNeverGivesItsSnapshotIsAskedSixTimesAtMostWhileTheHubForwards) {
+  std::atomic<int> refused{0}, unanswered{0};
+  std::atomic<bool> answer_table_2{false};
+  StandInJournal table_1(ctx, folder.ipc("ctl1"), [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [&](const json& ask) {
+    if (ask.value("command", "") == "snapshot") ++refused;
+    return json{{"ok", false}, {"error", "busy"}};
+  });
+  // Table 2's control endpoint holds every question unanswered (a daemon stalled on its disk).
+  zmq::socket_t table_2_control(ctx, zmq::socket_type::router);
+  table_2_control.bind(folder.ipc("ctl2"));
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1"),
+                        "--table-control", "default/A/2=" + folder.ipc("ctl2")},
+                       (dir / "hub.log").string());
+  zmq::socket_t table(ctx, zmq::socket_type::pub);
+  table.connect(up);
+  zmq::socket_t sub(ctx, zmq::socket_type::sub);
+  sub.set(zmq::sockopt::subscribe, "");
+  sub.set(zmq::sockopt::rcvtimeo, 100);
+  sub.connect(down);
+  const auto start = std::chrono::steady_clock::now();
+  std::uint64_t seq = 0, received = 0;
+  // Both tables publish all along (a board's events, 10 a second each); the subscriber counts them.
+  auto round = [&] {
+    ++seq;
+    ::publish(table, "board/default/A/1/board.arrived",
+              json{{"class", "board"}, {"type", "board.arrived"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0}, {"tournament", "default"},
+                   {"section", "A"}, {"table", "1"}, {"seq", seq}, {"message", "a pocket"}});
+    ::publish(table, "board/default/A/2/board.arrived",
+              json{{"class", "board"}, {"type", "board.arrived"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0}, {"tournament", "default"},
+                   {"section", "A"}, {"table", "2"}, {"seq", seq}, {"message", "a pocket"}});
+    for (zmq::message_t m; sub.recv(m, zmq::recv_flags::dontwait);)
+      if (!m.more()) ++received;
+    std::vector<zmq::message_t> q;
+    while (zmq::recv_multipart(table_2_control, std::back_inserter(q), zmq::recv_flags::dontwait)) {
+      if (json::parse(q.back().to_string_view(), nullptr, false).value("command", "") == "snapshot") ++unanswered;
+      q.clear();
+    }
+    std::this_thread::sleep_for(100ms);
+  };
+  const std::string gave_up = "default/A/1: its control endpoint answered snapshot with";
+  ASSERT_TRUE(wait_for([&] {
+    round();
+    return text_of(dir / "hub.log").find("gave up after 6 questions") != std::string::npos && unanswered >= 2;
+  }, 40s)) << "table 1 asked " << refused << " times, table 2 " << unanswered << "\n" << text_of(dir / "hub.log");
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (int i = 0; i < 25; ++i) round();  // 2.5 s more: no seventh question
+  EXPECT_EQ(refused.load(), 6) << text_of(dir / "hub.log");
+  EXPECT_GE(took, 10.0) << "six questions at most every 2 s take 10 s at least";
+  const std::string log_text = text_of(dir / "hub.log");
+  EXPECT_NE(log_text.find("default/A/2: no answer from its control endpoint " + folder.ipc("ctl2") + " to snapshot within 10 s; asking again"),
+            std::string::npos) << log_text;
+  // Said twice for table 1 (the first refusal, and the giving up), not once a question.
+  std::size_t said = 0;
+  for (auto at = log_text.find(gave_up); at != std::string::npos; at = log_text.find(gave_up, at + 1)) ++said;
+  EXPECT_EQ(said, 2u) << log_text;
+  // Forwarded all along, and each table's board kept from what the hub heard.
+  EXPECT_GT(received, 2 * (seq - 10)) << "of " << 2 * seq;
+  auto snapshot = cardtable::test::control_request(ctx, hubctl, {{"command", "snapshot"}}, 3000);
+  ASSERT_TRUE(snapshot);
+  EXPECT_FALSE((*snapshot)["tables"]["default/A/1"]["events"].empty()) << snapshot->dump().substr(0, 500);
+  EXPECT_FALSE((*snapshot)["tables"]["default/A/2"]["events"].empty()) << snapshot->dump().substr(0, 500);
+}
+
 // An event of another shape through the hub ({"type": 5}: the hub forwards any JSON object under an
 // event's topic) threw out of json::value() in every director's watch and ended it. It is said, not shown,
 // and the watch goes on with the next.
