@@ -6,6 +6,7 @@
 #include <mutex>
 #include <poll.h>
 #include <set>
+#include <utility>
 
 #include "daemon_fixture.hpp"
 
@@ -912,8 +913,9 @@ TEST_F(HubVenue, WatchSinceThroughAHubReplaysEveryTableFromItsOwnJournal) {
   EXPECT_NE(said.find("--since: default/A/3: not replayed (the hub names no control endpoint for it"), std::string::npos) << said;
   EXPECT_EQ(said.find("a hub keeps no journal"), std::string::npos) << said;
   EXPECT_EQ(exit_status, 1) << said;
-  // Where it stopped, for the next watch: each table's seq after the last it showed.
-  const std::string resume = "--since default/A/1:" + std::to_string(last["default/A/1"] + 1) + " --since default/A/2:" +
+  // Where it stopped, for the next watch: its --since 1 (for table 3, and any table that comes), each table's
+  // seq after the last it showed.
+  const std::string resume = "--since 1 --since default/A/1:" + std::to_string(last["default/A/1"] + 1) + " --since default/A/2:" +
                              std::to_string(last["default/A/2"] + 1);
   EXPECT_NE(said.find("to go on from here: " + resume), std::string::npos) << said;
   // Going on from there: nothing of either table shown again, its heartbeats (last_seq) no gap.
@@ -1047,6 +1049,96 @@ TEST_F(HubEndpoints, WatchSinceHoldsTheLiveEventsThatCameDuringItsReplayAndShows
   EXPECT_EQ(seqs, expected) << "not every event once, in seq order";
   EXPECT_EQ(gap_questions.load(), 0) << "the live events that came during the replay were asked again of the journal as gaps";
   EXPECT_EQ(text_of(dir / "watch.out").find("not received"), std::string::npos) << text_of(dir / "watch.out").substr(0, 4000);
+}
+
+// A director who stops a `watch --since` (Ctrl-C, systemd stopping its unit) while the replay runs: watch
+// took its stop handlers only after the replay, so the signal killed it, and the pages it had, the live
+// events it held and the line that says where to go on from were lost; the next watch read the whole
+// afternoon again. Now it asks for no more pages, shows the venue's past in time order as far as every
+// table's next event is known, the live events held that follow on from it, says where the replay stopped,
+// prints where to go on from and exits 0, without waiting out the page's reply; the next watch given that
+// line shows exactly the rest.
+TEST_F(HubEndpoints, AWatchStoppedDuringItsSinceReplayShowsWhatItHadAndTheNextGoesOnFromThere) {
+  // Table 1 (250 events, three pages) and table 2 (99 journalled when the replay asks, then its #100 live)
+  // turn about, table 2 five seconds after table 1; table 1's second page does not come until the stop.
+  constexpr double kStart = 1795430000;
+  std::map<std::string, std::vector<double>> times;
+  for (int s = 1; s <= 250; ++s) times["1"].push_back(kStart + 10 * s);
+  for (int s = 1; s <= 100; ++s) times["2"].push_back(kStart + 10 * s + 5);
+  std::atomic<bool> held{false}, stopped{false};
+  std::atomic<std::size_t> table2_journalled{99};
+  StandInJournal table1(ctx, folder.ipc("ctl1"), [&](std::uint64_t since) {
+    if (since > 100 && !stopped) {
+      held = true;
+      for (auto end = std::chrono::steady_clock::now() + 10s; !stopped && std::chrono::steady_clock::now() < end;) std::this_thread::sleep_for(10ms);
+    }
+    return replay_page("1", times.at("1"), since, 100);
+  });
+  StandInJournal table2(ctx, folder.ipc("ctl2"), [&](std::uint64_t since) {
+    return replay_page("2", {times.at("2").begin(), times.at("2").begin() + static_cast<std::ptrdiff_t>(table2_journalled.load())}, since, 100);
+  });
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1"),
+                        "--table-control", "default/A/2=" + folder.ipc("ctl2")},
+                       (dir / "hub.log").string());
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  zmq::socket_t tables(ctx, zmq::socket_type::pub);
+  tables.connect(up);
+  start_watch({"--since", "1", "--seconds", "60"});
+  ASSERT_TRUE(wait_for([&] { return held.load(); })) << text_of(dir / "watch.out");
+  // Table 2's next event, live while table 1's page is awaited (published a few times: the same seq is
+  // shown once), then the stop.
+  table2_journalled = 100;
+  for (int i = 0; i < 5; ++i) {
+    send_event(tables, "2", 100, "info", "table 2 live during the replay", "", times["2"].back());
+    std::this_thread::sleep_for(60ms);
+  }
+  const auto stop_sent = std::chrono::steady_clock::now();
+  ::kill(watch_pid, SIGTERM);
+  const int first_exit = exit_status_of(std::exchange(watch_pid, -1));
+  const auto took = std::chrono::steady_clock::now() - stop_sent;
+  stopped = true;
+  const std::string first_out = text_of(dir / "watch.out");
+  EXPECT_EQ(first_exit, 0) << "killed by the signal, or not a normal stop:\n" << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
+  EXPECT_LT(took, 1500ms) << "the stop waited for the page's reply (3 s)";
+  // (table, seq) of each event shown, in its order.
+  using Seen = std::pair<std::string, std::uint64_t>;
+  const auto seen = [&] {
+    std::vector<Seen> lines;
+    for (const json& e : watched()) lines.emplace_back(e.value("table", ""), e["seq"].get<std::uint64_t>());
+    return lines;
+  };
+  // What the pages in hand show in time order: every event up to table 1's #100 (its next one unknown),
+  // table 2's #100 (live, following on from its #99) last.
+  std::vector<Seen> first = seen(), expected;
+  for (std::uint64_t seq = 1; seq <= 100; ++seq) {
+    expected.emplace_back("1", seq);
+    if (seq < 100) expected.emplace_back("2", seq);
+  }
+  expected.emplace_back("2", 100);
+  EXPECT_EQ(first, expected) << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
+  EXPECT_NE(first_out.find("replay was stopped"), std::string::npos) << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
+  EXPECT_NE(first_out.find("default/A/1 from #101"), std::string::npos) << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
+  const std::string marker = "to go on from here: ";
+  const auto at = first_out.find(marker);
+  ASSERT_NE(at, std::string::npos) << "no resume line:\n" << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
+  std::vector<std::string> resume;
+  std::istringstream words(first_out.substr(at + marker.size(), first_out.find('\n', at) - at - marker.size()));
+  for (std::string w; words >> w;) resume.push_back(w);
+  // The next watch, from that line: the rest of table 1's afternoon, nothing of table 2 again.
+  resume.insert(resume.end(), {"--seconds", "60"});
+  start_watch(resume);
+  ASSERT_TRUE(wait_for([&] { return seen().size() >= 150; })) << text_of(dir / "watch.out");
+  std::this_thread::sleep_for(300ms);  // an event shown twice would come now
+  ::kill(watch_pid, SIGTERM);
+  EXPECT_EQ(exit_status_of(std::exchange(watch_pid, -1)), 0) << text_of(dir / "watch.out");
+  std::vector<Seen> both = first, whole;
+  const auto second = seen();
+  both.insert(both.end(), second.begin(), second.end());
+  std::sort(both.begin(), both.end());
+  for (const auto& [table, at_times] : times)
+    for (std::uint64_t seq = 1; seq <= at_times.size(); ++seq) whole.emplace_back(table, seq);
+  std::sort(whole.begin(), whole.end());
+  EXPECT_EQ(both, whole) << "the two watches together did not show every event once:\n" << text_of(dir / "watch.out");
 }
 
 // A watch stopped (SIGTERM: systemd, a terminal closed) while its standard output was slow to take its

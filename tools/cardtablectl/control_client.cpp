@@ -7,6 +7,7 @@
 #include <zmq.hpp>
 #include <zmq_addon.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <filesystem>
@@ -166,15 +167,18 @@ std::string evidence_text(const json& reply, bool colour) {
 }
 
 // Polls the reply with the subscriber of `meanwhile` when there is one: what is published while the
-// reply is awaited is read into it (a --since replay's pages take minutes at a large venue).
+// reply is awaited is read into it (a --since replay's pages take minutes at a large venue). A stop
+// signal ends the wait (false): a director's Ctrl-C during a replay waited out the page's 3 s. Polled in
+// slices, so that a signal that comes between the check and the poll is seen within one.
 bool await_reply(zmq::socket_t& s, int timeout_ms, LiveBacklog* meanwhile) {
+  constexpr std::chrono::milliseconds kSlice(100);
   const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
-  for (auto now = std::chrono::steady_clock::now(); now < end; now = std::chrono::steady_clock::now()) {
+  for (auto now = std::chrono::steady_clock::now(); now < end && !g_stop; now = std::chrono::steady_clock::now()) {
     std::array<zmq::pollitem_t, 2> items{zmq::pollitem_t{s.handle(), 0, ZMQ_POLLIN, 0}, meanwhile ? meanwhile->poll_item() : zmq::pollitem_t{}};
     try {
-      zmq::poll(items.data(), meanwhile ? items.size() : 1, std::chrono::duration_cast<std::chrono::milliseconds>(end - now));
+      zmq::poll(items.data(), meanwhile ? items.size() : 1, std::min(kSlice, std::chrono::duration_cast<std::chrono::milliseconds>(end - now)));
     } catch (const zmq::error_t&) {
-      continue;  // interrupted: the time left is awaited
+      continue;  // interrupted: the time left is awaited, unless it was a stop
     }
     if (meanwhile && (items[1].revents & ZMQ_POLLIN)) meanwhile->read();
     if (items[0].revents & ZMQ_POLLIN) return true;
@@ -231,7 +235,10 @@ int run_watch(const std::vector<std::string>& args) {
       "replayed as gaps). Events a table's journal no longer holds (rotated away) or cannot read (damaged lines) are said on "
       "stderr, with their seqs. A table the hub names no "
       "endpoint for is said on stderr, not replayed, and watch exits 1 at its end; a watch given --since says on stderr "
-      "when it ends the --since options that go on from where it stopped")(
+      "when it ends the --since options that go on from where it stopped. Stopped during the replay (SIGTERM, SIGINT), it "
+      "asks for no more pages, shows those it has as far as every table's next event is known (the time order), says from "
+      "which seq each table was not shown, shows the live events held that follow on from it, and exits 0: the next watch "
+      "given those options shows exactly the rest")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
       "are shown first")(
@@ -257,6 +264,11 @@ int run_watch(const std::vector<std::string>& args) {
     std::cerr << "cardtablectl watch: " << *why << "\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
+  // Taken before anything is awaited: taken after the --since replay, a stop during it (Ctrl-C, systemd
+  // stopping the unit) killed the watch, and the pages it had, the live events it held and the line that
+  // says where to go on from were lost.
+  std::signal(SIGINT, [](int) { g_stop = 1; });
+  std::signal(SIGTERM, [](int) { g_stop = 1; });
   bool as_json = vm.count("json") > 0, colour = !as_json && ::isatty(1);
   bool heartbeats = vm.count("heartbeats") > 0;
   bool live = vm.count("live") > 0;
@@ -311,7 +323,7 @@ int run_watch(const std::vector<std::string>& args) {
     return request(to.endpoint, body, 3000, error, to.server_key, &backlog);
   };
   VenueReplay venue(ctx, replay_command, controls, shown, ask, secure,
-                    g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string());
+                    g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string(), [] { return g_stop != 0; });
   std::string since_why;
   const auto since = SincePlan::parse(vm.count("since") ? vm["since"].as<std::vector<std::string>>() : std::vector<std::string>{}, since_why);
   if (!since) {
@@ -319,8 +331,6 @@ int run_watch(const std::vector<std::string>& args) {
     return kExitUsage;
   }
   if (!venue.replay_since(*since, control, {endpoint_address(control), g_curve.control_public})) return kExitProblems;
-  std::signal(SIGINT, [](int) { g_stop = 1; });
-  std::signal(SIGTERM, [](int) { g_stop = 1; });
   const auto start = std::chrono::steady_clock::now();
   // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table: said (not on the
   // live endpoint: it carries no heartbeat, and a board's cards come only when it is finished).
@@ -374,7 +384,7 @@ int run_watch(const std::vector<std::string>& args) {
   venue.stop();
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
   if (!since->empty())
-    if (std::string next = resume_options(shown.last_seqs()); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
+    if (std::string next = resume_options(*since, shown.last_seqs()); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
   return venue.incomplete() ? kExitProblems : kExitOk;
 }
 

@@ -46,18 +46,26 @@ std::optional<std::uint64_t> SincePlan::of(const std::string& table) const {
   return every_;
 }
 
-std::string resume_options(const std::map<std::string, std::uint64_t>& last_seqs) {
-  std::string out;
+std::string resume_options(const SincePlan& plan, const std::map<std::string, std::uint64_t>& last_seqs) {
+  if (plan.empty()) return {};
+  std::map<std::string, std::uint64_t> first = plan.tables();  // each table's first seq the next watch wants
   for (const auto& [table, seq] : last_seqs)
-    if (seq > 0) {
-      // Appended: gcc 12 at -O3 warns a false -Wrestrict on "..." + std::string (the const char* +
-      // string&& operator), which a Release -DCARDTABLE_WERROR=ON build refuses.
-      if (!out.empty()) out += ' ';
-      out += "--since ";
-      out += printable(table);
-      out += ':';
-      out += std::to_string(seq + 1);
-    }
+    if (seq > 0) first[table] = seq + 1;
+  // Appended: gcc 12 at -O3 warns a false -Wrestrict on "..." + std::string (the const char* + string&&
+  // operator), which a Release -DCARDTABLE_WERROR=ON build refuses.
+  std::string out;
+  const auto add = [&out](const std::string& value) {
+    if (!out.empty()) out += ' ';
+    out += "--since ";
+    out += value;
+  };
+  if (plan.every()) add(std::to_string(*plan.every()));
+  for (const auto& [table, seq] : first) {
+    std::string value = printable(table);
+    value += ':';
+    value += std::to_string(seq);
+    add(value);
+  }
   return out;
 }
 

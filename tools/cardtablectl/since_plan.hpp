@@ -30,8 +30,10 @@ class SincePlan {
   std::map<std::string, std::uint64_t> tables_;
 };
 
-// "--since default/A/1:58 --since default/A/2:34": where the next watch goes on from each table (the seq
-// after the last this one showed); empty when it showed no event with a seq.
-std::string resume_options(const std::map<std::string, std::uint64_t>& last_seqs);
+// "--since 1 --since default/A/1:58 --since default/A/2:34": where the next watch goes on from each table
+// (the seq after the last this one showed). The tables it showed nothing of keep what `plan` asked: their
+// TABLE:SEQ, and --since N for every other (a watch stopped before a table's first page, or a table joining
+// later, lost that table's afternoon when the line named only the tables shown). Empty when `plan` is.
+std::string resume_options(const SincePlan& plan, const std::map<std::string, std::uint64_t>& last_seqs);
 
 }  // namespace cardtable::tools

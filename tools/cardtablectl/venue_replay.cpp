@@ -19,10 +19,11 @@ constexpr const char* kHubNamesNoEndpoint = "the hub names no control endpoint f
 }  // namespace
 
 VenueReplay::VenueReplay(zmq::context_t& ctx, std::string command, TableControls& controls, ShownEvents& shown, Ask ask,
-                         TableControls::Secure secure, std::string replay_hint)
+                         TableControls::Secure secure, std::string replay_hint, Stopped stopped)
     : controls_(controls),
       shown_(shown),
       ask_(std::move(ask)),
+      stopped_(std::move(stopped)),
       gaps_(ctx, command, std::move(secure)),
       command_(std::move(command)),
       replay_hint_(std::move(replay_hint)) {}
@@ -34,6 +35,7 @@ std::optional<json> VenueReplay::page_of(const std::string& table, std::uint64_t
     say_losses(table.empty() ? from.endpoint : table, *r, since);
     return r;
   }
+  if (!r && stopped_()) return std::nullopt;  // not the endpoint's failure: the stop's, said with where each table stands
   std::cerr << "cardtablectl watch: replay from " << printable(from.endpoint) << ": " << printable(r ? protocol::string_field(*r, "error", "?") : error)
             << (r ? " (a hub keeps no journal: give --control the table's own control endpoint)" : "") << '\n';
   return std::nullopt;
@@ -46,7 +48,7 @@ bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control
   // happened), each from the endpoint that serves it.
   std::map<std::string, TableControl> from;
   TimeOrderedReplay merged([&](const std::string& table, std::uint64_t since) { return page_of(table, since, from.at(table)); },
-                           [&](const json& e) { shown_.show_replayed(e); });
+                           [&](const json& e) { shown_.show_replayed(e); }, stopped_);
   if (!controls_.answered()) {
     // As before 1.5: --control is taken for the table's own endpoint (it may answer a replay yet).
     if (!plan.every()) {
@@ -55,7 +57,9 @@ bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control
     }
     from.emplace("", at);  // whichever table it is
     merged.add("", *plan.every());
-    if (!merged.run().empty()) return false;
+    const auto out = merged.run();
+    if (!out.failed.empty()) return false;
+    say_stopped(out.stopped, at.endpoint);
     follow_every_ = true;
     return true;
   }
@@ -69,8 +73,11 @@ bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control
       from.emplace(table, endpoint);
       merged.add(table, *first);
     }
-  const auto failed = merged.run();
+  const auto out = merged.run();
+  const auto& failed = out.failed;
+  say_stopped(out.stopped, at.endpoint);
   for (const auto& [table, endpoint] : from) {
+    if (out.stopped.count(table)) continue;
     if (auto f = failed.find(table); f == failed.end()) {
       following_.insert(table);
       // Asked from past its last event: nothing shown, and its heartbeat's last_seq is no gap (it replayed
@@ -96,6 +103,22 @@ bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control
   return true;
 }
 
+void VenueReplay::say_stopped(const std::map<std::string, std::uint64_t>& stopped, const std::string& unnamed) {
+  if (stopped.empty()) return;
+  std::string where;
+  for (const auto& [table, first] : stopped) {
+    since_stopped_.insert(table);
+    // What this watch showed, or (filtered) passed, of the table is before `first`: its resume line starts there.
+    if (!table.empty()) shown_.last_seq(table) = std::max(shown_.last_seq(table), first - 1);
+    if (!where.empty()) where += ", ";
+    where += printable(table.empty() ? unnamed : table);
+    where += " from #";
+    where += std::to_string(first);
+  }
+  std::cerr << "cardtablectl watch: --since: the replay was stopped before its end: not shown, " << where
+            << " (shown in time order as far as every table's next event was known; the line that goes on from here starts there)\n";
+}
+
 void VenueReplay::first_heard(const std::string& table) {
   if (since_every_ && controls_.is_hub() && !controls_.tables().count(table)) say_unserved(table, *since_every_, kHubNamesNoEndpoint);
 }
@@ -118,6 +141,15 @@ void VenueReplay::handle(json e) {
   const std::string table = table_of(e);
   if (gaps_.replaying(table)) return gaps_.hold(table, std::move(e));
   const std::uint64_t seq = protocol::seq_field(e);
+  if (since_stopped(table)) {
+    // Its --since replay was stopped: nothing more is asked of its journal, and an event past what was
+    // shown is the next watch's (which starts at the first seq not shown).
+    if (seq > shown_.last_seq(table) + 1) {
+      ++left_[table];
+      return;
+    }
+    return shown_.show(e);
+  }
   // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
   const bool replaced = shown_.journal_of(e) == ShownEvents::JournalSeen::Replaced;
   const std::uint64_t seen = shown_.last_seq(table);
@@ -173,6 +205,11 @@ void VenueReplay::say_losses(const std::string& table, const json& page, std::ui
   for (const std::string& lost : journal_losses(page, since)) std::cerr << "cardtablectl watch: " << printable(table) << ": " << lost << '\n';
 }
 
-void VenueReplay::stop() { end(gaps_.abandon("watch stopped before its replay ended")); }
+void VenueReplay::stop() {
+  end(gaps_.abandon("watch stopped before its replay ended"));
+  for (const auto& [table, left] : left_)
+    std::cerr << "cardtablectl watch: " << printable(table) << ": " << left << " live events past #" << shown_.last_seq(table)
+              << " not shown: its replay was stopped before them; the next watch shows them from its journal\n";
+}
 
 }  // namespace cardtable::tools

@@ -4,11 +4,16 @@
 // the live events (GapReplays: one table's replay never holds back the others'), and the tables that no
 // endpoint serves (a hub that names no --table-control for them), said on stderr, never filled with another
 // table's events. A table --since asked for and did not get makes the watch exit 1.
+// A watch stopped during its --since replay (TimeOrderedReplay says what it shows then) leaves the rest of
+// each table it did not show whole to the next watch, which its resume line starts at the first seq not
+// shown: the live events it held past that point are not shown either (shown, they would move the resume
+// line past the seqs between), only those that follow on from what was shown.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,14 +34,17 @@ class VenueReplay {
   using Clock = std::chrono::steady_clock;
   // One question to a control endpoint, awaited (`to` names its CURVE key): the reply, or nullopt and why.
   using Ask = std::function<std::optional<nlohmann::json>(const TableControl& to, const nlohmann::json& body, std::string& error)>;
+  // Whether the watch was stopped (a signal): no page is asked for once it is.
+  using Stopped = std::function<bool()>;
 
   // `command`: replay or replay-live. `replay_hint`: what `cardtablectl replay` needs besides -c to reach a
   // table (" --key FILE --server-key TABLE.pub" with CURVE, else empty), for the notices that name it.
   VenueReplay(zmq::context_t& ctx, std::string command, TableControls& controls, ShownEvents& shown, Ask ask, TableControls::Secure secure,
-              std::string replay_hint);
+              std::string replay_hint, Stopped stopped);
 
   // --since, before any live event. `control`: --control as given; `at`: its address and key. False when
-  // the watch ends (exit 1): nothing could be replayed, or a table's own endpoint failed its replay.
+  // the watch ends (exit 1): nothing could be replayed, or a table's own endpoint failed its replay. Stopped
+  // before its end, it says on stderr from which seq each table was not shown.
   bool replay_since(const SincePlan& plan, const std::string& control, const TableControl& at);
   // A table heard live for the first time: through a hub that names no endpoint for it, --since N did not
   // replay it (said, and the watch exits 1).
@@ -47,7 +55,8 @@ class VenueReplay {
   std::vector<zmq::pollitem_t> poll_items() const { return gaps_.poll_items(); }
   // After a poll of poll_items(): each page that came is shown; a replay that ended lets its table go on.
   void take(const zmq::pollitem_t* polled, Clock::time_point now);
-  // The watch stops: each replay still running ends, said, and the events it held are shown.
+  // The watch stops: each replay still running ends, said, and the events it held are shown; the live
+  // events left to the next watch (its --since replay stopped) are said.
   void stop();
   // A table's journal --since asked for was not replayed: the watch exits 1.
   bool incomplete() const { return since_incomplete_; }
@@ -58,14 +67,20 @@ class VenueReplay {
   // What a page of `table`'s journal from `since` shows its journal no longer holds or cannot read, said.
   void say_losses(const std::string& table, const nlohmann::json& page, std::uint64_t since) const;
   void say_unserved(const std::string& table, std::uint64_t from, const std::string& why);
+  // The tables whose --since replay the stop ended, each with its first seq not shown (`unnamed`: the
+  // endpoint of the table "", --control's when it never said which tables it serves).
+  void say_stopped(const std::map<std::string, std::uint64_t>& stopped, const std::string& unnamed);
   void say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const;
   // A replay that failed is said, and not tried again for a while (TableControls::failed); then its
   // table's held events go on, in the order they came.
   void end(std::vector<GapReplays::Ended> ended);
+  // Whether the --since replay of this table was stopped before its end ("": --control's table, unnamed).
+  bool since_stopped(const std::string& table) const { return since_stopped_.count(table) || since_stopped_.count(""); }
 
   TableControls& controls_;
   ShownEvents& shown_;
   Ask ask_;
+  Stopped stopped_;
   GapReplays gaps_;
   std::string command_, replay_hint_;
   std::optional<std::uint64_t> since_every_;  // N of --since N: each table first heard is asked for from N
@@ -73,6 +88,8 @@ class VenueReplay {
   bool follow_every_ = false;                 // --control never answered: its replay was asked for blindly, every table followed
   bool since_incomplete_ = false;
   std::set<std::string> said_unserved_;
+  std::set<std::string> since_stopped_;
+  std::map<std::string, std::size_t> left_;  // per table, the live events left to the next watch (since_stopped)
 };
 
 }  // namespace cardtable::tools

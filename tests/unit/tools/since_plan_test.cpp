@@ -51,7 +51,15 @@ TEST(SincePlan, TwoSeqsForTheSameTablesAreRefused) {
 }
 
 TEST(SincePlan, TheNextWatchGoesOnFromTheSeqAfterTheLastShownOfEachTable) {
-  EXPECT_EQ(resume_options({{"default/A/1", 57}, {"default/A/2", 33}, {"default/A/3", 0}}),
+  EXPECT_EQ(resume_options(*plan({"default/A/1:1", "default/A/2:1"}), {{"default/A/1", 57}, {"default/A/2", 33}}),
             "--since default/A/1:58 --since default/A/2:34");
-  EXPECT_EQ(resume_options({}), "");
+  EXPECT_EQ(resume_options(*plan({}), {{"default/A/1", 57}}), "") << "a watch without --since says nothing";
+}
+
+// A watch stopped before it showed anything of a table (its replay stopped before its first page, or its
+// journal empty so far): the line named only the tables shown, and the next watch never replayed that one.
+TEST(SincePlan, ATableNothingWasShownOfKeepsTheSeqAskedForIt) {
+  EXPECT_EQ(resume_options(*plan({"1"}), {{"default/A/1", 57}, {"default/A/3", 0}}), "--since 1 --since default/A/1:58");
+  EXPECT_EQ(resume_options(*plan({"default/A/1:12", "default/A/2:40"}), {{"default/A/2", 41}}),
+            "--since default/A/1:12 --since default/A/2:42");
 }
