@@ -1086,10 +1086,12 @@ TEST_F(HubEndpoints, AWatchStoppedDuringItsSinceReplayShowsWhatItHadAndTheNextGo
   start_watch({"--since", "1", "--seconds", "60"});
   ASSERT_TRUE(wait_for([&] { return held.load(); })) << text_of(dir / "watch.out");
   // Table 2's next event, live while table 1's page is awaited (published a few times: the same seq is
-  // shown once), then the stop.
+  // shown once), and one of table 1's past its page awaited (its journal's: the next watch shows it); then
+  // the stop.
   table2_journalled = 100;
   for (int i = 0; i < 5; ++i) {
     send_event(tables, "2", 100, "info", "table 2 live during the replay", "", times["2"].back());
+    send_event(tables, "1", 150, "info", "table 1 live during the replay", "", times["1"][149]);
     std::this_thread::sleep_for(60ms);
   }
   const auto stop_sent = std::chrono::steady_clock::now();
@@ -1118,6 +1120,8 @@ TEST_F(HubEndpoints, AWatchStoppedDuringItsSinceReplayShowsWhatItHadAndTheNextGo
   EXPECT_EQ(first, expected) << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
   EXPECT_NE(first_out.find("replay was stopped"), std::string::npos) << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
   EXPECT_NE(first_out.find("default/A/1 from #101"), std::string::npos) << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
+  EXPECT_NE(first_out.find("default/A/1: 1 live events past #100 (#150 to #150) not shown"), std::string::npos)
+      << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);
   const std::string marker = "to go on from here: ";
   const auto at = first_out.find(marker);
   ASSERT_NE(at, std::string::npos) << "no resume line:\n" << first_out.substr(first_out.size() > 3000 ? first_out.size() - 3000 : 0);

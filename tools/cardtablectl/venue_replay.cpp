@@ -145,7 +145,7 @@ void VenueReplay::handle(json e) {
     // Its --since replay was stopped: nothing more is asked of its journal, and an event past what was
     // shown is the next watch's (which starts at the first seq not shown).
     if (seq > shown_.last_seq(table) + 1) {
-      ++left_[table];
+      left_[table].insert(seq);  // a seq heard twice is one event
       return;
     }
     return shown_.show(e);
@@ -208,8 +208,8 @@ void VenueReplay::say_losses(const std::string& table, const json& page, std::ui
 void VenueReplay::stop() {
   end(gaps_.abandon("watch stopped before its replay ended"));
   for (const auto& [table, left] : left_)
-    std::cerr << "cardtablectl watch: " << printable(table) << ": " << left << " live events past #" << shown_.last_seq(table)
-              << " not shown: its replay was stopped before them; the next watch shows them from its journal\n";
+    std::cerr << "cardtablectl watch: " << printable(table) << ": " << left.size() << " live events past #" << shown_.last_seq(table) << " (#"
+              << *left.begin() << " to #" << *left.rbegin() << ") not shown: its replay was stopped before them; the next watch shows them from its journal\n";
 }
 
 }  // namespace cardtable::tools

@@ -89,7 +89,7 @@ class VenueReplay {
   bool since_incomplete_ = false;
   std::set<std::string> said_unserved_;
   std::set<std::string> since_stopped_;
-  std::map<std::string, std::size_t> left_;  // per table, the live events left to the next watch (since_stopped)
+  std::map<std::string, std::set<std::uint64_t>> left_;  // per table, the seqs of the live events left to the next watch (since_stopped)
 };
 
 }  // namespace cardtable::tools
