@@ -44,6 +44,7 @@ std::optional<GapReplays::Gap> GapReplays::next(const std::string& table, const 
       continue;
     }
     t.running = gap;
+    t.failures = 0;
     return gap;
   }
   return std::nullopt;
@@ -51,6 +52,17 @@ std::optional<GapReplays::Gap> GapReplays::next(const std::string& table, const 
 
 void GapReplays::finish(const std::string& table) {
   if (auto it = tables_.find(table); it != tables_.end()) it->second.running.reset();
+}
+
+std::optional<std::chrono::milliseconds> GapReplays::failed(const std::string& table) {
+  auto it = tables_.find(table);
+  if (it == tables_.end() || !it->second.running) return std::nullopt;
+  Table& t = it->second;
+  if (t.failures >= retries_) {
+    t.running.reset();
+    return std::nullopt;
+  }
+  return first_wait_ * (1u << t.failures++);
 }
 
 void GapReplays::resume(const std::string& table, const Gap& rest) {

@@ -1,5 +1,7 @@
 #include "gateway.hpp"
 
+#include "protocol/json_fields.hpp"
+
 #include <boost/asio/post.hpp>
 
 #include <cctype>
@@ -91,7 +93,8 @@ Gateway::Gateway(boost::asio::io_context& io, VenueState& venue, Logins logins, 
                  std::map<std::string, Peer> table_control, std::filesystem::path www, GatewayLimits limits,
                  std::map<std::string, Peer> live_replay)
     : io_(io), venue_(venue), logins_(std::move(logins)), requests_(requests), table_control_(std::move(table_control)),
-      live_replay_(std::move(live_replay)), limits_(limits) {
+      live_replay_(std::move(live_replay)), limits_(limits),
+      gap_replays_(limits.replay_retries, limits.replay_retry_wait), live_replays_(limits.replay_retries, limits.replay_retry_wait) {
   // The page is a handful of small files, read once: a request never touches the disk.
   const std::map<std::string, std::string> types = {
       {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"}, {".css", "text/css; charset=utf-8"},
@@ -398,8 +401,11 @@ void Gateway::apply(const json& event, bool live) {
     // A gap in a table's live seq (boards released while the live subscription reconnected, a table
     // restarted past its embargo): the missing hands come from the table's live journal.
     const std::string table = VenueState::table_id(event), before = venue_.live_journal_of(table);
-    if (std::uint64_t since = venue_.live_gap_before(event)) replay_live_from(table, since);
+    const std::uint64_t since = venue_.live_gap_before(event);
     const bool applied = venue_.apply_live(event);
+    // Queued once the event is applied: a gap of a new live journal is that journal's, which the table
+    // serves now. Up to the event: what follows comes live.
+    if (since) queue_replay(Stream::live, table, {venue_.live_journal_of(table), since, protocol::seq_field(event)});
     if (const std::string after = venue_.live_journal_of(table); !before.empty() && after != before)
       std::cerr << "cardtable-console: table " << table << ": its live journal was replaced (" << before << " by " << after
                 << "): its live seqs start again at 1; the boards already shown stay" << std::endl;
@@ -498,47 +504,117 @@ void Gateway::fetch_trick_count(const std::string& table, std::uint64_t seq) {
   });
 }
 
-void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until) {
-  if (!table_control_.count(table)) return;
-  // Remembered with the journal it belongs to: a gap seen while a replay runs waits for it to end (it was
-  // skipped, and never replayed once the live stream had moved past it).
-  if (gap_replays_.add(table, {venue_.journal_of(table), since, until})) start_next_replay(table);
+GapReplays& Gateway::replays(Stream stream) { return stream == Stream::events ? gap_replays_ : live_replays_; }
+
+std::string Gateway::journal_now(Stream stream, const std::string& table) const {
+  return stream == Stream::events ? venue_.journal_of(table) : venue_.live_journal_of(table);
 }
 
-void Gateway::start_next_replay(const std::string& table) {
+void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until) {
+  queue_replay(Stream::events, table, {venue_.journal_of(table), since, until});
+}
+
+void Gateway::queue_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap) {
+  if (!(stream == Stream::events ? table_control_ : live_replay_).count(table)) return;
+  // Remembered with the journal it belongs to: a gap seen while a replay runs waits for it to end (it was
+  // skipped, and never replayed once the stream had moved past it).
+  if (replays(stream).add(table, gap)) start_next_replay(stream, table);
+}
+
+void Gateway::start_next_replay(Stream stream, const std::string& table) {
   std::vector<GapReplays::Gap> replaced;
-  auto gap = gap_replays_.next(table, venue_.journal_of(table), replaced);
+  auto gap = replays(stream).next(table, journal_now(stream, table), replaced);
   for (const auto& g : replaced)
-    std::cerr << "cardtable-console: table " << table << ": events " << g.since << " to " << g.until - 1 << " of its replaced journal "
-              << g.journal << " were missed and can no longer be replayed (the table serves journal " << venue_.journal_of(table)
-              << " now): an alert among them is not shown" << std::endl;
-  if (!gap) return;
-  boost::asio::post(control_pool_, [this, table, gap = *gap, peer = table_control_.at(table)] {
-    json r = requests_.request(peer, {{"command", "replay"}, {"since", gap.since}});
-    boost::asio::post(io_, [this, table, gap, r] {
-      gap_replays_.finish(table);
-      apply_replay(table, gap, r);
-      start_next_replay(table);  // the gaps seen meanwhile (of a new journal, or past this one's end)
+    std::cerr << "cardtable-console: table " << table << ": " << seqs_of(stream, g) << " of its replaced " << (stream == Stream::live ? "live " : "")
+              << "journal " << g.journal << " were missed and can no longer be replayed (the table serves journal " << journal_now(stream, table)
+              << " now)" << (stream == Stream::events ? ": an alert among them is not shown" : "") << std::endl;
+  if (gap) send_replay(stream, table, *gap);
+}
+
+void Gateway::send_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap) {
+  const Peer& peer = (stream == Stream::events ? table_control_ : live_replay_).at(table);
+  boost::asio::post(control_pool_, [this, stream, table, gap, peer] {
+    json r = stream == Stream::events ? requests_.request(peer, {{"command", "replay"}, {"since", gap.since}}) : requests_.replay_live(peer, gap.since);
+    boost::asio::post(io_, [this, stream, table, gap, r] {
+      if (!ok_of(r)) return replay_failed(stream, table, gap, error_of(r));
+      replays(stream).finish(table);
+      // Asked of a journal the table has replaced since: these seqs are not the ones missed now (the new
+      // journal's gap from seq 1 waits its turn, and is asked next).
+      if (const std::string now_of = journal_now(stream, table); !gap.journal.empty() && gap.journal != now_of)
+        std::cerr << "cardtable-console: table " << table << ": the replay of " << seqs_of(stream, gap) << " of journal " << gap.journal
+                  << " answered after the table's journal was replaced by " << now_of << ": dropped, and those events can no longer be replayed"
+                  << std::endl;
+      else if (stream == Stream::events)
+        apply_replay(table, gap, r);
+      else
+        apply_live_replay(table, gap, r);
+      start_next_replay(stream, table);  // the gaps seen meanwhile (of a new journal, or past this one's end)
     });
   });
 }
 
+// A gap shown by an event is never shown again (the event moved the table's last seq past it): a failed
+// replay dropped was lost for good. Asked again after a growing wait, keeping its place; given up, the
+// seqs are said and counted on the tile.
+void Gateway::replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why) {
+  const char* command = stream == Stream::events ? "replay" : "replay-live";
+  if (auto wait = replays(stream).failed(table)) {
+    std::cerr << "cardtable-console: table " << table << ": " << command << " of " << seqs_of(stream, gap) << ": " << why << "; asked again in "
+              << std::chrono::duration<double>(*wait).count() << " s" << std::endl;
+    auto& timer = retry_timers_.try_emplace(std::string(command) + " " + table, io_).first->second;
+    timer.expires_after(*wait);
+    timer.async_wait([this, stream, table, gap](const boost::system::error_code& ec) {
+      if (!ec) send_replay(stream, table, gap);  // cancelled: the gateway is going
+    });
+    return;
+  }
+  const std::string given_up = std::string(command) + " failed " + std::to_string(replays(stream).tries()) + " times (last: " + why + ")";
+  if (gap.until == GapReplays::kOpenEnded)  // the poll's or the start's: no seq shows how many, and the next poll asks again
+    std::cerr << "cardtable-console: table " << table << ": " << given_up << ": " << seqs_of(stream, gap) << " asked again at the next poll" << std::endl;
+  else
+    say_missed(stream, table, gap.since, gap.until - 1, given_up);
+  start_next_replay(stream, table);
+}
+
+void Gateway::say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
+  auto [from, to] = stream == Stream::events ? venue_.mark_missed(table, first, last) : venue_.mark_live_missed(table, first, last);
+  if (!from) return;  // counted and said before (each heartbeat shows a gap again)
+  std::cerr << "cardtable-console: table " << table << ": " << seqs_of(stream, {{}, from, to + 1}) << " missed: " << why
+            << (stream == Stream::events ? ": an alert among them is not shown" : ": those hands are not shown") << std::endl;
+  broadcast("director", "update", {{"tile", venue_.tile(table, wall_now())}});
+}
+
+std::string Gateway::seqs_of(Stream stream, const GapReplays::Gap& gap) {
+  const std::string kind = stream == Stream::events ? "events " : "live events ";
+  if (gap.until == GapReplays::kOpenEnded) return kind + "from " + std::to_string(gap.since) + " on";
+  return kind + std::to_string(gap.since) + " to " + std::to_string(gap.until - 1);
+}
+
+// The seqs of `gap` a replay's answer leaves out for good, said and counted: those before its first
+// event (rotated out of the table's journal, which begins at first_available), and when it has no `more`
+// those after its last (it was dropped without a word, the seqs lost). An open-ended gap (the poll's) has
+// no end to fall short of, and what came before it is not known to be missing.
+void Gateway::say_left_out(Stream stream, const std::string& table, const GapReplays::Gap& gap, const json& r, std::uint64_t first, std::uint64_t last) {
+  if (gap.until == GapReplays::kOpenEnded) return;
+  const std::uint64_t starts_at = protocol::seq_field(r, "first_available");
+  // Where the answer begins: its first event in the gap, or where the journal now starts when none is.
+  const std::uint64_t begins = first ? first : starts_at > gap.since ? std::min(starts_at, gap.until) : gap.since;
+  if (begins > gap.since)
+    say_missed(stream, table, gap.since, begins - 1,
+               "no longer in the table's " + std::string(stream == Stream::live ? "live " : "") + "journal (rotated away" +
+                   (starts_at ? ": it starts at #" + std::to_string(starts_at) : std::string()) + ")");
+  auto more = r.find("more");
+  if (more != r.end() && more->is_boolean() && more->get<bool>() && last)
+    return replays(stream).resume(table, {gap.journal, last + 1, gap.until});  // at most 5,000 events an answer
+  if (const std::uint64_t ended = last ? last : begins - 1; ended + 1 < gap.until)
+    say_missed(stream, table, ended + 1, gap.until - 1,
+               last ? "the table's replay ended at #" + std::to_string(last) + " without them" : std::string("the table's replay held none of them"));
+}
+
 void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap, const json& r) {
-  // Asked of a journal the table has replaced since: these seqs are not the ones missed now (the new
-  // journal's gap from seq 1 waits its turn, and is asked next).
-  if (const std::string now_of = venue_.journal_of(table); !gap.journal.empty() && gap.journal != now_of) {
-    std::cerr << "cardtable-console: table " << table << ": the replay of events " << gap.since << " to " << gap.until - 1
-              << " of journal " << gap.journal << " answered after the table's journal was replaced by " << now_of
-              << ": dropped, and those events can no longer be replayed" << std::endl;
-    return;
-  }
-  if (!ok_of(r)) {
-    std::cerr << "cardtable-console: table " << table << ": replay: " << error_of(r) << std::endl;
-    return;
-  }
   double now = wall_now();
   const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
-  std::uint64_t last = 0;
+  std::uint64_t first = 0, last = 0;
   for (const auto& e : events) {
     if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
     // Asked of one journal, answered by another (the table's was replaced meanwhile): these seqs are
@@ -550,41 +626,33 @@ void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap,
     }
     std::uint64_t seq = e["seq"].get<std::uint64_t>();
     if (seq >= gap.until) break;  // from here on the live stream had them
+    first = first ? std::min(first, seq) : seq;
     last = std::max(last, seq);
     venue_.apply_replayed(e);
     show_replayed(table, e, now);
   }
-  // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
-  auto more = r.find("more");
-  if (more != r.end() && more->is_boolean() && more->get<bool>() && last) gap_replays_.resume(table, {gap.journal, last + 1, gap.until});
+  say_left_out(Stream::events, table, gap, r, first, last);
 }
 
 void Gateway::replay_live_from(const std::string& table, std::uint64_t since) {
-  auto peer = live_replay_.find(table);
-  if (peer == live_replay_.end() || live_replaying_.count(table)) return;
-  live_replaying_.insert(table);
-  boost::asio::post(control_pool_, [this, table, since, peer = peer->second] {
-    json r = requests_.replay_live(peer, since);
-    boost::asio::post(io_, [this, table, r] {
-      live_replaying_.erase(table);
-      if (!ok_of(r)) {
-        if (live_replay_errors_++ % 100 == 0) std::cerr << "cardtable-console: table " << table << ": replay-live: " << error_of(r) << std::endl;
-        return;
-      }
-      const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
-      std::uint64_t last = 0;
-      for (const auto& e : events) {
-        if (!e.is_object() || VenueState::table_id(e) != table) continue;  // a table answers for itself only
-        if (e.contains("seq") && e["seq"].is_number_unsigned()) last = std::max(last, e["seq"].get<std::uint64_t>());
-        if (!venue_.apply_live(e)) continue;
-        json board = venue_.live_board(table, VenueState::live_key(e));
-        if (!board.is_null()) broadcast("broadcaster", "board", board);
-      }
-      // A replay answers at most 5,000 events: a longer gap is closed a batch at a time.
-      auto more = r.find("more");
-      if (more != r.end() && more->is_boolean() && more->get<bool>() && last) replay_live_from(table, last + 1);
-    });
-  });
+  queue_replay(Stream::live, table, {venue_.live_journal_of(table), since, GapReplays::kOpenEnded});
+}
+
+void Gateway::apply_live_replay(const std::string& table, const GapReplays::Gap& gap, const json& r) {
+  const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
+  std::uint64_t first = 0, last = 0;
+  for (const auto& e : events) {
+    if (!e.is_object() || VenueState::table_id(e) != table) continue;  // a table answers for itself only
+    // Every event is applied (once each by its seq, apply_live): the gap's end bounds only what it counts.
+    if (const std::uint64_t seq = protocol::seq_field(e); seq >= gap.since && seq < gap.until) {
+      first = first ? std::min(first, seq) : seq;
+      last = std::max(last, seq);
+    }
+    if (!venue_.apply_live(e)) continue;
+    json board = venue_.live_board(table, VenueState::live_key(e));
+    if (!board.is_null()) broadcast("broadcaster", "board", board);
+  }
+  say_left_out(Stream::live, table, gap, r, first, last);
 }
 
 void Gateway::catch_up_live() {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/http.hpp>
 
@@ -52,6 +53,10 @@ struct GatewayLimits {
   std::size_t max_stream_backlog = 4u << 20;  // a page that does not read this much is dropped (it reconnects)
   std::chrono::seconds read_timeout{15};  // a request must arrive whole within this (slowloris)
   std::chrono::seconds write_timeout{30};
+  // A failed replay of a table's missing seqs is asked again this many times, after this wait, doubled
+  // each time (GapReplays: 2 s, 4 s, 8 s), then given up and counted as missed on the tile.
+  unsigned replay_retries = GapReplays::kRetries;
+  std::chrono::milliseconds replay_retry_wait = GapReplays::kFirstWait;
 };
 
 class Gateway {
@@ -93,12 +98,29 @@ class Gateway {
   std::optional<Session> session_of(const Request& req);
   void broadcast(const std::string& role, const std::string& event, const nlohmann::json& data);
   void apply(const nlohmann::json& event, bool live);
+  // The two journals a table's seqs are replayed from, each with its own GapReplays: the events'
+  // (`replay`, director key: table_control_) and the live one (`replay-live`, broadcaster key: live_replay_).
+  enum class Stream { events, live };
+  GapReplays& replays(Stream stream);
+  std::string journal_now(Stream stream, const std::string& table) const;
   // Seqs since..until-1 of the table's journal now are missing: replayed now, or after the replay running.
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);
-  void start_next_replay(const std::string& table);
+  void queue_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap);
+  void start_next_replay(Stream stream, const std::string& table);
+  void send_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap);
+  // Asked again after GapReplays' wait, or given up: said, and its seqs counted as missed on the tile.
+  void replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why);
+  // Seqs first..last lost for good: said once (the log) and counted on the tile, never dropped silently.
+  void say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why);
+  static std::string seqs_of(Stream stream, const GapReplays::Gap& gap);  // "events 4 to 9", for the log
+  // What of the gap an answer (its events first..last within the gap, 0 for none) leaves out for good,
+  // or its rest asked next when it has `more`.
+  void say_left_out(Stream stream, const std::string& table, const GapReplays::Gap& gap, const nlohmann::json& reply, std::uint64_t first,
+                    std::uint64_t last);
   void apply_replay(const std::string& table, const GapReplays::Gap& gap, const nlohmann::json& reply);
+  void apply_live_replay(const std::string& table, const GapReplays::Gap& gap, const nlohmann::json& reply);
   void show_replayed(const std::string& table, const nlohmann::json& event, double now);  // to every director page
-  void replay_live_from(const std::string& table, std::uint64_t since);
+  void replay_live_from(const std::string& table, std::uint64_t since);  // every live seq from `since`
   void fetch_trick_count(const std::string& table, std::uint64_t seq);
   void fetch_open_alerts(const std::string& table);
   void dismiss_replaced(const Request& req, const Session& session, const std::shared_ptr<Responder>& r);
@@ -120,11 +142,12 @@ class Gateway {
   std::map<Responder*, OpenStream> streams_;
   void end_streams_without_session();
   void start_stream(const std::shared_ptr<Responder>& r, const std::string& role, const std::string& token, std::string first);
-  GapReplays gap_replays_;  // per table: the replay in flight, and the gaps seen meanwhile
-  std::set<std::string> live_replaying_;  // tables with a replay-live request in flight
+  // Per table: the replay in flight (or waiting to be asked again), and the gaps seen meanwhile.
+  GapReplays gap_replays_, live_replays_;
+  std::map<std::string, boost::asio::steady_timer> retry_timers_;  // "replay TABLE", "replay-live TABLE": a failed replay's wait
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
   unsigned ticks_ = 0;
-  std::uint64_t rejected_ = 0, trick_errors_ = 0, live_replay_errors_ = 0, stale_ = 0;
+  std::uint64_t rejected_ = 0, trick_errors_ = 0, stale_ = 0;
 };
 
 }  // namespace cardtable::console

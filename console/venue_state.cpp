@@ -178,13 +178,25 @@ std::uint64_t VenueState::gap_before(const json& e) const {
   return now_at > seen ? seen + 1 : 0;
 }
 
+namespace {
+// Seqs first..last into a missed count, less those counted before (through: the last counted).
+std::pair<std::uint64_t, std::uint64_t> count_missed(std::uint64_t& count, std::uint64_t& through, std::uint64_t first, std::uint64_t last) {
+  first = std::max(first, through + 1);
+  if (first == 0 || last < first) return {0, 0};
+  count += last - first + 1;
+  through = last;
+  return {first, last};
+}
+}  // namespace
+
 std::pair<std::uint64_t, std::uint64_t> VenueState::mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
   TableView& t = table(id);
-  first = std::max(first, t.missed_through + 1);
-  if (first == 0 || last < first) return {0, 0};
-  t.missed += last - first + 1;
-  t.missed_through = last;
-  return {first, last};
+  return count_missed(t.missed, t.missed_through, first, last);
+}
+
+std::pair<std::uint64_t, std::uint64_t> VenueState::mark_live_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
+  TableView& t = table(id);
+  return count_missed(t.live_missed, t.live_missed_through, first, last);
 }
 
 bool VenueState::shows_unseen_history(const json& e) const {
@@ -397,6 +409,7 @@ bool VenueState::apply_live(const json& e) {
       t.replaced_live_journals.insert(t.live_journal);
       t.live_seen.clear();
       t.live_last_seq = 0;
+      t.live_missed = t.live_missed_through = 0;  // as the events' journal (note_journal): counted per journal
       t.live_deal_seq.clear();
     }
     t.live_journal = journal;
@@ -482,6 +495,7 @@ json VenueState::tile(const std::string& id, double now) const {
           {"heard", t.last_heard > 0},
           {"silent", silent(t, now)},  // lost for its silence, not (only) for a device: the page says which
           {"missed", t.missed},
+          {"live_missed", t.live_missed},
           {"last_seq", t.last_seq},
           {"journal", t.journal},
           {"replaced_alerts", t.replaced_alerts.size()}};

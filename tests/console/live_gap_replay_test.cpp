@@ -1,0 +1,54 @@
+// The live journal's gaps (embargoed hands, released to broadcasters) get the same care as the events':
+// a gap seen while a `replay-live` of the table runs is asked for after it, and one whose replay keeps
+// failing is said and counted on the tile. A live gap seen meanwhile was skipped: the 60 s poll asks only
+// from the last live seq held, past it, so the hands in the middle never reached the broadcasters' pages.
+#include "tests/console/stand_in_table.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace cardtable::console;
+using namespace cardtable::console::stand_in;
+
+namespace {
+
+std::size_t cards_shown(Console& c, const json& any_card) {
+  const json board = c.venue.live_board(kTable, VenueState::live_key(any_card));
+  return board.is_object() ? board["cards"].size() : 0;
+}
+
+}  // namespace
+
+TEST(LiveGapReplay, ASecondLiveGapSeenWhileTheFirstIsReplayedIsReplayedAfterIt) {
+  Console c;
+  const auto live = live_journal_of(kOld, 9);
+  c.hear_live(live[0]);
+  c.hear_live(live[4]);  // seq 5: 2 to 4 missing
+  auto first = c.table.next_request(c.io, 2s);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->request.value("command", ""), "replay-live");
+  EXPECT_EQ(since_of(*first), 2u);
+
+  c.hear_live(live[8]);  // seq 9: 6 to 8 missing too
+  c.table.answer_replay(*first, {live.begin(), live.begin() + 5});  // what the table had released when asked
+  auto second = c.table.next_request(c.io, 2s);
+  ASSERT_TRUE(second) << "the second live gap, seen while the first was replayed, was never asked for";
+  EXPECT_EQ(second->request.value("command", ""), "replay-live");
+  EXPECT_EQ(since_of(*second), 6u);
+  c.table.answer_replay(*second, live);
+  ASSERT_TRUE(c.run_until([&] { return cards_shown(c, live[0]) == 9; })) << cards_shown(c, live[0]) << " of 9 cards shown";
+}
+
+TEST(LiveGapReplay, ALiveGapWhoseReplayKeepsFailingIsCountedAsMissedOnTheTile) {
+  Console c(GatewayLimits{.replay_retry_wait = 20ms});
+  const auto live = live_journal_of(kOld, 5);
+  c.hear_live(live[0]);
+  c.hear_live(live[4]);  // seq 5: 2 to 4 missing
+  for (unsigned attempt = 1; attempt <= GapReplays::kRetries + 1; ++attempt) {
+    auto asked = c.table.next_request(c.io, 2s);
+    ASSERT_TRUE(asked) << "attempt " << attempt << " of the failed replay-live was never made";
+    EXPECT_EQ(since_of(*asked), 2u);
+    c.table.answer(*asked, {{"ok", false}, {"error", "refused: busy"}});
+  }
+  EXPECT_FALSE(c.table.next_request(c.io, 500ms)) << "asked again past its retries";
+  EXPECT_EQ(c.tile().value("live_missed", 0u), 3u) << c.tile().dump();
+}
