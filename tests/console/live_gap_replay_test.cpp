@@ -21,9 +21,7 @@ std::size_t cards_shown(Console& c, const json& any_card) {
 TEST(LiveGapReplay, ASecondLiveGapSeenWhileTheFirstIsReplayedIsReplayedAfterIt) {
   Console c;
   const auto live = live_journal_of(kOld, 9);
-  c.hear_live(live[0]);
-  c.hear_live(live[4]);  // seq 5: 2 to 4 missing
-  auto first = c.table.next_request(c.io, 2s);
+  auto first = c.hear_gap(live[0], live[4], true);  // seq 5: 2 to 4 missing
   ASSERT_TRUE(first);
   EXPECT_EQ(first->request.value("command", ""), "replay-live");
   EXPECT_EQ(since_of(*first), 2u);
@@ -43,12 +41,7 @@ TEST(LiveGapReplay, ALiveGapWhoseReplayKeepsFailingIsCountedAsMissedOnTheTile) {
   const auto live = live_journal_of(kOld, 5);
   c.hear_live(live[0]);
   c.hear_live(live[4]);  // seq 5: 2 to 4 missing
-  for (unsigned attempt = 1; attempt <= GapReplays::kRetries + 1; ++attempt) {
-    auto asked = c.table.next_request(c.io, 2s);
-    ASSERT_TRUE(asked) << "attempt " << attempt << " of the failed replay-live was never made";
-    EXPECT_EQ(since_of(*asked), 2u);
-    c.table.answer(*asked, {{"ok", false}, {"error", "refused: busy"}});
-  }
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, GapReplays::kRetries + 1)) << "a failed replay-live was not asked again";
   EXPECT_FALSE(c.table.next_request(c.io, 500ms)) << "asked again past its retries";
   EXPECT_EQ(c.tile().value("live_missed", 0u), 3u) << c.tile().dump();
 }

@@ -16,8 +16,6 @@ namespace {
 // Short waits: the law is the retry, not the 2 s.
 GatewayLimits quick() { return GatewayLimits{.replay_retry_wait = 20ms}; }
 
-void refuse(Console& c, StandInTable::Asked& asked) { c.table.answer(asked, {{"ok", false}, {"error", "refused: busy"}}); }
-
 }  // namespace
 
 TEST(ReplayRetry, AFailedReplayIsAskedAgainAndTheAlertInItShown) {
@@ -25,9 +23,7 @@ TEST(ReplayRetry, AFailedReplayIsAskedAgainAndTheAlertInItShown) {
   const auto journal = journal_of(kOld, 5, 3);
   c.hear(journal[0]);
   c.hear(journal[4]);  // seq 5: 2 to 4 missing, the alert at 3 among them
-  auto first = c.table.next_request(c.io, 2s);
-  ASSERT_TRUE(first);
-  refuse(c, *first);
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, 1));
   auto again = c.table.next_request(c.io, 2s);
   ASSERT_TRUE(again) << "a failed replay of a gap shown by an event was dropped, never asked again";
   EXPECT_EQ(since_of(*again), 2u);
@@ -41,12 +37,7 @@ TEST(ReplayRetry, AReplayStillFailingAfterItsRetriesIsCountedAsMissedAndTheNextG
   const auto journal = journal_of(kOld, 9, 0);
   c.hear(journal[0]);
   c.hear(journal[4]);  // seq 5: 2 to 4 missing
-  for (unsigned attempt = 1; attempt <= GapReplays::kRetries + 1; ++attempt) {
-    auto asked = c.table.next_request(c.io, 2s);
-    ASSERT_TRUE(asked) << "attempt " << attempt << " of the failed replay was never made";
-    EXPECT_EQ(since_of(*asked), 2u);
-    refuse(c, *asked);
-  }
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, GapReplays::kRetries + 1)) << "a failed replay was not asked again";
   EXPECT_FALSE(c.table.next_request(c.io, 500ms)) << "asked again past its retries";
   EXPECT_EQ(c.tile().value("missed", 0u), 3u) << "seqs 2 to 4 given up are counted on the tile: " << c.tile().dump();
 
@@ -61,13 +52,9 @@ TEST(ReplayRetry, AReplayStillFailingAfterItsRetriesIsCountedAsMissedAndTheNextG
 TEST(ReplayRetry, SeqsRotatedOutOfTheTablesJournalAreCountedAsMissed) {
   Console c;
   const auto journal = journal_of(kOld, 10, 0);
-  c.hear(journal[0]);
-  c.hear(journal[9]);  // seq 10: 2 to 9 missing
-  auto asked = c.table.next_request(c.io, 2s);
+  auto asked = c.hear_gap(journal[0], journal[9]);  // seq 10: 2 to 9 missing
   ASSERT_TRUE(asked);
-  // The journal starts at 6 now: 2 to 5 rotated away.
-  c.table.answer(*asked, {{"ok", true}, {"events", {journal[5], journal[6], journal[7], journal[8], journal[9]}}, {"more", false},
-                          {"first_available", 6}, {"last_seq", 10}, {"journal", kOld}});
+  c.table.answer_page(*asked, {journal.begin() + 5, journal.end()}, false, 6);  // the journal starts at 6 now: 2 to 5 rotated away
   ASSERT_TRUE(c.run_until([&] { return c.shown(kOld, 9) == 1; }));
   EXPECT_EQ(c.tile().value("missed", 0u), 4u) << "seqs 2 to 5, rotated away, are counted on the tile: " << c.tile().dump();
 }
@@ -75,16 +62,13 @@ TEST(ReplayRetry, SeqsRotatedOutOfTheTablesJournalAreCountedAsMissed) {
 TEST(ReplayRetry, SeqsRotatedAwayBetweenTwoAnswersOfALongGapAreCountedAsMissed) {
   Console c;
   const auto journal = journal_of(kOld, 10, 0);
-  c.hear(journal[0]);
-  c.hear(journal[9]);  // seq 10: 2 to 9 missing
-  auto first = c.table.next_request(c.io, 2s);
+  auto first = c.hear_gap(journal[0], journal[9]);  // seq 10: 2 to 9 missing
   ASSERT_TRUE(first);
-  // Files rotated away during the read: the answer stops before the jump, with `more`.
-  c.table.answer(*first, {{"ok", true}, {"events", {journal[1], journal[2]}}, {"more", true}, {"first_available", 1}, {"last_seq", 10}, {"journal", kOld}});
+  c.table.answer_page(*first, {journal.begin() + 1, journal.begin() + 3}, true, 1);  // files rotated away during the read: `more`
   auto rest = c.table.next_request(c.io, 2s);
   ASSERT_TRUE(rest);
   EXPECT_EQ(since_of(*rest), 4u);
-  c.table.answer(*rest, {{"ok", true}, {"events", {journal[6], journal[7], journal[8]}}, {"more", false}, {"first_available", 7}, {"last_seq", 10}, {"journal", kOld}});
+  c.table.answer_page(*rest, {journal.begin() + 6, journal.end() - 1}, false, 7);  // 4 to 6 rotated away meanwhile
   ASSERT_TRUE(c.run_until([&] { return c.shown(kOld, 9) == 1; }));
   EXPECT_EQ(c.tile().value("missed", 0u), 3u) << "seqs 4 to 6, rotated away between the answers: " << c.tile().dump();
 }

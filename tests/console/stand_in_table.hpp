@@ -91,6 +91,22 @@ struct StandInTable {
     answer(asked, {{"ok", true}, {"events", events}, {"more", false}, {"first_available", 1}, {"journal", journal_id}});
   }
 
+  // A page of a journal that rotated: `first_available` is where it starts now, `events` what it gives.
+  void answer_page(Asked& asked, const std::vector<json>& events, bool more, std::uint64_t first_available) {
+    answer(asked, {{"ok", true}, {"events", events}, {"more", more}, {"first_available", first_available}, {"journal", kOld}});
+  }
+
+  // Every try of the replay from `since` refused (a busy journal reader), its retries too; false when one
+  // was never asked.
+  bool refuse_every_try(net::io_context& io, std::uint64_t since, unsigned tries) {
+    for (unsigned attempt = 1; attempt <= tries; ++attempt) {
+      auto asked = next_request(io, 2s);
+      if (!asked || asked->request.value("since", std::uint64_t{0}) != since) return false;
+      answer(*asked, {{"ok", false}, {"error", "refused: busy"}});
+    }
+    return true;
+  }
+
   void answer(Asked& asked, const json& reply) {
     for (auto& part : asked.envelope) router.send(part, zmq::send_flags::sndmore);
     router.send(zmq::buffer(reply.dump()), zmq::send_flags::none);
@@ -116,6 +132,12 @@ struct Console {
 
   void hear(const json& e) { gateway.on_event(e, false); }
   void hear_live(const json& e) { gateway.on_event(e, true); }
+  // Hears `before`, then `after` past a gap: the replay the console asks for it.
+  std::optional<StandInTable::Asked> hear_gap(const json& before, const json& after, bool live = false) {
+    gateway.on_event(before, live);
+    gateway.on_event(after, live);
+    return table.next_request(io, 2s);
+  }
   // What the table's tile says (its missed counts).
   json tile() const { return venue.tile(kTable, 1000); }
 
