@@ -1298,7 +1298,6 @@ TEST_F(HubEndpoints, EventsLostOnTheWayToTheHubAreFoundByTheirSeqsAndItsBoardIsA
 // forwards, and keeps the board from what it hears.
 TEST_F(HubEndpoints, ATableThatNeverGivesItsSnapshotIsAskedSixTimesAtMostWhileTheHubForwards) {
   std::atomic<int> refused{0}, unanswered{0};
-  std::atomic<bool> answer_table_2{false};
   StandInJournal table_1(ctx, folder.ipc("ctl1"), [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [&](const json& ask) {
     if (ask.value("command", "") == "snapshot") ++refused;
     return json{{"ok", false}, {"error", "busy"}};
