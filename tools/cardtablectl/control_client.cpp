@@ -568,7 +568,10 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     } else if (command == "status" && !reply->contains("status") && reply->contains("forwarded")) {
       // A hub's control endpoint (operations.md points cardtablectl at it): the hub's own counts.
       std::cout << "hub: " << reply->value("tables", 0) << " tables heard, " << reply->value("forwarded", 0) << " events forwarded, "
-                << reply->value("dropped", 0) << " messages dropped\n";
+                << reply->value("dropped", 0) << " messages dropped";
+      // 1.6: journalled events that never reached the hub (their seqs skipped); an older hub says nothing.
+      if (const std::uint64_t missed = protocol::seq_field(*reply, "missed")) std::cout << ", " << missed << " events never reached it (seqs skipped)";
+      std::cout << '\n';
       say_silent_tables(*reply, [](const std::string&) { return std::string(); });
     } else if (command == "status") {
       const json& s = (*reply)["status"];
