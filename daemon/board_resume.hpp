@@ -23,18 +23,25 @@ class BoardResume {
   BoardResume(std::filesystem::path file, InputLog::Identity identity)
       : log_(std::move(file), std::move(identity)) {}
 
-  // At start: the last run's board in progress, each of its inputs given to `apply` with the wall clock
-  // (s) when the last run applied it (replaying() is true meanwhile), the file then going on after them. Nothing to resume (none, or a file that cannot be
-  // replayed here, the warnings logged): nullopt, and a fresh file for the board whose first event will be
-  // `first_seq`.
-  std::optional<InputLog::Resumed> resume(std::uint64_t first_seq, double wall,
-                                          const std::function<void(const table::TableInput&, double wall)>& apply);
+  // At start: the last run's board in progress. The zones' readings when the board before it ended go
+  // to `assume` first (Table::assume_readings); then each input to `apply` with the wall clock (s) when
+  // the last run applied it (replaying() is true meanwhile), the file then going on after them. Nothing
+  // to resume (none, or a file that cannot be replayed here, the warnings logged): nullopt, and a fresh
+  // file for the board whose first event will be `first_seq`.
+  using Assume = std::function<void(const std::vector<table::Observation>&, table::Millis heard)>;
+  using Apply = std::function<void(const table::TableInput&, double wall)>;
+  std::optional<InputLog::Resumed> resume(std::uint64_t first_seq, double wall, const Assume& assume, const Apply& apply);
   bool replaying() const { return replaying_; }
 
-  // After the table applied an input and its events went out (`emitted`: it said something): kept; a
-  // board that `ended` (returned or verified) needs no history: a fresh file for the next, whose first event
+  // After the table applied an input and its events went out (`emitted`: it said something): kept. A
+  // board that ended (returned or verified) needs no history: `ended` holds what the zones read then
+  // (Table::stable_readings), and a fresh file begins with them for the next board, whose first event
   // will be `next_first_seq`. Nothing while replaying.
-  void logged(const table::TableInput& in, bool emitted, bool ended, std::uint64_t next_first_seq,
+  struct Ended {
+    std::vector<table::Observation> held;
+    table::Millis at = 0;  // the table's time of the input that ended it
+  };
+  void logged(const table::TableInput& in, bool emitted, const std::optional<Ended>& ended, std::uint64_t next_first_seq,
               double wall);
   // The master record was reloaded (InputLog::record_changed).
   void record_changed(const std::string& hash) { log_.record_changed(hash); }

@@ -67,6 +67,58 @@ bool write_all(int fd, const std::string& text, std::uintmax_t at) {
   return true;
 }
 
+// A reading as line_of and the header's "held" write it (the run's count and times aside).
+table::Observation observation_of(const json& j) {
+  auto zone = table::Zone::parse(j["o"].get<std::string>());
+  if (!zone) throw std::invalid_argument("unknown zone");
+  table::Observation o;
+  o.zone = *zone;
+  o.cards = bridge::Hand::from_bits(std::stoull(j["c"].get<std::string>(), nullptr, 16));
+  o.unknown = j.value("u", 0);
+  o.complete = j.value("k", true);
+  o.confidence = j.value("f", 1.0);
+  o.source = j.value("s", std::string());
+  o.unknown_ids = j.value("i", std::vector<std::string>());
+  // The tags' UIDs of the cards read ({"SA": "04..."}, or a list where a face has several tags: two
+  // cards): a resumed board tells one card heard by two readers from a second card of another pack,
+  // and counts two ♠A in one pocket, as the live one did.
+  if (j.contains("ci"))
+    for (auto it = j["ci"].begin(); it != j["ci"].end(); ++it) {
+      auto card = bridge::Card::parse(it.key());
+      if (!card) throw std::invalid_argument("'" + it.key() + "' is not a card");
+      if (it.value().is_array())
+        for (const auto& id : it.value()) o.card_ids.emplace(*card, id.get<std::string>());
+      else
+        o.card_ids.emplace(*card, it.value().get<std::string>());
+    }
+  o.time = j["t"].get<table::Millis>();
+  return o;
+}
+
+json observation_json(const table::Observation& o) {
+  json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}};
+  if (o.unknown) j["u"] = o.unknown;
+  if (!o.complete) j["k"] = false;
+  if (o.confidence != 1.0) j["f"] = o.confidence;
+  if (!o.source.empty()) j["s"] = o.source;
+  if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
+  if (!o.card_ids.empty()) {
+    json ids = json::object();
+    for (auto it = o.card_ids.begin(); it != o.card_ids.end(); it = o.card_ids.upper_bound(it->first)) {
+      auto [first, last] = o.card_ids.equal_range(it->first);
+      if (std::next(first) == last) {
+        ids[it->first.str()] = first->second;
+        continue;
+      }
+      json several = json::array();
+      for (auto k = first; k != last; ++k) several.push_back(k->second);
+      ids[it->first.str()] = several;
+    }
+    j["ci"] = ids;
+  }
+  return j;
+}
+
 }  // namespace
 
 std::string InputLog::record_hash(const bridge::MasterRecord& master) {
@@ -160,6 +212,14 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         if (j.value("zones", std::vector<std::string>()) != identity_.zones)
           return refuse("written for another set of zones");
         r.first_seq = j.value("first_seq", std::uint64_t{0});
+        // The zones' readings when the last board ended (start): the cards still lying there are that
+        // board's, never a new one's plays. A file of an older daemon has none.
+        if (j.contains("held")) {
+          for (const json& o : j["held"]) r.held.push_back(observation_of(o));
+          r.held_at = j.value("at", table::Millis{0});
+          r.last_time = r.held_at;
+          r.last_wall = j.value("w", 0.0);
+        }
         header = true;
         good_end_ = at;
         continue;
@@ -192,28 +252,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
         r.inputs.push_back(std::move(c));
         r.walls.push_back(j.value("w", 0.0));
       } else if (j.contains("o")) {
-        auto zone = table::Zone::parse(j["o"].get<std::string>());
-        if (!zone) throw std::invalid_argument("unknown zone");
-        table::Observation o;
-        o.zone = *zone;
-        o.cards = bridge::Hand::from_bits(std::stoull(j["c"].get<std::string>(), nullptr, 16));
-        o.unknown = j.value("u", 0);
-        o.complete = j.value("k", true);
-        o.confidence = j.value("f", 1.0);
-        o.source = j.value("s", std::string());
-        o.unknown_ids = j.value("i", std::vector<std::string>());
-        // The tags' UIDs of the cards read ({"SA": "04..."}, or a list where a face has several tags: two
-        // cards): a resumed board tells one card heard by two readers from a second card of another pack,
-        // and counts two ♠A in one pocket, as the live one did.
-        if (j.contains("ci"))
-          for (auto it = j["ci"].begin(); it != j["ci"].end(); ++it) {
-            auto card = bridge::Card::parse(it.key());
-            if (!card) throw std::invalid_argument("'" + it.key() + "' is not a card");
-            if (it.value().is_array())
-              for (const auto& id : it.value()) o.card_ids.emplace(*card, id.get<std::string>());
-            else
-              o.card_ids.emplace(*card, it.value().get<std::string>());
-          }
+        const table::Observation o = observation_of(j);
         const table::Millis first = j["t"].get<table::Millis>(), last = j.value("l", first);
         const table::Millis lag = j.value("ti", first) - first;  // the input's time against the reading's
         const auto n = std::clamp<std::uint64_t>(j.value("n", std::uint64_t{1}), 1, kMaxReadsPerRun);
@@ -242,11 +281,12 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
   }
   if (!header) return refuse("no header");
   end_runs();
-  if (r.inputs.empty()) return std::nullopt;
+  if (r.inputs.empty() && r.held.empty()) return std::nullopt;
   return r;
 }
 
-void InputLog::start(std::uint64_t first_seq, double wall) {
+void InputLog::start(std::uint64_t first_seq, double wall, const std::vector<table::Observation>& held,
+                     table::Millis at) {
   runs_.clear();
   last_ = {};
   tail_dirty_ = false;
@@ -262,6 +302,11 @@ void InputLog::start(std::uint64_t first_seq, double wall) {
             {"zones", identity_.zones},
             {"first_seq", first_seq},
             {"w", wall}};
+  if (!held.empty()) {
+    h["held"] = json::array();
+    for (const table::Observation& o : held) h["held"].push_back(observation_json(o));
+    h["at"] = at;
+  }
   append(h.dump());
 }
 
@@ -297,29 +342,11 @@ void InputLog::commit_runs() {
 }
 
 std::string InputLog::line_of(const Run& r) {
-  const table::Observation& o = r.first;
-  json j = {{"o", o.zone.str()}, {"c", hex(o.cards.bits())}, {"t", o.time}, {"n", r.reads}, {"l", r.last},
-            {"w", r.wall}};
-  if (r.lag != 0) j["ti"] = o.time + r.lag;
-  if (o.unknown) j["u"] = o.unknown;
-  if (!o.complete) j["k"] = false;
-  if (o.confidence != 1.0) j["f"] = o.confidence;
-  if (!o.source.empty()) j["s"] = o.source;
-  if (!o.unknown_ids.empty()) j["i"] = o.unknown_ids;
-  if (!o.card_ids.empty()) {
-    json ids = json::object();
-    for (auto it = o.card_ids.begin(); it != o.card_ids.end(); it = o.card_ids.upper_bound(it->first)) {
-      auto [first, last] = o.card_ids.equal_range(it->first);
-      if (std::next(first) == last) {
-        ids[it->first.str()] = first->second;
-        continue;
-      }
-      json several = json::array();
-      for (auto k = first; k != last; ++k) several.push_back(k->second);
-      ids[it->first.str()] = several;
-    }
-    j["ci"] = ids;
-  }
+  json j = observation_json(r.first);
+  j["n"] = r.reads;
+  j["l"] = r.last;
+  j["w"] = r.wall;
+  if (r.lag != 0) j["ti"] = r.first.time + r.lag;
   return j.dump() + "\n";
 }
 

@@ -47,6 +47,10 @@ class InputLog {
     table::Millis last_time = 0;            // the table's time of the last input
     double last_wall = 0;                   // the wall clock (s) when it was applied
     std::uint64_t first_seq = 0;            // the journal's first seq of the board in progress
+    // The zones' stable readings when the last board ended, heard last at `held_at` (start's `held`):
+    // given back to the table (Table::assume_readings) before the inputs.
+    std::vector<table::Observation> held;
+    table::Millis held_at = 0;
   };
 
   // The deals of a master record, hashed (FNV-1a): two records with the same boards hash alike.
@@ -63,8 +67,10 @@ class InputLog {
   std::optional<Resumed> load(std::vector<std::string>& warnings);
 
   // A new file: truncated, the header (the journal's first seq of the next board). Call at start and
-  // whenever a board ends.
-  void start(std::uint64_t first_seq, double wall);
+  // whenever a board ends, with what the zones read then (`held`, Table::stable_readings, at the table's
+  // time `at`): a restart before the next board knows the cards still lying there were the last board's.
+  void start(std::uint64_t first_seq, double wall, const std::vector<table::Observation>& held = {},
+             table::Millis at = 0);
   // After a load() that was replayed: the file goes on after its last good record (a cut line goes).
   void continue_file();
   // An input the table applied, after its events were published (`emitted`: it made the table say something).

@@ -49,7 +49,10 @@ void TableHost::resume(const devices::InputScript& scenario) {
   for (const table::Zone& z : config_.zones) identity.zones.push_back(z.str());
   board_resume_ = std::make_unique<BoardResume>(fs::path(options_.state_dir) / "board-in-progress.inputs", std::move(identity));
   const auto began = std::chrono::steady_clock::now();
-  auto resumed = board_resume_->resume(board_first_seq_, wall(), [this](const table::TableInput& in, double at) { apply(in, at); });
+  auto resumed = board_resume_->resume(
+      board_first_seq_, wall(),
+      [this](const std::vector<table::Observation>& held, table::Millis heard) { table_->assume_readings(held, heard); },
+      [this](const table::TableInput& in, double at) { apply(in, at); });
   if (!resumed) return;
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
   clock_.resume(resumed->last_time, resumed->last_wall, scenario);
@@ -67,15 +70,22 @@ void TableHost::resume(const devices::InputScript& scenario) {
   const auto board = table_->board();
   log(Priority::Notice, "resumed board " + (board ? std::to_string(master_->board(*board).board) : std::string("-")) + " (phase " +
                             table_->phase_name() + ") from " + std::to_string(resumed->inputs.size()) + " inputs of the last run (" +
-                            std::to_string(resumed->records) + " records, replayed in " + took + " ms)");
+                            std::to_string(resumed->records) + " records, replayed in " + took + " ms" +
+                            (resumed->held.empty() ? std::string()
+                                                   : "; the readings of " + std::to_string(resumed->held.size()) +
+                                                         " zones when the last board ended taken as they were") +
+                            ")");
 }
 
 void TableHost::logged(const table::TableInput& in, const std::vector<Published>& events) {
   if (!board_resume_) return;
-  // A board that ended leaves the table waiting: it needs no history, the next board starts a new file.
+  // A board that ended leaves the table waiting: it needs no history, the next board starts a new file
+  // with what the zones read at that moment (the last trick still in the play areas is that board's).
   const bool ended = std::any_of(events.begin(), events.end(),
                                  [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
-  board_resume_->logged(in, !events.empty(), ended, board_first_seq_, wall());
+  std::optional<BoardResume::Ended> end;
+  if (ended) end = BoardResume::Ended{table_->stable_readings(), in.time};
+  board_resume_->logged(in, !events.empty(), end, board_first_seq_, wall());
 }
 
 void TableHost::on_device_event(const devices::DeviceEvent& d, const std::string& driver) {

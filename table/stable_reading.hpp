@@ -34,6 +34,15 @@ class StableReading {
   const std::optional<Observation>& stable() const { return stable_; }
   Millis last_heard() const { return last_heard_; }
   bool heard() const { return heard_; }
+  // The reading the zone had when the last run's board ended (a restart between boards): stable from the
+  // start and last heard at `heard`, so the same reading again is no news.
+  void assume(const Observation& o, Millis heard) {
+    forget();
+    stable_ = o;
+    if (!stable_->tags_counted()) stable_->count_tags();
+    last_heard_ = heard;
+    heard_ = true;
+  }
   // The device went silent: forget the stable reading (the zone is unknown until heard again).
   void forget() {
     stable_.reset();

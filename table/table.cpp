@@ -92,6 +92,20 @@ std::vector<Event> Table::take_events() {
   return out;
 }
 
+std::vector<Observation> Table::stable_readings() const {
+  std::vector<Observation> held;
+  for (const Zone& z : config_.zones)
+    if (const auto& r = readings_[static_cast<std::size_t>(z.index())].stable()) held.push_back(*r);
+  return held;
+}
+
+void Table::assume_readings(const std::vector<Observation>& readings, Millis heard) {
+  now_ = std::max(now_, heard);
+  for (const Observation& o : readings)
+    if (std::any_of(config_.zones.begin(), config_.zones.end(), [&](const Zone& z) { return z == o.zone; }))
+      readings_[static_cast<std::size_t>(o.zone.index())].assume(o, heard);
+}
+
 std::string Table::phase_name() const {
   switch (phase_) {
     case Phase::Waiting: return "waiting";

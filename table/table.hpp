@@ -38,6 +38,14 @@ class Table {
   // The events published since the last call, in order.
   std::vector<Event> take_events();
 
+  // What each zone reads now, stable: after a board ends the cards still lying in a play area (the last
+  // trick, a card left face up) or in the pockets are the board just played, not a new one. A restart
+  // between boards gives them back with assume_readings, or a fresh table takes them for cards played.
+  std::vector<Observation> stable_readings() const;
+  // The zones' readings as the last run's table held them (stable_readings) when its board ended, last
+  // heard at `heard`: known from the start, so reading them again is no change. Nothing is said.
+  void assume_readings(const std::vector<Observation>& readings, Millis heard);
+
   // What the table knows now (for status and snapshots).
   std::optional<std::uint32_t> board() const { return board_; }
   std::string phase_name() const;
