@@ -18,6 +18,7 @@
 #include <iostream>
 
 #include "bridge/board_record.hpp"
+#include "counted_words.hpp"
 #include "hand_diagram.hpp"
 #include "journal_losses.hpp"
 #include "live_backlog.hpp"
@@ -238,7 +239,8 @@ int run_watch(const std::vector<std::string>& args) {
       "when it ends the --since options that go on from where it stopped. Stopped during the replay (SIGTERM, SIGINT), it "
       "asks for no more pages, shows those it has as far as every table's next event is known (the time order), says from "
       "which seq each table was not shown, shows the live events held that follow on from it, and exits 0: the next watch "
-      "given those options shows exactly the rest")(
+      "given those options shows exactly the rest; stopped after it with a table's gap not yet replayed, the gap and the "
+      "events after it are left to the next watch (counted on stderr), whose options start at the gap")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
       "are shown first")(
@@ -347,7 +349,7 @@ int run_watch(const std::vector<std::string>& args) {
   const auto take_backlog = [&] {
     backlog.read();
     if (const std::size_t let_go = backlog.take_let_go())
-      std::cerr << "cardtablectl watch: " << let_go << " live events came past the " << LiveBacklog::kLimit
+      std::cerr << "cardtablectl watch: " << counted(let_go, "live event") << " came past the " << LiveBacklog::kLimit
                 << " held while the journals were replayed: not held, their gaps are replayed as any gap is\n";
     for (std::string body; backlog.take(body);) take_live(body, std::chrono::steady_clock::now());
   };
@@ -378,10 +380,12 @@ int run_watch(const std::vector<std::string>& args) {
     if (!zmq::recv_multipart(sub, std::back_inserter(frames), zmq::recv_flags::dontwait) || frames.size() != 2) continue;
     take_live(frames[1].to_string_view(), now);
   }
-  // Stopped (a signal, --seconds): the events received already, queued in the socket, are shown, not
-  // dropped; nothing more is awaited.
-  take_backlog();
+  // Stopped (a signal, --seconds): the replays running end, then the events received already, queued in
+  // the socket, are shown, not dropped (a gap among them is said, or left to the next watch); nothing more
+  // is awaited.
   venue.stop();
+  take_backlog();
+  venue.say_left();
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
   if (!since->empty())
     if (std::string next = resume_options(*since, shown.last_seqs()); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';

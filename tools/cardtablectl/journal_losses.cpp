@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "counted_words.hpp"
 #include "protocol/json_fields.hpp"
 
 namespace cardtable::tools {
@@ -13,9 +14,7 @@ namespace {
 // An unreadable entry is a seq, or an event with one.
 std::uint64_t seq_of(const json& j) { return j.is_object() ? protocol::seq_field(j) : protocol::positive_number(j); }
 // "event #4 is" / "events #1 to #40 are"
-std::string seqs_are(std::uint64_t first, std::uint64_t last) {
-  return first == last ? "event #" + std::to_string(first) + " is" : "events #" + std::to_string(first) + " to #" + std::to_string(last) + " are";
-}
+std::string seqs_are(std::uint64_t first, std::uint64_t last) { return events_numbered(first, last) + (first == last ? " is" : " are"); }
 }  // namespace
 
 std::vector<std::string> journal_losses(const json& reply, std::uint64_t since) {

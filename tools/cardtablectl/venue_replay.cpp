@@ -5,6 +5,7 @@
 #include <iostream>
 #include <map>
 
+#include "counted_words.hpp"
 #include "terminal_text.hpp"
 #include "journal_losses.hpp"
 #include "protocol/json_fields.hpp"
@@ -43,6 +44,7 @@ std::optional<json> VenueReplay::page_of(const std::string& table, std::uint64_t
 
 bool VenueReplay::replay_since(const SincePlan& plan, const std::string& control, const TableControl& at) {
   since_every_ = plan.every();
+  resumes_ = !plan.empty();
   if (plan.empty()) return true;
   // Every table's journal merged in time order (a director catching up reads the venue's afternoon as it
   // happened), each from the endpoint that serves it.
@@ -107,7 +109,7 @@ void VenueReplay::say_stopped(const std::map<std::string, std::uint64_t>& stoppe
   if (stopped.empty()) return;
   std::string where;
   for (const auto& [table, first] : stopped) {
-    since_stopped_.insert(table);
+    left_tables_.insert(table);
     // What this watch showed, or (filtered) passed, of the table is before `first`: its resume line starts there.
     if (!table.empty()) shown_.last_seq(table) = std::max(shown_.last_seq(table), first - 1);
     if (!where.empty()) where += ", ";
@@ -133,7 +135,7 @@ void VenueReplay::say_unserved(const std::string& table, std::uint64_t from, con
 // A gap of a table --control does not serve: said (on stderr, outside --json's lines), never filled with
 // another table's events.
 void VenueReplay::say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const {
-  std::cerr << "cardtablectl watch: " << printable(table) << ": events #" << first << " to #" << last << " not received (" << why
+  std::cerr << "cardtablectl watch: " << printable(table) << ": " << events_numbered(first, last) << " not received (" << why
             << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT" << replay_hint_ << '\n';
 }
 
@@ -141,13 +143,10 @@ void VenueReplay::handle(json e) {
   const std::string table = table_of(e);
   if (gaps_.replaying(table)) return gaps_.hold(table, std::move(e));
   const std::uint64_t seq = protocol::seq_field(e);
-  if (since_stopped(table)) {
-    // Its --since replay was stopped: nothing more is asked of its journal, and an event past what was
-    // shown is the next watch's (which starts at the first seq not shown).
-    if (seq > shown_.last_seq(table) + 1) {
-      left_[table].insert(seq);  // a seq heard twice is one event
-      return;
-    }
+  if (left_to_next_watch(table)) {
+    // Nothing more is asked of its journal, and an event past what was shown is the next watch's (which
+    // starts at the first seq not shown).
+    if (seq > shown_.last_seq(table) + 1) return leave(table, seq);
     return shown_.show(e);
   }
   // A new journal: what it published before this event (from its seq 1) is replayed as any gap is.
@@ -156,6 +155,17 @@ void VenueReplay::handle(json e) {
   auto control_of = [&] { return controls_.of(table, Clock::now()); };
   // `upto` 0: a heartbeat's, whose failure is said alone (the gap is named by the next event).
   auto replay = [&](std::uint64_t from, std::uint64_t upto, const TableControl& c) {
+    if (stopping_ && resumes_) {
+      // A replay now would be abandoned at once, and the resume line moved past the gap: the next watch's.
+      if (seq) return leave(table, seq);
+      return shown_.show(e);  // a heartbeat's: the line starts at the first seq not shown already
+    }
+    if (stopping_) {
+      // No --since: nothing resumes from here, the gap is said for `cardtablectl replay` and the event shown.
+      if (upto && !shown_.filtered()) say_gap(table, from, upto, "the watch stopped before it was replayed");
+      shown_.last_seq(table) = std::max(shown_.last_seq(table), upto);
+      return shown_.show(e);
+    }
     gaps_.start(table, from, upto, c, Clock::now());
     gaps_.hold(table, std::move(e));
   };
@@ -205,11 +215,29 @@ void VenueReplay::say_losses(const std::string& table, const json& page, std::ui
   for (const std::string& lost : journal_losses(page, since)) std::cerr << "cardtablectl watch: " << printable(table) << ": " << lost << '\n';
 }
 
+void VenueReplay::leave(const std::string& table, std::uint64_t seq) {
+  left_tables_.insert(table);
+  left_[table].insert(seq);  // a seq heard twice is one event
+}
+
 void VenueReplay::stop() {
-  end(gaps_.abandon("watch stopped before its replay ended"));
+  stopping_ = true;
+  auto ended = gaps_.abandon("watch stopped before its replay ended");
+  if (resumes_)
+    for (auto& r : ended) {
+      // What its pages showed stays shown; from the first seq not shown, the table is the next watch's.
+      left_tables_.insert(r.table);
+      r.failure.reset();
+    }
+  end(std::move(ended));
+}
+
+void VenueReplay::say_left() const {
   for (const auto& [table, left] : left_)
-    std::cerr << "cardtablectl watch: " << printable(table) << ": " << left.size() << " live events past #" << shown_.last_seq(table) << " (#"
-              << *left.begin() << " to #" << *left.rbegin() << ") not shown: its replay was stopped before them; the next watch shows them from its journal\n";
+    std::cerr << "cardtablectl watch: " << printable(table) << ": " << counted(left.size(), "live event") << " past #" << shown_.last_seq(table) << " ("
+              << seq_run(*left.begin(), *left.rbegin())
+              << ") not shown: its replay was stopped before " << (left.size() == 1 ? "it" : "them") << "; the next watch shows "
+              << (left.size() == 1 ? "it" : "them") << " from its journal\n";
 }
 
 }  // namespace cardtable::tools

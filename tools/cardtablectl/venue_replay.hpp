@@ -7,7 +7,10 @@
 // A watch stopped during its --since replay (TimeOrderedReplay says what it shows then) leaves the rest of
 // each table it did not show whole to the next watch, which its resume line starts at the first seq not
 // shown: the live events it held past that point are not shown either (shown, they would move the resume
-// line past the seqs between), only those that follow on from what was shown.
+// line past the seqs between), only those that follow on from what was shown. So does a watch --since
+// stopped after its replay with a gap being replayed, or one among the events it had received already:
+// the gap and what follows it are the next watch's (the gap's replay, abandoned at once, moved the line
+// past the gap, and no watch ever showed its seqs).
 #pragma once
 
 #include <chrono>
@@ -55,9 +58,12 @@ class VenueReplay {
   std::vector<zmq::pollitem_t> poll_items() const { return gaps_.poll_items(); }
   // After a poll of poll_items(): each page that came is shown; a replay that ended lets its table go on.
   void take(const zmq::pollitem_t* polled, Clock::time_point now);
-  // The watch stops: each replay still running ends, said, and the events it held are shown; the live
-  // events left to the next watch (its --since replay stopped) are said.
+  // The watch stops: each replay still running ends, and from here no gap is replayed. With --since (a
+  // resume line), the gap and the events after it are left to the next watch; without, the gap is said
+  // and the events the replay held are shown. Then the caller hands the events received already to handle().
   void stop();
+  // After stop() and the last events: the live events left to the next watch are said.
+  void say_left() const;
   // A table's journal --since asked for was not replayed: the watch exits 1.
   bool incomplete() const { return since_incomplete_; }
 
@@ -74,8 +80,11 @@ class VenueReplay {
   // A replay that failed is said, and not tried again for a while (TableControls::failed); then its
   // table's held events go on, in the order they came.
   void end(std::vector<GapReplays::Ended> ended);
-  // Whether the --since replay of this table was stopped before its end ("": --control's table, unnamed).
-  bool since_stopped(const std::string& table) const { return since_stopped_.count(table) || since_stopped_.count(""); }
+  // Whether the rest of this table is the next watch's: its --since replay was stopped before its end ("":
+  // --control's table, unnamed), or the watch stopped at one of its gaps.
+  bool left_to_next_watch(const std::string& table) const { return left_tables_.count(table) || left_tables_.count(""); }
+  // `seq` of `table` and every event past it are the next watch's.
+  void leave(const std::string& table, std::uint64_t seq);
 
   TableControls& controls_;
   ShownEvents& shown_;
@@ -87,9 +96,11 @@ class VenueReplay {
   std::set<std::string> following_;           // the tables replayed: a heartbeat ahead of what was shown replays the rest
   bool follow_every_ = false;                 // --control never answered: its replay was asked for blindly, every table followed
   bool since_incomplete_ = false;
+  bool resumes_ = false;   // --since given: the watch ends with a resume line, which starts at the first seq not shown
+  bool stopping_ = false;  // stop() came: no gap is replayed any more
   std::set<std::string> said_unserved_;
-  std::set<std::string> since_stopped_;
-  std::map<std::string, std::set<std::uint64_t>> left_;  // per table, the seqs of the live events left to the next watch (since_stopped)
+  std::set<std::string> left_tables_;
+  std::map<std::string, std::set<std::uint64_t>> left_;  // per table, the seqs of the live events left to the next watch
 };
 
 }  // namespace cardtable::tools
