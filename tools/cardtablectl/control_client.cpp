@@ -187,10 +187,12 @@ bool await_reply(zmq::socket_t& s, int timeout_ms, LiveBacklog* meanwhile) {
   return false;
 }
 
+// `ctx`: the caller's, one for every request of a cardtablectl run: a context of its own per request
+// started and stopped an I/O thread each time, once per page of 5,000 events of a --since replay (the
+// caller's outlives this socket, closed here with linger 0, so its end never waits on one).
 // `server_public`: the endpoint's CURVE key; --control's by default.
-std::optional<json> request(const std::string& endpoint, const json& body, int timeout_ms, std::string& error,
+std::optional<json> request(zmq::context_t& ctx, const std::string& endpoint, const json& body, int timeout_ms, std::string& error,
                             const std::string& server_public = g_curve.control_public, LiveBacklog* meanwhile = nullptr) {
-  zmq::context_t ctx;
   zmq::socket_t s(ctx, zmq::socket_type::req);
   s.set(zmq::sockopt::linger, 0);
   apply_curve(s, g_curve, server_public);
@@ -321,8 +323,8 @@ int run_watch(const std::vector<std::string>& args) {
   }
   // What is published while the journals are asked (--since) is read as it comes and shown after.
   LiveBacklog backlog(sub);
-  const auto ask = [&backlog](const TableControl& to, const json& body, std::string& error) {
-    return request(to.endpoint, body, 3000, error, to.server_key, &backlog);
+  const auto ask = [&ctx, &backlog](const TableControl& to, const json& body, std::string& error) {
+    return request(ctx, to.endpoint, body, 3000, error, to.server_key, &backlog);
   };
   VenueReplay venue(ctx, replay_command, controls, shown, ask, secure,
                     g_curve.mine ? " --key " + g_curve.key_file + " --server-key TABLE.pub" : std::string(), [] { return g_stop != 0; });
@@ -522,7 +524,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
     body["paths"] = paths;
   }
   std::string error;
-  auto reply = request(endpoint, body, 5000, error);
+  zmq::context_t ctx;
+  auto reply = request(ctx, endpoint, body, 5000, error);
   if (!reply) {
     std::cerr << "cardtablectl " << command << ": " << printable(error) << '\n';
     return kExitProblems;
