@@ -157,6 +157,36 @@ class HubEndpoints : public Daemon {
     table.connect(up);
     return table;
   }
+  // `cardtablectl watch --json` of the hub's venue with `options`, its standard output a pipe the test
+  // reads when it chooses (full, it blocks watch while its socket still receives), its stderr in watch.err.
+  // Subscribed once its first line comes: table 1's seq 1 is published on `table` until it does. Its pid, or
+  // -1 when no line came.
+  pid_t start_piped_watch(zmq::socket_t& table, const std::vector<std::string>& options, FILE*& out) {
+    const std::string pid_file = (dir / "watch.pid").string();
+    std::string command = "echo $$ >'" + pid_file + "'; exec '" CARDTABLECTL "' watch --json -e '" + down + "' -c '" + hubctl + "'";
+    for (const auto& o : options) command += " '" + o + "'";
+    out = ::popen((command + " 2>'" + (dir / "watch.err").string() + "'").c_str(), "r");
+    if (!out || !wait_for([&] {
+          send_event(table, "1", 1, "info", "first");
+          pollfd fd{::fileno(out), POLLIN, 0};
+          return ::poll(&fd, 1, 100) > 0;
+        }))
+      return -1;
+    return std::stoi(text_of(pid_file));
+  }
+  // The piped watch's lines read to their end: the seqs of the events it showed, in its order; `ended` its
+  // exit as pclose gives it.
+  static std::vector<std::uint64_t> seqs_of_piped_watch(FILE* out, int& ended) {
+    std::string lines;
+    std::array<char, 65536> buf{};
+    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), out)) > 0;) lines.append(buf.data(), n);
+    ended = ::pclose(out);
+    std::vector<std::uint64_t> seqs;
+    std::istringstream in(lines);
+    for (std::string line; std::getline(in, line);)
+      if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) seqs.push_back(e["seq"].get<std::uint64_t>());
+    return seqs;
+  }
   json hub_reply(const char* command) const {
     CtlRun r = run_ctl({command, "--json", "-c", hubctl});
     json j = json::parse(r.out, nullptr, false);
@@ -1153,19 +1183,9 @@ TEST_F(HubEndpoints, AWatchStoppedShowsTheEventsItHadReceivedAlready) {
   constexpr std::uint64_t kEvents = 1000;  // ~230 KB of JSON lines: more than a pipe holds (64 KB)
   zmq::socket_t table = start_hub_and_a_table();
   ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
-  const std::string pid_file = (dir / "watch.pid").string();
-  FILE* out = ::popen(("echo $$ >'" + pid_file + "'; exec '" CARDTABLECTL "' watch --json -e '" + down + "' -c '" + hubctl + "' 2>'" +
-                       (dir / "watch.err").string() + "'")
-                          .c_str(),
-                      "r");
-  ASSERT_NE(out, nullptr);
-  // Subscribed once its first line comes.
-  ASSERT_TRUE(wait_for([&] {
-    send_event(table, "1", 1, "info", "first");
-    pollfd fd{::fileno(out), POLLIN, 0};
-    return ::poll(&fd, 1, 100) > 0;
-  })) << text_of(dir / "watch.err");
-  const pid_t watch = std::stoi(text_of(pid_file));
+  FILE* out = nullptr;
+  const pid_t watch = start_piped_watch(table, {}, out);
+  ASSERT_GT(watch, 0) << text_of(dir / "watch.err");
   for (std::uint64_t seq = 2; seq <= kEvents; ++seq) {
     send_event(table, "1", seq, "info", "received before the stop");
     if (seq % 100 == 0) std::this_thread::sleep_for(5ms);
@@ -1175,15 +1195,10 @@ TEST_F(HubEndpoints, AWatchStoppedShowsTheEventsItHadReceivedAlready) {
   ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("forwarded", std::uint64_t{0}) >= kEvents; }, 30s)) << hub_reply("status").dump();
   std::this_thread::sleep_for(1s);
   ::kill(watch, SIGTERM);
-  std::string lines;
-  std::array<char, 65536> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), out)) > 0;) lines.append(buf.data(), n);
-  const int ended = ::pclose(out);
+  int ended = -1;
+  const std::vector<std::uint64_t> seqs = seqs_of_piped_watch(out, ended);
   EXPECT_TRUE(WIFEXITED(ended) && WEXITSTATUS(ended) == 0) << ended << text_of(dir / "watch.err");
-  std::vector<std::uint64_t> seqs, expected;
-  std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);)
-    if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) seqs.push_back(e["seq"].get<std::uint64_t>());
+  std::vector<std::uint64_t> expected;
   for (std::uint64_t seq = 1; seq <= kEvents; ++seq) expected.push_back(seq);
   EXPECT_EQ(seqs.size(), kEvents) << "events received before the stop were not shown:\n" << text_of(dir / "watch.err");
   EXPECT_EQ(seqs, expected);
@@ -1205,18 +1220,10 @@ TEST_F(HubEndpoints, AWatchStoppedWithAGapInWhatItHadReceivedLeavesTheGapToTheNe
   ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
   zmq::socket_t table(ctx, zmq::socket_type::pub);
   table.connect(up);
-  const std::string pid_file = (dir / "watch.pid").string(), err = (dir / "watch.err").string();
-  FILE* out = ::popen(("echo $$ >'" + pid_file + "'; exec '" CARDTABLECTL "' watch --json --since 1 -e '" + down + "' -c '" + hubctl + "' 2>'" + err + "'")
-                          .c_str(),
-                      "r");
-  ASSERT_NE(out, nullptr);
-  // Its (empty) journal replayed and subscribed once its first line comes.
-  ASSERT_TRUE(wait_for([&] {
-    send_event(table, "1", 1, "info", "first");
-    pollfd fd{::fileno(out), POLLIN, 0};
-    return ::poll(&fd, 1, 100) > 0;
-  })) << text_of(err);
-  const pid_t watch = std::stoi(text_of(pid_file));
+  const std::string err = (dir / "watch.err").string();
+  FILE* out = nullptr;
+  const pid_t watch = start_piped_watch(table, {"--since", "1"}, out);  // its (empty) journal replayed first
+  ASSERT_GT(watch, 0) << text_of(err);
   // Its standard output not read: watch blocks on the full pipe while the rest, the gap with it, waits in its socket.
   for (std::uint64_t seq = 2; seq <= kLast; ++seq) {
     if (seq > kBeforeGap && seq < kLast - 2) continue;
@@ -1227,16 +1234,11 @@ TEST_F(HubEndpoints, AWatchStoppedWithAGapInWhatItHadReceivedLeavesTheGapToTheNe
   ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("forwarded", std::uint64_t{0}) >= kLast - 2; }, 30s)) << hub_reply("status").dump();
   std::this_thread::sleep_for(1s);
   ::kill(watch, SIGTERM);
-  std::string lines;
-  std::array<char, 65536> buf{};
-  for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), out)) > 0;) lines.append(buf.data(), n);
-  const int ended = ::pclose(out);
+  int ended = -1;
+  const std::vector<std::uint64_t> first = seqs_of_piped_watch(out, ended);
   const std::string said = text_of(err);
   EXPECT_TRUE(WIFEXITED(ended) && WEXITSTATUS(ended) == 0) << ended << said;
-  std::vector<std::uint64_t> first, expected;
-  std::istringstream in(lines);
-  for (std::string line; std::getline(in, line);)
-    if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) first.push_back(e["seq"].get<std::uint64_t>());
+  std::vector<std::uint64_t> expected;
   for (std::uint64_t seq = 1; seq <= kBeforeGap; ++seq) expected.push_back(seq);
   EXPECT_EQ(first, expected) << "shown past the gap, which the next watch would not show:\n" << said;
   EXPECT_NE(said.find("default/A/1: 3 live events past #1000 (#1003 to #1005) not shown"), std::string::npos) << said;
