@@ -4,6 +4,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include <algorithm>
 #include <cctype>
 
 #include <fstream>
@@ -81,6 +82,20 @@ std::map<std::string, std::string> query(std::string_view target) {
 std::string error_of(const json& reply) {
   auto it = reply.find("error");
   return it != reply.end() && it->is_string() ? it->get<std::string>() : std::string("no reason given");
+}
+
+// The seqs of `gap` that a replay's answer names `unreadable`, ascending: in the table's journal, their
+// lines damaged on its disk (a bad block), so the daemon leaves them out of `events`
+// (daemon/journal_requests.cpp). An entry that is not a seq is skipped: a reply is outside input.
+std::vector<std::uint64_t> unreadable_in(const json& reply, const GapReplays::Gap& gap) {
+  std::vector<std::uint64_t> seqs;
+  auto u = reply.find("unreadable");
+  if (u == reply.end() || !u->is_array()) return seqs;
+  for (const json& s : *u)
+    if (const std::uint64_t seq = protocol::positive_number(s); seq >= gap.since && seq < gap.until) seqs.push_back(seq);
+  std::sort(seqs.begin(), seqs.end());
+  seqs.erase(std::unique(seqs.begin(), seqs.end()), seqs.end());
+  return seqs;
 }
 
 std::string_view target_of(const Request& req) { return {req.target().data(), req.target().size()}; }
@@ -576,10 +591,29 @@ void Gateway::replay_failed(Stream stream, const std::string& table, const GapRe
   start_next_replay(stream, table);
 }
 
+std::pair<std::uint64_t, std::uint64_t> Gateway::mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last) {
+  return stream == Stream::events ? venue_.mark_missed(table, first, last) : venue_.mark_live_missed(table, first, last);
+}
+
 void Gateway::say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
-  auto [from, to] = stream == Stream::events ? venue_.mark_missed(table, first, last) : venue_.mark_live_missed(table, first, last);
+  auto [from, to] = mark_missed(stream, table, first, last);
   if (!from) return;  // counted and said before (each heartbeat shows a gap again)
   std::cerr << "cardtable-console: table " << table << ": " << seqs_of(stream, {{}, from, to + 1}) << " missed: " << why
+            << (stream == Stream::events ? ": an alert among them is not shown" : ": those hands are not shown") << std::endl;
+  broadcast("director", "update", {{"tile", venue_.tile(table, wall_now())}});
+}
+
+void Gateway::say_damaged(Stream stream, const std::string& table, const std::string& journal, const std::vector<std::uint64_t>& seqs) {
+  std::vector<std::uint64_t> counted;
+  for (const std::uint64_t seq : seqs)
+    if (mark_missed(stream, table, seq, seq).first) counted.push_back(seq);
+  if (counted.empty()) return;  // counted and said before (the live poll reads them again each minute)
+  constexpr std::size_t kListed = 20;  // a bad block can spoil thousands of lines: the log names the first
+  std::string list;
+  for (std::size_t i = 0; i < std::min(counted.size(), kListed); ++i) list += (i ? ", #" : "#") + std::to_string(counted[i]);
+  if (counted.size() > kListed) list += " and " + std::to_string(counted.size() - kListed) + " more";
+  std::cerr << "cardtable-console: table " << table << ": " << (stream == Stream::events ? "events " : "live events ") << list << " of journal "
+            << (journal.empty() ? std::string("(unnamed)") : journal) << " missed: damaged in the table's journal (their lines on its disk cannot be read)"
             << (stream == Stream::events ? ": an alert among them is not shown" : ": those hands are not shown") << std::endl;
   broadcast("director", "update", {{"tile", venue_.tile(table, wall_now())}});
 }
@@ -595,7 +629,16 @@ std::string Gateway::seqs_of(Stream stream, const GapReplays::Gap& gap) {
 // those after its last (it was dropped without a word, the seqs lost). An open-ended gap (the poll's) has
 // no end to fall short of, and what came before it is not known to be missing.
 void Gateway::say_left_out(Stream stream, const std::string& table, const GapReplays::Gap& gap, const json& r, std::uint64_t first, std::uint64_t last) {
-  if (gap.until == GapReplays::kOpenEnded) return;
+  // A damaged line is a seq the answer covers, not one rotated away or cut short: said as damaged, after
+  // the seqs before it (missed counts are kept in seq order).
+  const std::vector<std::uint64_t> damaged = unreadable_in(r, gap);
+  if (!damaged.empty()) {
+    first = first ? std::min(first, damaged.front()) : damaged.front();
+    last = std::max(last, damaged.back());
+  }
+  auto journal = r.find("journal");
+  const std::string journal_id = journal != r.end() && journal->is_string() ? journal->get<std::string>() : gap.journal;
+  if (gap.until == GapReplays::kOpenEnded) return say_damaged(stream, table, journal_id, damaged);
   const std::uint64_t starts_at = protocol::seq_field(r, "first_available");
   // Where the answer begins: its first event in the gap, or where the journal now starts when none is.
   const std::uint64_t begins = first ? first : starts_at > gap.since ? std::min(starts_at, gap.until) : gap.since;
@@ -603,6 +646,7 @@ void Gateway::say_left_out(Stream stream, const std::string& table, const GapRep
     say_missed(stream, table, gap.since, begins - 1,
                "no longer in the table's " + std::string(stream == Stream::live ? "live " : "") + "journal (rotated away" +
                    (starts_at ? ": it starts at #" + std::to_string(starts_at) : std::string()) + ")");
+  say_damaged(stream, table, journal_id, damaged);
   auto more = r.find("more");
   if (more != r.end() && more->is_boolean() && more->get<bool>() && last)
     return replays(stream).resume(table, {gap.journal, last + 1, gap.until});  // at most 5,000 events an answer

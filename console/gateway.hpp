@@ -112,9 +112,12 @@ class Gateway {
   void replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why);
   // Seqs first..last lost for good: said once (the log) and counted on the tile, never dropped silently.
   void say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why);
+  std::pair<std::uint64_t, std::uint64_t> mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last);
+  // Seqs a replay's answer names `unreadable` (damaged in the table's journal): said once and counted as missed.
+  void say_damaged(Stream stream, const std::string& table, const std::string& journal, const std::vector<std::uint64_t>& seqs);
   static std::string seqs_of(Stream stream, const GapReplays::Gap& gap);  // "events 4 to 9", for the log
-  // What of the gap an answer (its events first..last within the gap, 0 for none) leaves out for good,
-  // or its rest asked next when it has `more`.
+  // What of the gap an answer (its events first..last within the gap, 0 for none) leaves out for good
+  // (rotated away, cut short, damaged: its `unreadable`), or its rest asked next when it has `more`.
   void say_left_out(Stream stream, const std::string& table, const GapReplays::Gap& gap, const nlohmann::json& reply, std::uint64_t first,
                     std::uint64_t last);
   void apply_replay(const std::string& table, const GapReplays::Gap& gap, const nlohmann::json& reply);

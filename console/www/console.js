@@ -150,7 +150,7 @@ function drawTile(id) {
   t.el.title = `Table ${d.id}: ${d.state}` + (d.state === 'lost' ? ` (${lostWhy(d)})` : '') + (d.board ? `, board ${d.board}` : '') +
     (sides ? `, tricks North-South ${d.tricks_ns}, East-West ${d.tricks_ew}` : d.tricks ? `, ${d.tricks} tricks` : '') +
     (d.alerts ? `, ${d.alerts} open alert(s)` : '') +
-    (d.missed ? `, ${d.missed} event(s) missed that the console could not fetch (no control endpoint, the table did not answer, or gone from its journal; the log says which): check the table` : '') +
+    (d.missed ? `, ${d.missed} event(s) missed that the console could not fetch (no control endpoint, the table did not answer, gone from its journal, or damaged in it; the log says which): check the table` : '') +
     (d.live_missed ? `, ${d.live_missed} released hand event(s) missed that the broadcasters' pages lack (the log says which)` : '');
   t.el.classList.toggle('missed', !!d.missed);
   drawElapsed(t);

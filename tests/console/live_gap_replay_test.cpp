@@ -45,3 +45,14 @@ TEST(LiveGapReplay, ALiveGapWhoseReplayKeepsFailingIsCountedAsMissedOnTheTile) {
   EXPECT_FALSE(c.table.next_request(c.io, 500ms)) << "asked again past its retries";
   EXPECT_EQ(c.tile().value("live_missed", 0u), 3u) << c.tile().dump();
 }
+
+// Damaged lines of the live journal (`unreadable` in a replay-live answer): hands the broadcasters lack.
+TEST(LiveGapReplay, LiveSeqsDamagedInTheTablesLiveJournalAreCountedAsLiveMissed) {
+  Console c;
+  const auto live = live_journal_of(kOld, 5);
+  auto asked = c.hear_gap(live[0], live[4], true);  // seq 5: 2 to 4 missing
+  ASSERT_TRUE(asked);
+  c.table.answer(*asked, {{"ok", true}, {"events", {live[1], live[3]}}, {"more", false}, {"first_available", 1}, {"journal", kOld},
+                          {"unreadable", {3}}});
+  EXPECT_TRUE(c.run_until([&] { return c.tile().value("live_missed", 0u) == 1u; })) << c.tile().dump();
+}

@@ -72,3 +72,26 @@ TEST(ReplayRetry, SeqsRotatedAwayBetweenTwoAnswersOfALongGapAreCountedAsMissed) 
   ASSERT_TRUE(c.run_until([&] { return c.shown(kOld, 9) == 1; }));
   EXPECT_EQ(c.tile().value("missed", 0u), 3u) << "seqs 4 to 6, rotated away between the answers: " << c.tile().dump();
 }
+
+// A replay's `unreadable` seqs are in the table's journal but their lines are damaged on its disk: the
+// daemon leaves them out of `events` and names them. The console ignored the list: those events (an
+// alert among them) were lost without a word, or blamed on a rotation or a short answer.
+TEST(ReplayRetry, SeqsDamagedInTheTablesJournalAreSaidAndCountedAsMissed) {
+  Console c;
+  const auto journal = journal_of(kOld, 8, 0);
+  auto asked = c.hear_gap(journal[0], journal[7]);  // seq 8: 2 to 7 missing
+  ASSERT_TRUE(asked);
+  std::vector<json> readable = {journal[2], journal[3], journal[5]};  // 2, 5 and 7 damaged
+  testing::internal::CaptureStderr();
+  c.table.answer(*asked, {{"ok", true}, {"events", readable}, {"more", false}, {"first_available", 1}, {"journal", kOld},
+                          {"unreadable", {2, 5, 7}}});
+  const bool counted = c.run_until([&] { return c.tile().value("missed", 0u) == 3u; });
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(counted) << "seqs 2, 5 and 7, damaged, are counted on the tile: " << c.tile().dump();
+  EXPECT_NE(log.find("table " + kTable), std::string::npos) << log;
+  EXPECT_NE(log.find("journal " + kOld), std::string::npos) << log;
+  EXPECT_NE(log.find("#2, #5, #7"), std::string::npos) << log;
+  EXPECT_NE(log.find("damaged in the table's journal"), std::string::npos) << log;
+  EXPECT_EQ(log.find("rotated away"), std::string::npos) << "seq 2 is damaged, not rotated away: " << log;
+  EXPECT_EQ(log.find("ended at"), std::string::npos) << "seq 7 is damaged, not left out of a short answer: " << log;
+}
