@@ -455,11 +455,12 @@ void Gateway::apply(const json& event, bool live) {
       // Up to what the table had published before this message (a heartbeat's last_seq included): the
       // live stream brings what follows, and a replay of it too showed those events twice.
       replay_gap(id, since, VenueState::published_before(event) + 1);
-    } else if (auto [first, last] = venue_.mark_missed(id, since, VenueState::published_before(event)); first) {
+    } else {
       // Nothing to replay them from: said (once each) and counted on the tile, never dropped silently.
-      std::cerr << "cardtable-console: table " << id << ": events " << first << " to " << last
-                << " missed (the hub restarted, or dropped them) and no --table " << id
-                << " control=... to replay them from: an alert among them is not shown" << std::endl;
+      for (const auto& [first, last] : venue_.mark_missed(id, since, VenueState::published_before(event)))
+        std::cerr << "cardtable-console: table " << id << ": events " << first << " to " << last
+                  << " missed (the hub restarted, or dropped them) and no --table " << id
+                  << " control=... to replay them from: an alert among them is not shown" << std::endl;
     }
   }
   if (!venue_.apply_event(event, now)) return;
@@ -591,22 +592,37 @@ void Gateway::replay_failed(Stream stream, const std::string& table, const GapRe
   start_next_replay(stream, table);
 }
 
-std::pair<std::uint64_t, std::uint64_t> Gateway::mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last) {
+std::vector<SeqRanges::Range> Gateway::mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last) {
   return stream == Stream::events ? venue_.mark_missed(table, first, last) : venue_.mark_live_missed(table, first, last);
 }
 
 void Gateway::say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
-  auto [from, to] = mark_missed(stream, table, first, last);
-  if (!from) return;  // counted and said before (each heartbeat shows a gap again)
-  std::cerr << "cardtable-console: table " << table << ": " << seqs_of(stream, {{}, from, to + 1}) << " missed: " << why
-            << (stream == Stream::events ? ": an alert among them is not shown" : ": those hands are not shown") << std::endl;
+  const auto pieces = mark_missed(stream, table, first, last);
+  if (pieces.empty()) return;  // counted and said before (each heartbeat shows a gap again)
+  for (const auto& [from, to] : pieces)
+    std::cerr << "cardtable-console: table " << table << ": " << seqs_of(stream, {{}, from, to + 1}) << " missed: " << why
+              << (stream == Stream::events ? ": an alert among them is not shown" : ": those hands are not shown") << std::endl;
+  broadcast("director", "update", {{"tile", venue_.tile(table, wall_now())}});
+}
+
+void Gateway::say_recovered(Stream stream, const std::string& table, const std::vector<std::uint64_t>& seqs) {
+  std::uint64_t recovered = 0, first = 0, last = 0;
+  for (const std::uint64_t seq : seqs)
+    if (stream == Stream::events ? venue_.mark_recovered(table, seq, seq) : venue_.mark_live_recovered(table, seq, seq)) {
+      ++recovered;
+      first = first ? std::min(first, seq) : seq;
+      last = std::max(last, seq);
+    }
+  if (!recovered) return;
+  std::cerr << "cardtable-console: table " << table << ": " << recovered << " of " << seqs_of(stream, {{}, first, last + 1})
+            << ", counted as missed, replayed after all: no longer counted" << std::endl;
   broadcast("director", "update", {{"tile", venue_.tile(table, wall_now())}});
 }
 
 void Gateway::say_damaged(Stream stream, const std::string& table, const std::string& journal, const std::vector<std::uint64_t>& seqs) {
   std::vector<std::uint64_t> counted;
   for (const std::uint64_t seq : seqs)
-    if (mark_missed(stream, table, seq, seq).first) counted.push_back(seq);
+    if (!mark_missed(stream, table, seq, seq).empty()) counted.push_back(seq);
   if (counted.empty()) return;  // counted and said before (the live poll reads them again each minute)
   constexpr std::size_t kListed = 20;  // a bad block can spoil thousands of lines: the log names the first
   std::string list;
@@ -659,6 +675,7 @@ void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap,
   double now = wall_now();
   const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
   std::uint64_t first = 0, last = 0;
+  std::vector<std::uint64_t> replayed;
   for (const auto& e : events) {
     if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
     // Asked of one journal, answered by another (the table's was replaced meanwhile): these seqs are
@@ -674,7 +691,9 @@ void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap,
     last = std::max(last, seq);
     venue_.apply_replayed(e);
     show_replayed(table, e, now);
+    replayed.push_back(seq);
   }
+  say_recovered(Stream::events, table, replayed);
   say_left_out(Stream::events, table, gap, r, first, last);
 }
 
@@ -685,17 +704,20 @@ void Gateway::replay_live_from(const std::string& table, std::uint64_t since) {
 void Gateway::apply_live_replay(const std::string& table, const GapReplays::Gap& gap, const json& r) {
   const json events = r.contains("events") && r["events"].is_array() ? r["events"] : json::array();
   std::uint64_t first = 0, last = 0;
+  std::vector<std::uint64_t> replayed;
   for (const auto& e : events) {
     if (!e.is_object() || VenueState::table_id(e) != table) continue;  // a table answers for itself only
     // Every event is applied (once each by its seq, apply_live): the gap's end bounds only what it counts.
     if (const std::uint64_t seq = protocol::seq_field(e); seq >= gap.since && seq < gap.until) {
       first = first ? std::min(first, seq) : seq;
       last = std::max(last, seq);
+      replayed.push_back(seq);
     }
     if (!venue_.apply_live(e)) continue;
     json board = venue_.live_board(table, VenueState::live_key(e));
     if (!board.is_null()) broadcast("broadcaster", "board", board);
   }
+  say_recovered(Stream::live, table, replayed);
   say_left_out(Stream::live, table, gap, r, first, last);
 }
 

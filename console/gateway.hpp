@@ -112,7 +112,10 @@ class Gateway {
   void replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why);
   // Seqs first..last lost for good: said once (the log) and counted on the tile, never dropped silently.
   void say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why);
-  std::pair<std::uint64_t, std::uint64_t> mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last);
+  std::vector<SeqRanges::Range> mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last);
+  // Seqs a replay brought: those counted as missed before (a gap given up, replayed once the table answered
+  // again) leave the tile's count, and the log says so, as it said them missed.
+  void say_recovered(Stream stream, const std::string& table, const std::vector<std::uint64_t>& seqs);
   // Seqs a replay's answer names `unreadable` (damaged in the table's journal): said once and counted as missed.
   void say_damaged(Stream stream, const std::string& table, const std::string& journal, const std::vector<std::uint64_t>& seqs);
   static std::string seqs_of(Stream stream, const GapReplays::Gap& gap);  // "events 4 to 9", for the log

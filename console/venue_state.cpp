@@ -178,25 +178,20 @@ std::uint64_t VenueState::gap_before(const json& e) const {
   return now_at > seen ? seen + 1 : 0;
 }
 
-namespace {
-// Seqs first..last into a missed count, less those counted before (through: the last counted).
-std::pair<std::uint64_t, std::uint64_t> count_missed(std::uint64_t& count, std::uint64_t& through, std::uint64_t first, std::uint64_t last) {
-  first = std::max(first, through + 1);
-  if (first == 0 || last < first) return {0, 0};
-  count += last - first + 1;
-  through = last;
-  return {first, last};
-}
-}  // namespace
-
-std::pair<std::uint64_t, std::uint64_t> VenueState::mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
-  TableView& t = table(id);
-  return count_missed(t.missed, t.missed_through, first, last);
+std::vector<SeqRanges::Range> VenueState::mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
+  return table(id).missed.add(first, last);
 }
 
-std::pair<std::uint64_t, std::uint64_t> VenueState::mark_live_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
-  TableView& t = table(id);
-  return count_missed(t.live_missed, t.live_missed_through, first, last);
+std::uint64_t VenueState::mark_recovered(const std::string& id, std::uint64_t first, std::uint64_t last) {
+  return table(id).missed.remove(first, last);
+}
+
+std::vector<SeqRanges::Range> VenueState::mark_live_missed(const std::string& id, std::uint64_t first, std::uint64_t last) {
+  return table(id).live_missed.add(first, last);
+}
+
+std::uint64_t VenueState::mark_live_recovered(const std::string& id, std::uint64_t first, std::uint64_t last) {
+  return table(id).live_missed.remove(first, last);
 }
 
 bool VenueState::shows_unseen_history(const json& e) const {
@@ -285,7 +280,7 @@ std::optional<JournalChange> VenueState::note_journal(const json& e) {
   t.replaced_journals.insert(t.journal);
   t.journal = j;
   t.last_seq = 0;
-  t.missed = t.missed_through = 0;
+  t.missed.clear();
   t.trick_seq = 0;
   t.seqs_restarted = true;
   json note = {{"type", "console.journal_replaced"}, {"class", "console"}, {"severity", "warning"}, {"time", number(e, "time")},
@@ -409,7 +404,7 @@ bool VenueState::apply_live(const json& e) {
       t.replaced_live_journals.insert(t.live_journal);
       t.live_seen.clear();
       t.live_last_seq = 0;
-      t.live_missed = t.live_missed_through = 0;  // as the events' journal (note_journal): counted per journal
+      t.live_missed.clear();  // as the events' journal (note_journal): counted per journal
       t.live_deal_seq.clear();
     }
     t.live_journal = journal;
@@ -494,8 +489,8 @@ json VenueState::tile(const std::string& id, double now) const {
           {"last_heard", t.last_heard},
           {"heard", t.last_heard > 0},
           {"silent", silent(t, now)},  // lost for its silence, not (only) for a device: the page says which
-          {"missed", t.missed},
-          {"live_missed", t.live_missed},
+          {"missed", t.missed.count()},
+          {"live_missed", t.live_missed.count()},
           {"last_seq", t.last_seq},
           {"journal", t.journal},
           {"replaced_alerts", t.replaced_alerts.size()}};

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "seq_ranges.hpp"
+
 namespace cardtable::console {
 
 struct TableView {
@@ -40,11 +42,10 @@ struct TableView {
   // other events now), so they are shown as the replaced journal's, never dropped without a word.
   std::deque<nlohmann::json> replaced_alerts;
   // Events the console knows it missed and could not fetch (no control endpoint to replay from, a replay
-  // given up after its retries, seqs rotated out of the table's journal), and the last seq counted among
-  // them, so that a gap seen again (each heartbeat shows it) counts once. live_*: the same of the live
-  // journal (released hands a broadcaster's page lacks), whose seqs are their own.
-  std::uint64_t missed = 0, missed_through = 0;
-  std::uint64_t live_missed = 0, live_missed_through = 0;
+  // given up after its retries, seqs rotated out of the table's journal or damaged in it), each seq once
+  // (each heartbeat shows a gap again); one replayed later after all leaves the count. live_missed: the
+  // same of the live journal (released hands a broadcaster's page lacks), whose seqs are their own.
+  SeqRanges missed, live_missed;
   double last_heard = 0;        // wall time of the last message from the table (heartbeats included)
   double awaited_since = 0;     // a table named in the config: wall time the console began to wait for it
   std::map<std::string, std::string> devices;  // device or zone -> "ok", "uncertain", "lost"
@@ -114,11 +115,14 @@ class VenueState {
   std::uint64_t gap_before(const nlohmann::json& event) const;
   // The last seq the table had published before this message: the event's seq - 1, a heartbeat's last_seq.
   static std::uint64_t published_before(const nlohmann::json& event);
-  // Seqs first..last missed for good (nothing to replay them from, or their replay given up): counted on
-  // the tile. Returns the part not counted before ({0, 0} when all were), so that the caller says each once.
-  std::pair<std::uint64_t, std::uint64_t> mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last);
+  // Seqs first..last missed (nothing to replay them from, their replay given up, damaged): counted on the
+  // tile. Returns the pieces not counted before (none when all were), so that the caller says each once.
+  std::vector<SeqRanges::Range> mark_missed(const std::string& id, std::uint64_t first, std::uint64_t last);
+  // Seqs first..last replayed after all: those counted as missed leave the count; returns how many did.
+  std::uint64_t mark_recovered(const std::string& id, std::uint64_t first, std::uint64_t last);
   // The same of the table's live journal.
-  std::pair<std::uint64_t, std::uint64_t> mark_live_missed(const std::string& id, std::uint64_t first, std::uint64_t last);
+  std::vector<SeqRanges::Range> mark_live_missed(const std::string& id, std::uint64_t first, std::uint64_t last);
+  std::uint64_t mark_live_recovered(const std::string& id, std::uint64_t first, std::uint64_t last);
   // A live.* event (broadcaster endpoint): the released hand and play of a finished board.
   bool apply_live(const nlohmann::json& event);
   // The first live seq missing at a table when this live event shows a gap (the live subscription

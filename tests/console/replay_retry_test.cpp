@@ -95,3 +95,27 @@ TEST(ReplayRetry, SeqsDamagedInTheTablesJournalAreSaidAndCountedAsMissed) {
   EXPECT_EQ(log.find("rotated away"), std::string::npos) << "seq 2 is damaged, not rotated away: " << log;
   EXPECT_EQ(log.find("ended at"), std::string::npos) << "seq 7 is damaged, not left out of a short answer: " << log;
 }
+
+// A gap given up (counted as missed) and replayed later after all (the table's control endpoint came
+// back, and the console asked again): the seqs recovered leave the tile's count. They stayed counted as
+// missed, the tile dashed for events the director could see in the timeline.
+TEST(ReplayRetry, SeqsGivenUpAndReplayedLaterAreNoLongerCountedAsMissed) {
+  Console c(quick());
+  const auto journal = journal_of(kOld, 4, 3);
+  c.hear(journal[0]);
+  c.hear(heartbeat(kOld, 4));  // 2 to 4 missing, the alert at 3 among them
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, GapReplays::kRetries + 1));
+  ASSERT_TRUE(c.run_until([&] { return c.tile().value("missed", 0u) == 3u; })) << c.tile().dump();
+
+  // The table answers again: the console's next ask for the gap (heartbeats keep showing it) is answered.
+  std::optional<StandInTable::Asked> again;
+  for (auto end = std::chrono::steady_clock::now() + 5s; !again && std::chrono::steady_clock::now() < end;) {
+    c.hear(heartbeat(kOld, 4));
+    again = c.table.next_request(c.io, 50ms);
+  }
+  ASSERT_TRUE(again) << "a gap given up was never asked for again";
+  EXPECT_EQ(since_of(*again), 2u);
+  c.table.answer_replay(*again, journal);
+  ASSERT_TRUE(c.run_until([&] { return c.shows_open_alert(kOld, 3); }));
+  EXPECT_EQ(c.tile().value("missed", 0u), 0u) << "seqs 2 to 4, replayed after all, are still counted as missed: " << c.tile().dump();
+}

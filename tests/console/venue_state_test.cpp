@@ -364,3 +364,19 @@ TEST(Gap, ReplayedEventsTakeTheirPlaceInTheTimelineBySeq) {
   for (const auto& e : detail["timeline"]) seqs.push_back(e["seq"].get<std::uint64_t>());
   EXPECT_EQ(seqs, (std::vector<std::uint64_t>{4, 3, 2, 1}));
 }
+
+// The missed seqs of a tile: a gap shown again counts once, and seqs replayed after all leave the count
+// (a high-water mark could not give back the middle of what it had counted).
+TEST(SeqRanges, CountsEachSeqOnceAndGivesBackThoseRecovered) {
+  cardtable::console::SeqRanges missed;
+  using Pieces = std::vector<cardtable::console::SeqRanges::Range>;
+  EXPECT_EQ(missed.add(2, 4), (Pieces{{2, 4}}));
+  EXPECT_EQ(missed.add(8, 9), (Pieces{{8, 9}}));
+  EXPECT_EQ(missed.add(1, 10), (Pieces{{1, 1}, {5, 7}, {10, 10}})) << "only the seqs not counted before";
+  EXPECT_EQ(missed.count(), 10u);
+  EXPECT_EQ(missed.remove(3, 5), 3u);
+  EXPECT_EQ(missed.remove(3, 5), 0u) << "recovered once";
+  EXPECT_EQ(missed.count(), 7u);
+  EXPECT_EQ(missed.add(1, 10), (Pieces{{3, 5}})) << "the hole left by a recovery counts again when missed again";
+  EXPECT_TRUE(missed.add(0, 0).empty());
+}
