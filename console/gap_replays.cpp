@@ -26,7 +26,8 @@ bool GapReplays::add(const std::string& table, const Gap& gap) {
     pieces = std::move(left);
   };
   if (t.running) subtract(*t.running);
-  for (const Gap& w : t.waiting) subtract(w);
+  for (const auto* held : {&t.waiting, &t.given_up, &t.due})
+    for (const Gap& w : *held) subtract(w);
   t.waiting.insert(t.waiting.end(), pieces.begin(), pieces.end());
   return !t.running;
 }
@@ -44,25 +45,56 @@ std::optional<GapReplays::Gap> GapReplays::next(const std::string& table, const 
       continue;
     }
     t.running = gap;
+    t.running_given_up = false;
     t.failures = 0;
     return gap;
   }
+  while (!t.due.empty()) {
+    Gap gap = std::move(t.due.front());
+    t.due.pop_front();
+    if (!gap.journal.empty() && gap.journal != journal) continue;  // said when given up, and the journal's change too
+    t.running = gap;
+    t.running_given_up = true;
+    return gap;
+  }
   return std::nullopt;
+}
+
+bool GapReplays::retry_given_up(const std::string& table) {
+  auto it = tables_.find(table);
+  if (it == tables_.end()) return false;
+  Table& t = it->second;
+  t.due.insert(t.due.end(), t.given_up.begin(), t.given_up.end());
+  t.given_up.clear();
+  return !t.due.empty() && !t.running;
+}
+
+void GapReplays::give_up(Table& t) {
+  Gap gap = std::move(*t.running);
+  t.running.reset();
+  // The poll's or the start's (no end): the next poll asks again, and kept it would hold back every later one.
+  if (gap.until == kOpenEnded) return;
+  if (!t.given_up.empty() && t.given_up.back().journal == gap.journal && t.given_up.back().until == gap.since)
+    t.given_up.back().until = gap.until;  // a gap grown heartbeat by heartbeat stays one
+  else
+    t.given_up.push_back(std::move(gap));
+  if (t.given_up.size() > kGivenUpKept) t.given_up.pop_front();
 }
 
 void GapReplays::finish(const std::string& table) {
   if (auto it = tables_.find(table); it != tables_.end()) it->second.running.reset();
 }
 
-std::optional<std::chrono::milliseconds> GapReplays::failed(const std::string& table) {
+GapReplays::Failure GapReplays::failed(const std::string& table) {
   auto it = tables_.find(table);
-  if (it == tables_.end() || !it->second.running) return std::nullopt;
+  if (it == tables_.end() || !it->second.running) return {Failure::given_up, {}};
   Table& t = it->second;
-  if (t.failures >= retries_) {
-    t.running.reset();
-    return std::nullopt;
+  if (t.running_given_up || t.failures >= retries_) {
+    const Failure::Kind kind = t.running_given_up ? Failure::still_missing : Failure::given_up;
+    give_up(t);
+    return {kind, {}};
   }
-  return first_wait_ * (1u << t.failures++);
+  return {Failure::ask_again, first_wait_ * (1u << t.failures++)};
 }
 
 void GapReplays::resume(const std::string& table, const Gap& rest) {

@@ -574,22 +574,36 @@ void Gateway::send_replay(Stream stream, const std::string& table, const GapRepl
 // seqs are said and counted on the tile.
 void Gateway::replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why) {
   const char* command = stream == Stream::events ? "replay" : "replay-live";
-  if (auto wait = replays(stream).failed(table)) {
+  const GapReplays::Failure failure = replays(stream).failed(table);
+  if (failure.kind == GapReplays::Failure::ask_again) {
     std::cerr << "cardtable-console: table " << table << ": " << command << " of " << seqs_of(stream, gap) << ": " << why << "; asked again in "
-              << std::chrono::duration<double>(*wait).count() << " s" << std::endl;
+              << std::chrono::duration<double>(failure.wait).count() << " s" << std::endl;
     auto& timer = retry_timers_.try_emplace(std::string(command) + " " + table, io_).first->second;
-    timer.expires_after(*wait);
+    timer.expires_after(failure.wait);
     timer.async_wait([this, stream, table, gap](const boost::system::error_code& ec) {
       if (!ec) send_replay(stream, table, gap);  // cancelled: the gateway is going
     });
     return;
   }
+  retry_given_up_later(stream, table);
+  if (failure.kind == GapReplays::Failure::still_missing) return start_next_replay(stream, table);  // said and counted when given up
   const std::string given_up = std::string(command) + " failed " + std::to_string(replays(stream).tries()) + " times (last: " + why + ")";
   if (gap.until == GapReplays::kOpenEnded)  // the poll's or the start's: no seq shows how many, and the next poll asks again
     std::cerr << "cardtable-console: table " << table << ": " << given_up << ": " << seqs_of(stream, gap) << " asked again at the next poll" << std::endl;
   else
     say_missed(stream, table, gap.since, gap.until - 1, given_up);
   start_next_replay(stream, table);
+}
+
+// One timer per table and stream: every gap given up there is asked again when it fires (armed by the
+// first give-up, again by a retry that fails), so a table that never answers costs a request a minute.
+void Gateway::retry_given_up_later(Stream stream, const std::string& table) {
+  auto& timer = given_up_timers_.try_emplace(std::string(stream == Stream::events ? "replay " : "replay-live ") + table, io_).first->second;
+  if (timer.expiry() > boost::asio::steady_timer::clock_type::now()) return;  // already waiting: those given up since go with it
+  timer.expires_after(limits_.replay_given_up_wait);
+  timer.async_wait([this, stream, table](const boost::system::error_code& ec) {
+    if (!ec && replays(stream).retry_given_up(table)) start_next_replay(stream, table);  // cancelled: the gateway is going
+  });
 }
 
 std::vector<SeqRanges::Range> Gateway::mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last) {

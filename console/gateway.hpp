@@ -57,6 +57,8 @@ struct GatewayLimits {
   // each time (GapReplays: 2 s, 4 s, 8 s), then given up and counted as missed on the tile.
   unsigned replay_retries = GapReplays::kRetries;
   std::chrono::milliseconds replay_retry_wait = GapReplays::kFirstWait;
+  // A gap given up is asked again, one try at a time, this long after (GapReplays::kGivenUpWait: a minute).
+  std::chrono::milliseconds replay_given_up_wait = GapReplays::kGivenUpWait;
 };
 
 class Gateway {
@@ -108,8 +110,10 @@ class Gateway {
   void queue_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap);
   void start_next_replay(Stream stream, const std::string& table);
   void send_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap);
-  // Asked again after GapReplays' wait, or given up: said, and its seqs counted as missed on the tile.
+  // Asked again after GapReplays' wait, or given up: said, and its seqs counted as missed on the tile;
+  // then asked again quietly every replay_given_up_wait while it is missing.
   void replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why);
+  void retry_given_up_later(Stream stream, const std::string& table);
   // Seqs first..last lost for good: said once (the log) and counted on the tile, never dropped silently.
   void say_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why);
   std::vector<SeqRanges::Range> mark_missed(Stream stream, const std::string& table, std::uint64_t first, std::uint64_t last);
@@ -151,6 +155,7 @@ class Gateway {
   // Per table: the replay in flight (or waiting to be asked again), and the gaps seen meanwhile.
   GapReplays gap_replays_, live_replays_;
   std::map<std::string, boost::asio::steady_timer> retry_timers_;  // "replay TABLE", "replay-live TABLE": a failed replay's wait
+  std::map<std::string, boost::asio::steady_timer> given_up_timers_;  // the same keys: the wait before the gaps given up are asked again
   std::set<std::string> alerts_asked_;  // tables first heard with a history, whose open alerts were asked for
   unsigned ticks_ = 0;
   std::uint64_t rejected_ = 0, trick_errors_ = 0, stale_ = 0;

@@ -13,8 +13,9 @@ using namespace cardtable::console::stand_in;
 
 namespace {
 
-// Short waits: the law is the retry, not the 2 s.
+// Short waits: the law is the retry, not the 2 s (nor the minute before a gap given up is asked again).
 GatewayLimits quick() { return GatewayLimits{.replay_retry_wait = 20ms}; }
+GatewayLimits quick_given_up() { return GatewayLimits{.replay_retry_wait = 20ms, .replay_given_up_wait = 100ms}; }
 
 }  // namespace
 
@@ -100,7 +101,7 @@ TEST(ReplayRetry, SeqsDamagedInTheTablesJournalAreSaidAndCountedAsMissed) {
 // back, and the console asked again): the seqs recovered leave the tile's count. They stayed counted as
 // missed, the tile dashed for events the director could see in the timeline.
 TEST(ReplayRetry, SeqsGivenUpAndReplayedLaterAreNoLongerCountedAsMissed) {
-  Console c(quick());
+  Console c(quick_given_up());
   const auto journal = journal_of(kOld, 4, 3);
   c.hear(journal[0]);
   c.hear(heartbeat(kOld, 4));  // 2 to 4 missing, the alert at 3 among them
@@ -118,4 +119,59 @@ TEST(ReplayRetry, SeqsGivenUpAndReplayedLaterAreNoLongerCountedAsMissed) {
   c.table.answer_replay(*again, journal);
   ASSERT_TRUE(c.run_until([&] { return c.shows_open_alert(kOld, 3); }));
   EXPECT_EQ(c.tile().value("missed", 0u), 0u) << "seqs 2 to 4, replayed after all, are still counted as missed: " << c.tile().dump();
+}
+
+// A table whose control endpoint never answers while its heartbeats keep showing the same gap: given up
+// once (said, counted), the range is not asked for afresh at every heartbeat. It was: 4 tries and 4 log
+// lines about every 26 s for as long as the table ran. A new gap (seqs not given up) gets its own tries.
+TEST(ReplayRetry, AGapGivenUpIsNotAskedAgainAtEachHeartbeatButANewGapIs) {
+  Console c(quick());
+  const auto journal = journal_of(kOld, 6, 0);
+  c.hear(journal[0]);
+  c.hear(heartbeat(kOld, 4));  // 2 to 4 missing
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, GapReplays::kRetries + 1));
+  ASSERT_TRUE(c.run_until([&] { return c.tile().value("missed", 0u) == 3u; }));
+
+  testing::internal::CaptureStderr();
+  std::optional<StandInTable::Asked> asked;
+  for (int beat = 0; beat < 5 && !asked; ++beat) {
+    c.hear(heartbeat(kOld, 4));  // the same gap, shown again
+    asked = c.table.next_request(c.io, 50ms);
+  }
+  const std::string log = testing::internal::GetCapturedStderr();
+  EXPECT_FALSE(asked) << "the gap given up was asked for afresh at a heartbeat, since " << (asked ? since_of(*asked) : 0);
+  EXPECT_EQ(log, "") << "a give-up is said once, not at every heartbeat";
+  EXPECT_EQ(c.tile().value("missed", 0u), 3u);
+
+  c.hear(heartbeat(kOld, 6));  // 5 and 6 missing too: a new gap
+  auto fresh = c.table.next_request(c.io, 2s);
+  ASSERT_TRUE(fresh) << "a new gap after one given up gets no tries";
+  EXPECT_EQ(since_of(*fresh), 5u) << "the new gap is asked from its own first seq, not with the range given up";
+  c.table.answer_replay(*fresh, journal);
+  EXPECT_TRUE(c.run_until([&] { return c.shown(kOld, 6) == 1; }));
+}
+
+// A gap given up is asked again after a long wait (GapReplays::kGivenUpWait, a minute), one try at a
+// time, quietly while it keeps failing (said once, when given up): a table whose control endpoint comes
+// back gets its missed events replayed, those of a gap shown by an event too (no heartbeat shows it again).
+TEST(ReplayRetry, AGapGivenUpIsAskedAgainQuietlyAfterTheLongWait) {
+  Console c(quick_given_up());
+  const auto journal = journal_of(kOld, 5, 3);
+  c.hear(journal[0]);
+  c.hear(journal[4]);  // seq 5: 2 to 4 missing, the alert at 3 among them
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, GapReplays::kRetries + 1));
+  ASSERT_TRUE(c.run_until([&] { return c.tile().value("missed", 0u) == 3u; }));  // given up: said
+
+  testing::internal::CaptureStderr();
+  const bool refused_again = c.table.refuse_every_try(c.io, 2, 1);  // the first ask after the long wait
+  auto again = c.table.next_request(c.io, 2s);                      // and the next one
+  const std::string log = testing::internal::GetCapturedStderr();
+  ASSERT_TRUE(refused_again) << "a gap given up was never asked for again";
+  ASSERT_TRUE(again) << "a gap given up is asked again after each long wait while it is missing";
+  EXPECT_EQ(since_of(*again), 2u);
+  EXPECT_EQ(log, "") << "a gap given up and still failing is said once, when given up";
+  EXPECT_EQ(c.tile().value("missed", 0u), 3u);
+  c.table.answer_replay(*again, journal);
+  ASSERT_TRUE(c.run_until([&] { return c.shows_open_alert(kOld, 3); }));
+  EXPECT_EQ(c.tile().value("missed", 0u), 0u) << c.tile().dump();
 }
