@@ -54,7 +54,10 @@ class SeqRanges {
   }
 
   std::uint64_t count() const { return count_; }
-  void clear() { ranges_.clear(), count_ = 0; }
+  void clear() {
+    ranges_.clear();
+    count_ = 0;
+  }
 
  private:
   std::map<std::uint64_t, std::uint64_t> ranges_;
