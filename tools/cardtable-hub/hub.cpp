@@ -30,6 +30,11 @@ namespace {
 // Messages taken from one socket before the others are looked at again.
 constexpr int kForwardBatch = 1000;
 
+// The most one heartbeat of a table without --table-control may say was missed: a table journals a few
+// thousand events a session, so a claim this far past the last seq heard is a bug or a corrupted message
+// (it would add ~2^63 to `missed` and hide every later gap of the table), and no snapshot can check it.
+constexpr std::uint64_t kBelievedGap = 1'000'000;
+
 using daemon::Priority;
 
 // The daemon's system log (daemon/system_log.hpp): journald with fields under systemd, "<N>" lines on
@@ -388,9 +393,34 @@ void Hub::follow_snapshots() {
 // first message heard needs no check: the first snapshot question covers what came before it.
 void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat) {
   if (seq == 0 && !through_heartbeat) return;  // an event without a seq: not journalled
+  if (!t.last_seq) t.counted_above = seq;  // nothing counted for what came before the first
+  if (through_heartbeat && t.last_seq && seq > *t.last_seq + kBelievedGap && !table_control_.contains(name)) {
+    // No snapshot to check it against: the claim is not believed (a table asked for its snapshot has its
+    // claim checked by the answer instead, see disown_claim).
+    if (!std::exchange(t.said_unbelieved, true))
+      log(Priority::Warning, name + ": a heartbeat named seq #" + std::to_string(seq) + " as its last, " + std::to_string(seq - *t.last_seq) +
+                                 " past #" + std::to_string(*t.last_seq) + " heard: not believed (a bug at the table, or a corrupted message), not counted in missed" +
+                                 " (said once)");
+    return;
+  }
+  if (!through_heartbeat) t.event_seq = std::max(t.event_seq, seq);
   const std::uint64_t due_until = through_heartbeat ? seq : seq - 1;
   if (t.last_seq && due_until > *t.last_seq) events_missed(name, t, *t.last_seq + 1, due_until);
   t.last_seq = std::max(t.last_seq.value_or(0), seq);
+}
+
+// The table's journal had `answered` when it answered, and a heartbeat names a seq already journalled: a
+// held last seq past both the answer and every event heard since came from a claim no journal backs.
+// Left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
+void Hub::disown_claim(const std::string& name, TableState& t, std::uint64_t answered) {
+  const std::uint64_t real = std::max(answered, t.event_seq);
+  if (!t.last_seq || *t.last_seq <= real) return;
+  const std::uint64_t claimed = *t.last_seq, added = claimed - std::max(real, t.counted_above);
+  missed_ -= std::min(missed_, added);
+  log(Priority::Warning, name + ": a heartbeat named seq #" + std::to_string(claimed) + " as its last, its snapshot answered #" + std::to_string(answered) +
+                             ": the heartbeat's claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) +
+                             " again and " + std::to_string(added) + " events are taken back from missed");
+  t.last_seq = t.counted_above = real;
 }
 
 void Hub::events_missed(const std::string& name, TableState& t, std::uint64_t from, std::uint64_t to) {
@@ -454,12 +484,15 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
       snapshot_failed(name, t, std::to_string(kHeardWhileAskingPerTable) + " events forwarded while its snapshot was asked for: more than can be joined to the answer");
       continue;
     }
-    t.board.seed(r["events"], last_seq->get<std::uint64_t>());
+    const std::uint64_t answered = last_seq->get<std::uint64_t>();
+    t.board.seed(r["events"], answered);
     t.snapshot_control.reset();  // asked again only for a replaced journal or a gap
     log(Priority::Info, name + ": " + std::to_string(t.board.events().size()) + " events of its board in progress, from its control endpoint's snapshot");
-    // Events found missing while the question was out, newer than the answer: not in it; ask again.
-    t.seed = t.missing_until > last_seq->get<std::uint64_t>() ? TableState::Seed::Unasked : TableState::Seed::Done;
+    // Events found missing while the question was out, newer than the answer: not in it; ask again (a
+    // claim made meanwhile is checked by that answer).
+    t.seed = t.missing_until > answered ? TableState::Seed::Unasked : TableState::Seed::Done;
     t.missing_until = 0;
+    if (t.seed == TableState::Seed::Done) disown_claim(name, t, answered);
   }
 }
 
@@ -519,7 +552,7 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   t.seed = TableState::Seed::Unasked;
   t.seed_tries = 0;
   t.last_seq.reset();  // the new journal's seqs start again at 1
-  t.missing_until = 0;
+  t.missing_until = t.event_seq = t.counted_above = 0;
 }
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows

@@ -94,6 +94,11 @@ class Hub {
     // a queue full upstream).
     std::optional<std::uint64_t> last_seq;
     std::uint64_t missing_until = 0;  // the newest seq found missing while a snapshot question was out
+    // What vouches for last_seq: the newest seq of an event heard (a heartbeat only claims one), and the
+    // seq gaps are counted above (the first heard of its journal, or a snapshot answer that disowned a
+    // heartbeat's claim), so that a claim disowned takes back from `missed` just what it added.
+    std::uint64_t event_seq = 0, counted_above = 0;
+    bool said_unbelieved = false;  // a heartbeat's claim too far past the last seq heard, logged once
     // The identity of the table's journal (protocol 1.4; empty: an older daemon). Another one means the
     // journal started again at seq 1: the book of the old one is closed (see replace_journal).
     std::string journal;
@@ -116,6 +121,9 @@ class Hub {
   void snapshot_failed(const std::string& name, TableState& t, const std::string& why);
   // Seq `seq` heard from the table: an event's own (through_heartbeat false) or a heartbeat's last_seq.
   void heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat);
+  // The table's snapshot answered `answered` as its last seq: a heartbeat's claim past it and past every
+  // event heard (a bug at the table, a corrupted message) is disowned: last_seq and `missed` go back.
+  void disown_claim(const std::string& name, TableState& t, std::uint64_t answered);
   // Events #from to #to of the table's journal never reached the hub: said, counted, and its snapshot
   // asked for again (--table-control), so that its kept board in progress is whole.
   void events_missed(const std::string& name, TableState& t, std::uint64_t from, std::uint64_t to);
