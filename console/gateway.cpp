@@ -278,11 +278,10 @@ void Gateway::route(Request req, const std::shared_ptr<Responder>& r) {
     std::uint64_t seq = 0;
     if (post) {
       json body = json::parse(req.body(), nullptr, false);
-      if (!body.is_object() || !body.value("table", json()).is_string() || !body.value("seq", json()).is_number_unsigned() ||
-          body["seq"].get<std::uint64_t>() == 0)
+      seq = protocol::seq_field(body);
+      if (!body.is_object() || !body.value("table", json()).is_string() || seq == 0)
         return answer(http::status::bad_request, {{"error", "expected {\"table\":\"tournament/section/table\",\"seq\":N} (N from 1)"}});
       table = body["table"];
-      seq = body["seq"];
       if (body.contains("journal") && !body["journal"].is_string())
         return answer(http::status::bad_request, {{"error", "\"journal\" is the alert's journal (a string), as the alert gives it"}});
       journal = body.value("journal", "");
@@ -350,11 +349,11 @@ void Gateway::dismiss_replaced(const Request& req, const Session& session, const
   json body = json::parse(req.body(), nullptr, false);
   const char* expected = "expected {\"table\":\"tournament/section/table\"} (all its replaced alerts) or with \"journal\" and \"seq\" (one)";
   if (!body.is_object() || !body.value("table", json()).is_string() || (body.contains("journal") && !body["journal"].is_string()) ||
-      (body.contains("seq") && (!body["seq"].is_number_unsigned() || body["seq"].get<std::uint64_t>() == 0 || !body.contains("journal"))))
+      (body.contains("seq") && (protocol::seq_field(body) == 0 || !body.contains("journal"))))
     return r->respond(reply(req, http::status::bad_request, {{"error", expected}}));
   const std::string table = body["table"];
   const double now = wall_now();
-  json dismissed = venue_.dismiss_replaced(table, body.value("journal", ""), body.value("seq", std::uint64_t{0}), session.name, now);
+  json dismissed = venue_.dismiss_replaced(table, body.value("journal", ""), protocol::seq_field(body), session.name, now);
   if (dismissed.empty())
     return r->respond(reply(req, http::status::not_found, {{"error", "table " + table + " shows no such alert of a replaced journal"}}));
   std::cerr << "cardtable-console: table " << table << ": " << session.name << " dismissed " << dismissed.size()
@@ -467,8 +466,8 @@ void Gateway::apply(const json& event, bool live) {
   json update = {{"tile", venue_.tile(id, now)}};
   if (event.value("type", "") != "daemon.heartbeat") update["event"] = VenueState::director_view(event);
   broadcast("director", "update", update);
-  if (event.value("type", "") == "board.trick" && event.contains("seq") && event["seq"].is_number_unsigned())
-    fetch_trick_count(id, event["seq"].get<std::uint64_t>());
+  // The table gives a trick's evidence by its seq in the journal: seq 0 names none, nothing to ask.
+  if (const std::uint64_t seq = protocol::seq_field(event); seq && event.value("type", "") == "board.trick") fetch_trick_count(id, seq);
 }
 
 void Gateway::fetch_open_alerts(const std::string& table) {
@@ -497,7 +496,7 @@ void Gateway::show_replayed(const std::string& table, const json& e, double now)
   json update = {{"tile", venue_.tile(table, now)}, {"event", v}};
   // An alert whose ack came first (the ack was the event that showed the gap): the timeline's, not the
   // list's; the page put it in the list for good, its Acknowledge refused by the table.
-  if (VenueState::is_alert(v) && v.contains("seq") && v["seq"].is_number_unsigned() && !venue_.alert_open(table, v["seq"].get<std::uint64_t>()))
+  if (const std::uint64_t seq = protocol::seq_field(v); VenueState::is_alert(v) && seq && !venue_.alert_open(table, seq))
     update["closed"] = true;
   broadcast("director", "update", update);
 }
@@ -521,6 +520,7 @@ void Gateway::fetch_trick_count(const std::string& table, std::uint64_t seq) {
 }
 
 GapReplays& Gateway::replays(Stream stream) { return stream == Stream::events ? gap_replays_ : live_replays_; }
+const std::map<std::string, Peer>& Gateway::peers(Stream stream) const { return stream == Stream::events ? table_control_ : live_replay_; }
 
 std::string Gateway::journal_now(Stream stream, const std::string& table) const {
   return stream == Stream::events ? venue_.journal_of(table) : venue_.live_journal_of(table);
@@ -531,7 +531,7 @@ void Gateway::replay_gap(const std::string& table, std::uint64_t since, std::uin
 }
 
 void Gateway::queue_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap) {
-  if (!(stream == Stream::events ? table_control_ : live_replay_).count(table)) return;
+  if (!peers(stream).count(table)) return;
   // Remembered with the journal it belongs to: a gap seen while a replay runs waits for it to end (it was
   // skipped, and never replayed once the stream had moved past it).
   if (replays(stream).add(table, gap)) start_next_replay(stream, table);
@@ -548,7 +548,7 @@ void Gateway::start_next_replay(Stream stream, const std::string& table) {
 }
 
 void Gateway::send_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap) {
-  const Peer& peer = (stream == Stream::events ? table_control_ : live_replay_).at(table);
+  const Peer& peer = peers(stream).at(table);
   boost::asio::post(control_pool_, [this, stream, table, gap, peer] {
     json r = stream == Stream::events ? requests_.request(peer, {{"command", "replay"}, {"since", gap.since}}) : requests_.replay_live(peer, gap.since);
     boost::asio::post(io_, [this, stream, table, gap, r] {
@@ -691,7 +691,9 @@ void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap,
   std::uint64_t first = 0, last = 0;
   std::vector<std::uint64_t> replayed;
   for (const auto& e : events) {
-    if (!e.is_object() || !e.contains("seq") || !e["seq"].is_number_unsigned()) continue;
+    // A replay gives journalled events: seq 0 (or none) is not one of them (VenueState::apply_replayed).
+    const std::uint64_t seq = protocol::seq_field(e);
+    if (seq == 0) continue;
     // Asked of one journal, answered by another (the table's was replaced meanwhile): these seqs are
     // not the ones missed. The new journal's next event starts its own replay from seq 1.
     if (!venue_.of_current_journal(e)) {
@@ -699,7 +701,6 @@ void Gateway::apply_replay(const std::string& table, const GapReplays::Gap& gap,
                 << ", not the one the console follows: dropped" << std::endl;
       return;
     }
-    std::uint64_t seq = e["seq"].get<std::uint64_t>();
     if (seq >= gap.until) break;  // from here on the live stream had them
     first = first ? std::min(first, seq) : seq;
     last = std::max(last, seq);

@@ -104,6 +104,7 @@ class Gateway {
   // (`replay`, director key: table_control_) and the live one (`replay-live`, broadcaster key: live_replay_).
   enum class Stream { events, live };
   GapReplays& replays(Stream stream);
+  const std::map<std::string, Peer>& peers(Stream stream) const;  // the tables each stream is replayed from, and how
   std::string journal_now(Stream stream, const std::string& table) const;
   // Seqs since..until-1 of the table's journal now are missing: replayed now, or after the replay running.
   void replay_gap(const std::string& table, std::uint64_t since, std::uint64_t until);

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 
+#include "protocol/json_fields.hpp"
+
 namespace cardtable::console {
 using json = nlohmann::json;
+using protocol::seq_field;
 
 namespace {
 
@@ -95,8 +98,10 @@ bool VenueState::apply_event(const json& e, double now) {
   t.last_heard = now;
   silent_[t.id] = false;
   std::string type = str(v, "type"), cls = str(v, "class"), sev = str(v, "severity");
-  if (e.contains("seq") && e["seq"].is_number_unsigned()) {
-    t.last_seq = std::max(t.last_seq, e["seq"].get<std::uint64_t>());
+  // Seq 0 names no event of the journal: shown, never taken for the new journal's first seq (which
+  // hid that journal's gap from seq 1, gap_before).
+  if (const std::uint64_t seq = seq_field(e)) {
+    t.last_seq = std::max(t.last_seq, seq);
     t.seqs_restarted = false;
   }
   if (type == "daemon.heartbeat") {
@@ -159,7 +164,7 @@ bool VenueState::apply_event(const json& e, double now) {
 }
 
 std::uint64_t VenueState::published_before(const json& e) {
-  if (e.contains("seq") && e["seq"].is_number_unsigned() && e["seq"].get<std::uint64_t>() > 0) return e["seq"].get<std::uint64_t>() - 1;
+  if (const std::uint64_t seq = seq_field(e)) return seq - 1;
   if (str(e, "type") == "daemon.heartbeat") {
     try {
       return std::stoull(evidence(e, "last_seq"));
@@ -199,7 +204,7 @@ bool VenueState::shows_unseen_history(const json& e) const {
   auto it = tables_.find(table_id(e));
   // A journal replaced is replayed from seq 1 (gap_before): its open alerts come with it.
   if (it != tables_.end() && (it->second.last_seq != 0 || it->second.seqs_restarted)) return false;
-  if (e.contains("seq") && e["seq"].is_number_unsigned()) return e["seq"].get<std::uint64_t>() > 1;
+  if (const std::uint64_t seq = seq_field(e)) return seq > 1;
   if (str(e, "type") != "daemon.heartbeat") return false;
   try {
     return std::stoull(evidence(e, "last_seq")) > 0;
@@ -210,9 +215,11 @@ bool VenueState::shows_unseen_history(const json& e) const {
 
 void VenueState::apply_replayed(const json& e) {
   json v = director_view(e);
-  if (v.is_null() || !v.contains("seq") || !v["seq"].is_number_unsigned() || !e.contains("table") || !of_current_journal(e)) return;
+  // A replay gives journalled events: seq 0 is none of them.
+  const std::uint64_t seq = seq_field(v);
+  if (v.is_null() || seq == 0 || !e.contains("table") || !of_current_journal(e)) return;
   TableView& t = table(table_id(e));
-  t.last_seq = std::max(t.last_seq, v["seq"].get<std::uint64_t>());
+  t.last_seq = std::max(t.last_seq, seq);
   t.seqs_restarted = false;
   if (str(v, "type") == "director.ack")
     close_acknowledged(t, e);
@@ -220,7 +227,6 @@ void VenueState::apply_replayed(const json& e) {
     open_unless_acknowledged(t, v);
   // In seq order among the events shown (newest first): a replay answers after the later event that
   // showed the gap, and the timeline read #16 #17 #13 #14 #15 after a table's restart.
-  const std::uint64_t seq = v["seq"].get<std::uint64_t>();
   auto at = std::find_if(t.timeline.begin(), t.timeline.end(), [seq](const json& shown) {
     auto s = shown.find("seq");
     return s != shown.end() && s->is_number_unsigned() && s->get<std::uint64_t>() < seq;
@@ -250,8 +256,9 @@ void VenueState::close_acknowledged(TableView& t, const json& ack) {
 }
 
 void VenueState::open_unless_acknowledged(TableView& t, const json& v) {
-  if (!v.contains("seq") || !v["seq"].is_number_unsigned() || !is_alert(v)) return;
-  const std::uint64_t seq = v["seq"].get<std::uint64_t>();
+  // Seq 0 could never be acknowledged (an ack names a seq from 1): held open, it kept its tile an alert for good.
+  const std::uint64_t seq = seq_field(v);
+  if (seq == 0 || !is_alert(v)) return;
   if (!t.acked.count(seq)) t.open_alerts[seq] = v;
 }
 
@@ -300,7 +307,7 @@ json VenueState::dismiss_replaced(const std::string& table, const std::string& j
   TableView& t = it->second;
   std::erase_if(t.replaced_alerts, [&](const json& a) {
     const bool chosen = (journal.empty() || str(a, "journal") == journal) &&
-                        (seq == 0 || (a.contains("seq") && a["seq"].is_number_unsigned() && a["seq"].get<std::uint64_t>() == seq));
+                        (seq == 0 || seq_field(a) == seq);
     if (chosen) dismissed.push_back({{"table", table}, {"journal", str(a, "journal")}, {"seq", a.value("seq", json())}});
     return chosen;
   });
@@ -359,15 +366,11 @@ bool VenueState::apply_trick_count(const std::string& id, std::uint64_t seq, con
 }
 
 namespace {
-std::uint64_t seq_of(const json& e) {
-  auto it = e.find("seq");
-  return it != e.end() && it->is_number_unsigned() ? it->get<std::uint64_t>() : 0;
-}
 // A replay that fills a gap brings cards after later ones came: each goes where its seq puts it.
 void insert_in_play_order(json& list, json x) {
-  const std::uint64_t seq = seq_of(x);
+  const std::uint64_t seq = seq_field(x);
   auto at = list.end();
-  while (seq && at != list.begin() && seq_of(*std::prev(at)) > seq) --at;
+  while (seq && at != list.begin() && seq_field(*std::prev(at)) > seq) --at;
   list.insert(at, std::move(x));
 }
 }  // namespace
@@ -384,7 +387,7 @@ bool VenueState::heard_within(const std::string& table, double now, double secon
 
 std::uint64_t VenueState::live_gap_before(const json& e) const {
   if (!e.is_object() || !e.contains("table")) return 0;
-  const std::uint64_t seq = seq_of(e), last = live_last_seq(table_id(e));
+  const std::uint64_t seq = seq_field(e), last = live_last_seq(table_id(e));
   auto it = tables_.find(table_id(e));
   if (const std::string j = str(e, "journal"); it != tables_.end() && !j.empty() && !it->second.live_journal.empty() && j != it->second.live_journal)
     return (it->second.replaced_live_journals.count(j) != 0 || seq <= 1) ? 0 : 1;  // a new live journal: from its seq 1
@@ -411,7 +414,7 @@ bool VenueState::apply_live(const json& e) {
   }
   // Once each: the stream, the start's catch-up and a gap's replay overlap (a board's cards were
   // counted twice, 104 to a board).
-  const std::uint64_t seq = seq_of(e);
+  const std::uint64_t seq = seq_field(e);
   if (seq) {
     if (!t.live_seen.insert(seq).second) return false;
     if (t.live_seen.size() > kLiveSeqsKept) t.live_seen.erase(t.live_seen.begin());
@@ -434,7 +437,7 @@ bool VenueState::apply_live(const json& e) {
       for (const char* list : {"cards", "tricks"}) {
         json kept = json::array();
         for (const auto& x : b[list])
-          if (x.is_object() && x.contains("seq") && x["seq"].is_number_unsigned() && x["seq"].get<std::uint64_t>() > seq) kept.push_back(x);
+          if (seq_field(x) > seq) kept.push_back(x);
         b[list] = std::move(kept);
       }
       b.erase("double_dummy");

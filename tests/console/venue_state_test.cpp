@@ -380,3 +380,54 @@ TEST(SeqRanges, CountsEachSeqOnceAndGivesBackThoseRecovered) {
   EXPECT_EQ(missed.add(1, 10), (Pieces{{3, 5}})) << "the hole left by a recovery counts again when missed again";
   EXPECT_TRUE(missed.add(0, 0).empty());
 }
+
+// Seqs start at 1 (protocol): a daemon writes no seq for what it does not journal, so "seq": 0 names no
+// event of the journal (protocol::seq_field reads it as none). Such an event still shows on its tile --
+// what it says happened -- but counts as no seq: it moves no last seq, shows no gap, asks for no history.
+TEST(SeqZero, AnEventOfSeqZeroShowsOnItsTileButCountsAsNoSeq) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  const json unjournalled = event("auction.period_started", 0);
+  EXPECT_EQ(v.gap_before(unjournalled), 0u);
+  EXPECT_EQ(VenueState::published_before(unjournalled), 0u);
+  EXPECT_TRUE(v.apply_event(unjournalled, 1001));
+  EXPECT_EQ(v.tile("t/A/7", 1001)["state"], "auction") << "applied to the tile";
+  EXPECT_EQ(v.tile("t/A/7", 1001)["last_seq"], 1u) << "not counted";
+  EXPECT_EQ(v.gap_before(event("auction.period_ended", 2)), 0u) << "#2 follows #1: no gap";
+  VenueState first_heard;
+  EXPECT_FALSE(first_heard.shows_unseen_history(unjournalled)) << "no seq past 1: no history to ask for";
+}
+
+// An alert of seq 0 could never be acknowledged (an ack names its alert's seq, from 1): held open, it kept
+// its tile an alert for good. Shown in the timeline, never held open.
+TEST(SeqZero, AnAlertOfSeqZeroIsShownButNeverHeldOpen) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_event(event("irregularity.wrong_count", 0, "alert"), 1001);
+  EXPECT_FALSE(v.alert_open("t/A/7", 0));
+  EXPECT_TRUE(v.director_snapshot(1001)["alerts"].empty());
+  EXPECT_NE(v.tile("t/A/7", 1001)["state"], "alert");
+  EXPECT_EQ(v.table_detail("t/A/7", 1001)["timeline"].size(), 2u) << "the alert is in the table's timeline";
+}
+
+// A table's journal replaced: its new journal's events before the first one heard are replayed from seq 1.
+// An event of seq 0 heard first took that for "heard from the new journal": seq 5 then showed no gap, and
+// the new journal's #1 to #4 (an alert among them, maybe) were never asked for.
+TEST(SeqZero, AnEventOfSeqZeroDoesNotHideTheNewJournalsGapFromSeqOne) {
+  VenueState v;
+  v.apply_event(of_journal(event("board.arrived", 40), "aaaaaaaaaaaaaaaa"), 1000);
+  const json unjournalled = of_journal(event("board.identified", 0), "cccccccccccccccc");
+  ASSERT_TRUE(v.note_journal(unjournalled));
+  v.apply_event(unjournalled, 1001);
+  EXPECT_EQ(v.gap_before(of_journal(event("auction.period_started", 5), "cccccccccccccccc")), 1u) << "#1 to #4 of the new journal";
+}
+
+// A replay gives journalled events: one of seq 0 is not one of them (a table's answer of another shape)
+// and is skipped, not put into the timeline among the seqs it fills.
+TEST(SeqZero, AReplayedEventOfSeqZeroIsSkipped) {
+  VenueState v;
+  v.apply_event(event("board.arrived", 1), 1000);
+  v.apply_replayed(event("irregularity.wrong_count", 0, "alert"));
+  EXPECT_FALSE(v.alert_open("t/A/7", 0));
+  EXPECT_EQ(v.table_detail("t/A/7", 1000)["timeline"].size(), 1u);
+}
