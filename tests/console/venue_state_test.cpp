@@ -218,6 +218,15 @@ json of_journal(json e, const std::string& journal) {
   e["journal"] = journal;
   return e;
 }
+
+// Table t/A/7's alert `seq` is in its timeline (`timeline` events in all) but not open: not listed, its
+// tile no alert.
+void expect_shown_not_open(VenueState& v, std::uint64_t seq, double now, std::size_t timeline) {
+  EXPECT_FALSE(v.alert_open("t/A/7", seq));
+  EXPECT_TRUE(v.director_snapshot(now)["alerts"].empty());
+  EXPECT_NE(v.tile("t/A/7", now)["state"], "alert");
+  EXPECT_EQ(v.table_detail("t/A/7", now)["timeline"].size(), timeline) << "the alert is in the table's timeline";
+}
 }  // namespace
 
 // A table whose journal starts again at seq 1 (its state folder wiped, a spare computer at the table): the
@@ -345,10 +354,7 @@ TEST(Gap, AnAlertReplayedAfterItsAckStaysClosed) {
   v.apply_event(event("board.arrived", 1), 1000);
   v.apply_event(event("director.ack", 3, "info", {{"seq", "2"}, {"by", "td"}}), 1001);
   v.apply_replayed(event("irregularity.wrong_count", 2, "alert"));
-  EXPECT_FALSE(v.alert_open("t/A/7", 2));
-  EXPECT_TRUE(v.director_snapshot(1001)["alerts"].empty());
-  EXPECT_NE(v.tile("t/A/7", 1001)["state"], "alert");
-  EXPECT_EQ(v.table_detail("t/A/7", 1001)["timeline"].size(), 3u) << "the alert is still in the table's timeline";
+  expect_shown_not_open(v, 2, 1001, 3);
 }
 
 // A replay answers after the later event that showed the gap: its events take their place by seq in the
@@ -404,10 +410,7 @@ TEST(SeqZero, AnAlertOfSeqZeroIsShownButNeverHeldOpen) {
   VenueState v;
   v.apply_event(event("board.arrived", 1), 1000);
   v.apply_event(event("irregularity.wrong_count", 0, "alert"), 1001);
-  EXPECT_FALSE(v.alert_open("t/A/7", 0));
-  EXPECT_TRUE(v.director_snapshot(1001)["alerts"].empty());
-  EXPECT_NE(v.tile("t/A/7", 1001)["state"], "alert");
-  EXPECT_EQ(v.table_detail("t/A/7", 1001)["timeline"].size(), 2u) << "the alert is in the table's timeline";
+  expect_shown_not_open(v, 0, 1001, 2);
 }
 
 // A table's journal replaced: its new journal's events before the first one heard are replayed from seq 1.

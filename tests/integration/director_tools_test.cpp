@@ -107,6 +107,40 @@ json replay_page(const std::string& table, const std::vector<double>& times, std
   return {{"ok", true}, {"events", events}, {"more", upto < last}, {"first_available", 1}, {"last_seq", last}};
 }
 
+// Table 1 of section A as the hub's gap tests play it: its journal, its control endpoint answering
+// `snapshot` from that journal (and `alerts` with none), and its PUB socket to the hub's upstream. An
+// event journalled at the table reaches the hub or not (lost on the way).
+class JournallingTable {
+ public:
+  JournallingTable(zmq::context_t& ctx, const std::string& control, const std::string& up)
+      : stand_in_(ctx, control, [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [this](const json& ask) {
+          std::lock_guard lock(lock_);
+          if (ask.value("command", "") != "snapshot") return json{{"ok", true}, {"alerts", json::array()}};
+          return json{{"ok", true}, {"events", journal_}, {"more", false}, {"last_seq", journal_.size()}};
+        }),
+        pub(ctx, zmq::socket_type::pub) {
+    pub.connect(up);
+  }
+  void journalled(const std::string& type, bool reaches_the_hub) {
+    json e;
+    {
+      std::lock_guard lock(lock_);
+      e = {{"class", "board"}, {"type", type}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0}, {"tournament", "default"},
+           {"section", "A"}, {"table", "1"}, {"seq", journal_.size() + 1}, {"message", type}};
+      journal_.push_back(e);
+    }
+    if (reaches_the_hub) publish(pub, "board/default/A/1/" + type, e);
+  }
+
+ private:
+  std::mutex lock_;
+  json journal_ = json::array();
+  StandInJournal stand_in_;
+
+ public:
+  zmq::socket_t pub;
+};
+
 // A table's heartbeat as its daemon sends it (daemon/table_host.cpp): its journal's last seq, its open alerts.
 void send_heartbeat(zmq::socket_t& pub, std::uint64_t last_seq, int open_alerts, const std::string& journal = "") {
   json e = {{"class", "daemon"}, {"type", "daemon.heartbeat"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0},
@@ -149,6 +183,11 @@ class HubEndpoints : public Daemon {
     for (std::string line; std::getline(out, line);)
       if (json e = json::parse(line, nullptr, false); e.is_object() && e.contains("seq")) events.push_back(std::move(e));
     return events;
+  }
+  // The hub alone, asking table 1 at its control endpoint ctl1 (--table-control). It ends with the test.
+  void start_hub_asking_table_1() {
+    lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
+                         (dir / "hub.log").string());
   }
   // The hub alone, the test playing its table: a PUB socket connected to `up`. The hub ends with the test.
   zmq::socket_t start_hub_and_a_table() {
@@ -1054,8 +1093,7 @@ TEST_F(HubEndpoints, WatchSinceHoldsTheLiveEventsThatCameDuringItsReplayAndShows
     for (auto end = std::chrono::steady_clock::now() + 2500ms; !published && std::chrono::steady_clock::now() < end;) std::this_thread::sleep_for(10ms);
     return replay_page("1", journalled, since, 100);
   });
-  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
-                       (dir / "hub.log").string());
+  start_hub_asking_table_1();
   ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
   const std::string relay = folder.ipc("relay");
   zmq::socket_t table(ctx, zmq::socket_type::pub);
@@ -1222,8 +1260,7 @@ TEST_F(HubEndpoints, AWatchStoppedWithAGapInWhatItHadReceivedLeavesTheGapToTheNe
   StandInJournal journal(ctx, folder.ipc("ctl1"), [&](std::uint64_t since) {
     return replay_page("1", std::vector<double>(journalled.load(), 1795433673.5), since, 5000);
   });
-  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
-                       (dir / "hub.log").string());
+  start_hub_asking_table_1();
   ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
   zmq::socket_t table(ctx, zmq::socket_type::pub);
   table.connect(up);
@@ -1285,8 +1322,7 @@ TEST_F(HubEndpoints, WatchSinceSaysWhatATablesJournalNoLongerHoldsOrCannotRead) 
       if (std::find(damaged.begin(), damaged.end(), seq) == damaged.end()) events.push_back(test_event("1", seq, "info", "journalled"));
     return json{{"ok", true}, {"events", events}, {"more", false}, {"first_available", kFirst}, {"last_seq", kLast}, {"unreadable", damaged}};
   });
-  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
-                       (dir / "hub.log").string());
+  start_hub_asking_table_1();
   ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
   start_watch({"--since", "1", "--seconds", "30"});
   const std::string rotated = "cardtablectl watch: default/A/1: events #1 to #40 are no longer in its journal (rotated away, its journal starts at #41): not shown";
@@ -1306,8 +1342,7 @@ TEST_F(HubEndpoints, AHubAskingATableThatAnswersOfAnotherShapeSaysSoAndGoesOn) {
     if (ask.value("command", "") == "alerts") return json{{"ok", "yes"}, {"alerts", json::array()}};
     return json{{"ok", true}, {"events", json::array({{{"seq", 1}, {"type", 5}}})}, {"more", false}, {"last_seq", 1}};
   });
-  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
-                       (dir / "hub.log").string());
+  start_hub_asking_table_1();
   ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
   zmq::socket_t table1(ctx, zmq::socket_type::pub);
   table1.connect(up);
@@ -1324,28 +1359,10 @@ TEST_F(HubEndpoints, AHubAskingATableThatAnswersOfAnotherShapeSaysSoAndGoesOn) {
 // its cards. Seqs of a journal come one by one, so the hub finds the lost ones by their seqs -- an event
 // past the next, or a heartbeat naming a later last seq -- says so, and asks the table for its snapshot again.
 TEST_F(HubEndpoints, EventsLostOnTheWayToTheHubAreFoundByTheirSeqsAndItsBoardIsAskedForAgain) {
-  std::mutex journal_lock;
-  json journal = json::array();  // the stand-in table's journal: what its snapshot answers
-  StandInJournal stand_in(ctx, folder.ipc("ctl1"), [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [&](const json& ask) {
-    std::lock_guard lock(journal_lock);
-    if (ask.value("command", "") != "snapshot") return json{{"ok", true}, {"alerts", json::array()}};
-    return json{{"ok", true}, {"events", journal}, {"more", false}, {"last_seq", journal.size()}};
-  });
-  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
-                       (dir / "hub.log").string());
-  zmq::socket_t table(ctx, zmq::socket_type::pub);
-  table.connect(up);
-  // Journalled at the table; published to the hub or not (lost on the way).
-  auto journalled = [&](const std::string& type, bool reaches_the_hub) {
-    json e;
-    {
-      std::lock_guard lock(journal_lock);
-      e = {{"class", "board"}, {"type", type}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0}, {"tournament", "default"},
-           {"section", "A"}, {"table", "1"}, {"seq", journal.size() + 1}, {"message", type}};
-      journal.push_back(e);
-    }
-    if (reaches_the_hub) ::publish(table, "board/default/A/1/" + type, e);
-  };
+  JournallingTable stand_in(ctx, folder.ipc("ctl1"), up);
+  zmq::socket_t& table = stand_in.pub;
+  const auto journalled = [&](const std::string& type, bool reaches_the_hub) { stand_in.journalled(type, reaches_the_hub); };
+  start_hub_asking_table_1();
   auto hub_holds = [&] {
     std::vector<std::uint64_t> seqs;
     auto r = cardtable::test::control_request(ctx, hubctl, {{"command", "snapshot"}}, 3000);
@@ -1386,27 +1403,10 @@ TEST_F(HubEndpoints, EventsLostOnTheWayToTheHubAreFoundByTheirSeqsAndItsBoardIsA
 // so once, and takes back from `missed` what the claim added; the next lost event is found again.
 TEST_F(HubEndpoints, AHeartbeatClaimingASeqTheTablesSnapshotDisownsIsTakenBackAndLaterGapsAreFound) {
   constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
-  std::mutex journal_lock;
-  json journal = json::array();
-  StandInJournal stand_in(ctx, folder.ipc("ctl1"), [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [&](const json& ask) {
-    std::lock_guard lock(journal_lock);
-    if (ask.value("command", "") != "snapshot") return json{{"ok", true}, {"alerts", json::array()}};
-    return json{{"ok", true}, {"events", journal}, {"more", false}, {"last_seq", journal.size()}};
-  });
-  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1")},
-                       (dir / "hub.log").string());
-  zmq::socket_t table(ctx, zmq::socket_type::pub);
-  table.connect(up);
-  auto journalled = [&](bool reaches_the_hub) {
-    json e;
-    {
-      std::lock_guard lock(journal_lock);
-      e = {{"class", "board"}, {"type", "play.card"}, {"severity", "info"}, {"time", 1795433673.5}, {"mono", 1.0}, {"tournament", "default"},
-           {"section", "A"}, {"table", "1"}, {"seq", journal.size() + 1}, {"message", "a card"}};
-      journal.push_back(e);
-    }
-    if (reaches_the_hub) ::publish(table, "board/default/A/1/play.card", e);
-  };
+  JournallingTable stand_in(ctx, folder.ipc("ctl1"), up);
+  zmq::socket_t& table = stand_in.pub;
+  const auto journalled = [&](bool reaches_the_hub) { stand_in.journalled("play.card", reaches_the_hub); };
+  start_hub_asking_table_1();
   const auto log = [&] { return text_of(dir / "hub.log"); };
   ASSERT_TRUE(wait_for([&] {
     send_heartbeat(table, 0, 0);
