@@ -394,7 +394,7 @@ void Hub::follow_snapshots() {
 void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat) {
   if (seq == 0 && !through_heartbeat) return;  // an event without a seq: not journalled
   if (!t.last_seq) t.counted_above = seq;  // nothing counted for what came before the first
-  if (through_heartbeat && t.last_seq && seq > *t.last_seq + kBelievedGap && !table_control_.contains(name)) {
+  if (through_heartbeat && t.last_seq && seq > *t.last_seq && seq - *t.last_seq > kBelievedGap && !table_control_.contains(name)) {
     // No snapshot to check it against: the claim is not believed (a table asked for its snapshot has its
     // claim checked by the answer instead, see disown_claim).
     if (!std::exchange(t.said_unbelieved, true))
