@@ -15,6 +15,7 @@
 #include "daemon/master_loader.hpp"
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
+#include "daemon_run.hpp"
 #include "process_folder.hpp"
 
 namespace cardtable::daemon {
@@ -30,45 +31,7 @@ std::vector<std::string> masters() {
   return {(kScenarios / "master/spring-pairs.pbn").string(), (kScenarios / "master/autumn-teams.pbn").string()};
 }
 
-// One run of the daemon's table: the parts the event loop gives a TableHost, on a state folder that
-// outlives it (a second run on the same folder is a restart).
-struct DaemonRun {
-  DaemonRun(const fs::path& state, const Simulation& sim,
-      std::function<bool(const table::Zone&)> lost = [](const table::Zone&) { return false; }) {
-    options.state_dir = state.string();
-    options.masters = masters();
-    options.analyzer = "/nonexistent/cardtablectl";  // no double-dummy helper: not what this test is about
-    publisher = std::make_unique<Publisher>(ctx, Publisher::Config{state, {}, std::chrono::duration<double>(0)});
-    broadcast = std::make_unique<BoardBroadcast>(*publisher, options, "/nonexistent/cardtabled");
-    LoadedRecord record = load_master(options.masters);
-    summary = record.summary;
-    host = std::make_unique<TableHost>(std::move(record.record), sim.config, options, clock, *publisher, *broadcast,
-                                       TableHost::Surroundings{std::move(lost),
-                                                               [](json& s) { s["loop"] = "the event loop's part"; }});
-  }
-  // The scenario's inputs as the event loop hands them over: times moved on after a resumed board's.
-  void apply(const std::vector<table::TableInput>& inputs) {
-    for (const table::TableInput& in : inputs) host->apply(clock.scenario_input(in));
-  }
-  std::vector<std::string> journalled(const protocol::Journal& journal) const {
-    std::vector<std::string> types;
-    journal.replay(1, [&](const std::string& line, std::uint64_t) {
-      types.push_back(json::parse(line)["type"]);
-      return true;
-    });
-    return types;
-  }
-  std::vector<std::string> published() const { return journalled(publisher->journal()); }
-  std::vector<std::string> live() const { return journalled(publisher->live_journal()); }
-
-  zmq::context_t ctx;
-  Options options;
-  TableClock clock{false};  // the scenario's own times, as at --speed above 1
-  std::unique_ptr<Publisher> publisher;
-  std::unique_ptr<BoardBroadcast> broadcast;
-  std::unique_ptr<TableHost> host;
-  std::string summary;
-};
+using test::DaemonRun;
 
 std::size_t count(const std::vector<std::string>& types, const std::string& type) {
   return static_cast<std::size_t>(std::count(types.begin(), types.end(), type));
@@ -103,7 +66,7 @@ class TableHostTest : public ::testing::Test {
 };
 
 TEST_F(TableHostTest, AtStartTheRecordLoadedAndTheTablesCapabilitiesAreSaid) {
-  DaemonRun run(state(), sim);
+  DaemonRun run(state(), sim, masters());
   run.host->start(run.summary, {});
   EXPECT_EQ(run.published(), (std::vector<std::string>{"record.loaded", "table.capabilities"}));
   EXPECT_EQ(run.host->status()["phase"], "waiting");
@@ -113,7 +76,7 @@ TEST_F(TableHostTest, AtStartTheRecordLoadedAndTheTablesCapabilitiesAreSaid) {
 // The public stream may not name a card of a hand in play (the embargo): the play goes to broadcasters
 // as live.*, after the board is finished here; every role reads the board's course and a trick count.
 TEST_F(TableHostTest, ABoardsCourseIsPublishedAndItsCardsWaitForTheEmbargo) {
-  DaemonRun run(state(), sim);
+  DaemonRun run(state(), sim, masters());
   run.host->start(run.summary, {});
   run.apply(before(60'000));
   EXPECT_EQ(run.host->board_in_play(), 1);
@@ -134,7 +97,7 @@ TEST_F(TableHostTest, ABoardsCourseIsPublishedAndItsCardsWaitForTheEmbargo) {
 }
 
 TEST_F(TableHostTest, StatusSaysTheBoardInPlayAndTheEventLoopsOwnPart) {
-  DaemonRun run(state(), sim);
+  DaemonRun run(state(), sim, masters());
   run.host->start(run.summary, {});
   run.apply(before(30'000));
   const json s = run.host->status();
@@ -147,7 +110,7 @@ TEST_F(TableHostTest, StatusSaysTheBoardInPlayAndTheEventLoopsOwnPart) {
 }
 
 TEST_F(TableHostTest, ADirectorsContractTheTableCannotReadIsRefusedWithItsReasonAndTheNextIsTaken) {
-  DaemonRun run(state(), sim);
+  DaemonRun run(state(), sim, masters());
   run.host->start(run.summary, {});
   run.apply(before(20'000));  // the auction period has started
   auto refused = run.host->command({table::Command::Kind::Contract, "8Z Q"});
@@ -162,7 +125,7 @@ TEST_F(TableHostTest, ADirectorsContractTheTableCannotReadIsRefusedWithItsReason
 TEST_F(TableHostTest, ALostReadersZoneIsSaidUnknownOnceWithItsCause) {
   const table::Zone north = *table::Zone::parse("play:N");
   bool lost = false;
-  DaemonRun run(state(), sim, [&](const table::Zone& z) { return lost && z == north; });
+  DaemonRun run(state(), sim, masters(), [&](const table::Zone& z) { return lost && z == north; });
   run.host->start(run.summary, {});
   run.apply(before(30'000));
   lost = true;
@@ -185,7 +148,7 @@ TEST_F(TableHostTest, ALostReadersZoneIsSaidUnknownOnceWithItsCause) {
 }
 
 TEST_F(TableHostTest, AReloadThatFailsKeepsTheRecordInUseAndARefusalReachesDirectors) {
-  DaemonRun run(state(), sim);
+  DaemonRun run(state(), sim, masters());
   run.host->start(run.summary, {});
   const std::size_t boards = run.host->master_boards();
   EXPECT_THROW(run.host->reload({missing().string()}), StartupError);
@@ -206,7 +169,7 @@ TEST_F(TableHostTest, AReloadThatFailsKeepsTheRecordInUseAndARefusalReachesDirec
 // A heartbeat carries the last seq so that a subscriber sees a gap; it is no event of the table's and is
 // not journalled (one every few seconds would bury the board's events in a replay).
 TEST_F(TableHostTest, AHeartbeatIsNotJournalled) {
-  DaemonRun run(state(), sim);
+  DaemonRun run(state(), sim, masters());
   run.host->start(run.summary, {});
   const std::uint64_t last = run.publisher->journal().last_seq();
   run.host->heartbeat();
@@ -219,13 +182,13 @@ TEST_F(TableHostTest, AHeartbeatIsNotJournalled) {
 TEST_F(TableHostTest, ARestartMidBoardGoesOnWithTheBoardWithoutSayingItsEventsTwice) {
   std::size_t said_before = 0;
   {
-    DaemonRun run(state(), sim);
+    DaemonRun run(state(), sim, masters());
     run.host->start(run.summary, {});
     run.apply(before(50'000));
     said_before = run.published().size();
     EXPECT_EQ(run.host->status()["phase"], "play");
   }
-  DaemonRun again(state(), sim);
+  DaemonRun again(state(), sim, masters());
   again.host->start(again.summary, devices::fixed_script(from(50'000)));
   auto published = again.published();
   EXPECT_EQ(std::vector<std::string>(published.begin() + static_cast<std::ptrdiff_t>(said_before), published.end()),
@@ -261,7 +224,7 @@ TEST_F(TableHostTest, ARestartJustAfterABoardWentBackSaysNothingOfTheCardsStillI
   };
   std::size_t said_before = 0;
   {
-    DaemonRun run(state(), short_board);
+    DaemonRun run(state(), short_board, masters());
     run.host->start(run.summary, {});
     run.apply(between(0, 40'500));  // the pockets full at 40 s; the three cards of trick 2 read on
     const auto published = run.published();
@@ -276,7 +239,7 @@ TEST_F(TableHostTest, ARestartJustAfterABoardWentBackSaysNothingOfTheCardsStillI
   table::TableInput again_label = *label;
   again_label.time = again_label.command.time = 40'500;
   after.insert(after.begin(), again_label);
-  DaemonRun again(state(), short_board);
+  DaemonRun again(state(), short_board, masters());
   again.host->start(again.summary, devices::fixed_script(after));
   EXPECT_EQ(again.host->status()["phase"], "waiting") << "the board went back before the restart";
   again.apply(after);
