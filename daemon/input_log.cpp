@@ -172,13 +172,22 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
   };
   Resumed r;
   // Consecutive runs are replayed merged by time: a zone's run goes on while another zone changes (each
-  // change closes the runs before it, so no read crosses a change).
-  std::vector<std::pair<table::TableInput, double>> runs;  // each read with its run's wall
+  // change closes the runs before it, so no read crosses a change). The reads of one moment go back in
+  // the order they were read (each run's place among its moment's inputs): the table weighs every read
+  // as it comes, and a zone that steadied before or after another zone's read of the same moment is
+  // another course (Law 7C's settle time, judged at each read).
+  struct Read {
+    table::TableInput in;
+    std::uint32_t place = 0;
+    double wall = 0;  // its run's
+  };
+  std::vector<Read> runs;
   auto end_runs = [&] {
-    std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) { return a.first.time < b.first.time; });
-    for (auto& [read, wall] : runs) {
-      r.inputs.push_back(std::move(read));
-      r.walls.push_back(wall);
+    std::stable_sort(runs.begin(), runs.end(),
+                     [](const Read& a, const Read& b) { return a.in.time != b.in.time ? a.in.time < b.in.time : a.place < b.place; });
+    for (Read& read : runs) {
+      r.inputs.push_back(std::move(read.in));
+      r.walls.push_back(read.wall);
     }
     runs.clear();
   };
@@ -265,7 +274,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
                                                        static_cast<table::Millis>(n - 1);
           read.time = read.observation.time + lag;
           r.last_time = std::max(r.last_time, read.time);
-          runs.emplace_back(std::move(read), j.value("w", 0.0));
+          runs.push_back({std::move(read), j.value("p", std::uint32_t{0}), j.value("w", 0.0)});
         }
       } else {
         throw std::invalid_argument("no input");
@@ -347,6 +356,7 @@ std::string InputLog::line_of(const Run& r) {
   j["l"] = r.last;
   j["w"] = r.wall;
   if (r.lag != 0) j["ti"] = r.first.time + r.lag;
+  if (r.place != 0) j["p"] = r.place;
   return j.dump() + "\n";
 }
 
@@ -372,6 +382,9 @@ void InputLog::close_run(std::vector<Run>::iterator run) {
 }
 
 void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
+  // Every input counts for the place of the next one in its moment, a tick that is not written too.
+  const std::uint32_t place = in.time == step_time_ ? ++step_place_ : (step_place_ = 0);
+  step_time_ = in.time;
   switch (in.kind) {
     case table::TableInput::Kind::Tick:
       // A tick that said nothing changed nothing a replay needs: the next input's time carries the clock on.
@@ -407,7 +420,7 @@ void InputLog::record(const table::TableInput& in, bool emitted, double wall) {
     // A zone reads something new: its run so far is closed and written before the runs still open (a
     // replay merges them by time); the same reading after a run closed opens a run of its own.
     if (run != runs_.end()) close_run(run);
-    runs_.push_back({in.observation, 1, in.observation.time, wall, in.time - in.observation.time});
+    runs_.push_back({in.observation, 1, in.observation.time, wall, in.time - in.observation.time, place});
     tail_dirty_ = true;
     if (!same && !emitted) write_tail();  // a change is on the disk at once, not a second later
   }

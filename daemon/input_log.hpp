@@ -91,6 +91,9 @@ class InputLog {
     table::Millis last = 0;
     double wall = 0;
     table::Millis lag = 0;  // the input's time less the reading's (a device may stamp them apart)
+    // Its first read's place among the inputs of its moment (step_place_): a replay puts the reads of one
+    // moment back in the order they came, not the order the runs were written.
+    std::uint32_t place = 0;
   };
   void append(const std::string& line);  // a record that stays
   void commit_runs();                    // the runs at the end stay as they are written; new ones follow
@@ -109,6 +112,8 @@ class InputLog {
   std::uintmax_t good_end_ = 0;   // load(): the end of the last record read whole
   std::vector<Run> runs_;         // open runs, in the order of their first read
   std::array<std::optional<table::Observation>, table::kZoneCount> last_{};  // each zone's last reading
+  table::Millis step_time_ = -1;  // the moment (an input's time) of the last input recorded ...
+  std::uint32_t step_place_ = 0;  // ... and how many inputs came before it at that moment
   bool tail_dirty_ = false;
   bool unsynced_ = false;
   std::chrono::steady_clock::time_point last_tail_{}, last_sync_{};

@@ -123,6 +123,32 @@ TEST_F(InputLogFile, RunsOfSeveralZonesAreReplayedInTheOrderTheyWereRead) {
   EXPECT_EQ(resumed->inputs.front().observation.zone.str(), "pocket:N");
 }
 
+// A device reads several zones at one moment, in its own order, and the table weighs each read as it
+// comes: Law 7C's settle time is judged at every read, so whether North's pocket steadied at 12 before
+// East's read of the same moment decides whether the board went back "with 11 cards in North's pocket".
+// A restart just then replayed the reads of one moment in the order the runs were written (East's run,
+// open since the pockets came back, before North's, newer), and the resumed board judged the return
+// with 11 cards during the replay: the live alert (12 cards) was never said.
+TEST_F(InputLogFile, ReadsOfOneMomentAreReplayedInTheOrderTheyWereRead) {
+  {
+    InputLog log(file(), identity);
+    log.start(1, 1000.0);
+    for (int t = 0; t <= 2000; t += 100) {
+      log.record(read("pocket:N", t < 1000 ? 0 : 1, t), false, 1000.0 + t / 1000.0);  // changes at 1 s
+      log.record(read("play:W", 1, t), false, 1000.0 + t / 1000.0);                    // the same all along
+      log.record(tick(t), false, 1000.0 + t / 1000.0);
+    }
+  }
+  std::vector<std::string> warnings;
+  auto resumed = InputLog(file(), identity).load(warnings);
+  ASSERT_TRUE(resumed);
+  ASSERT_EQ(resumed->inputs.size(), 42u);
+  for (std::size_t i = 0; i < resumed->inputs.size(); i += 2) {
+    EXPECT_EQ(resumed->inputs[i].observation.zone.str(), "pocket:N") << "at " << resumed->inputs[i].time << " ms";
+    EXPECT_EQ(resumed->inputs[i + 1].observation.zone.str(), "play:W") << "at " << resumed->inputs[i].time << " ms";
+  }
+}
+
 // The tags' UIDs of the cards read travel through a restart: the resumed board must tell one card heard by
 // two pocket readers (the same UID) from a second card of another pack (another UID) as the live one did.
 TEST_F(InputLogFile, TheTagIdsOfTheCardsReadAreReplayed) {
