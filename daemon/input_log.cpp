@@ -119,6 +119,43 @@ json observation_json(const table::Observation& o) {
   return j;
 }
 
+// The last board's cards as they were quitted: every card in the order played, with the seat that played
+// it ({"name": ..., "cards": ["H5", ...], "seats": "WNES..."}); each seat's pile is its cards in that order.
+json previous_json(const table::PreviousBoard& p) {
+  json cards = json::array();
+  std::string seats;
+  std::array<std::size_t, 4> next{};
+  for (const bridge::Card& c : p.tricks) {
+    cards.push_back(c.str());
+    for (bridge::Seat s : bridge::kAllSeats) {
+      const auto& pile = p.quitted[static_cast<std::size_t>(bridge::index(s))];
+      std::size_t& at = next[static_cast<std::size_t>(bridge::index(s))];
+      if (at < pile.size() && pile[at] == c) {
+        seats += bridge::seat_letter(s);
+        ++at;
+        break;
+      }
+    }
+  }
+  return {{"name", p.name}, {"cards", cards}, {"seats", seats}};
+}
+
+table::PreviousBoard previous_of(const json& j) {
+  table::PreviousBoard p;
+  p.name = j.value("name", std::string());
+  const auto cards = j.value("cards", std::vector<std::string>());
+  const auto seats = j.value("seats", std::string());
+  if (cards.size() != seats.size()) throw std::invalid_argument("the previous board's cards and seats differ in number");
+  for (std::size_t i = 0; i < cards.size(); ++i) {
+    auto card = bridge::Card::parse(cards[i]);
+    auto seat = bridge::parse_seat(std::string(1, seats[i]));
+    if (!card || !seat) throw std::invalid_argument("'" + cards[i] + "' of " + seats[i] + " is not a card played");
+    p.tricks.push_back(*card);
+    p.quitted[static_cast<std::size_t>(bridge::index(*seat))].push_back(*card);
+  }
+  return p;
+}
+
 }  // namespace
 
 std::string InputLog::record_hash(const bridge::MasterRecord& master) {
@@ -229,6 +266,7 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
           r.last_time = r.held_at;
           r.last_wall = j.value("w", 0.0);
         }
+        if (j.contains("previous")) r.previous = previous_of(j["previous"]);
         header = true;
         good_end_ = at;
         continue;
@@ -290,12 +328,12 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
   }
   if (!header) return refuse("no header");
   end_runs();
-  if (r.inputs.empty() && r.held.empty()) return std::nullopt;
+  if (r.inputs.empty() && r.held.empty() && !r.previous) return std::nullopt;
   return r;
 }
 
 void InputLog::start(std::uint64_t first_seq, double wall, const std::vector<table::Observation>& held,
-                     table::Millis at) {
+                     table::Millis at, const std::optional<table::PreviousBoard>& previous) {
   runs_.clear();
   last_ = {};
   tail_dirty_ = false;
@@ -316,6 +354,7 @@ void InputLog::start(std::uint64_t first_seq, double wall, const std::vector<tab
     for (const table::Observation& o : held) h["held"].push_back(observation_json(o));
     h["at"] = at;
   }
+  if (previous) h["previous"] = previous_json(*previous);
   append(h.dump());
 }
 

@@ -51,7 +51,10 @@ void TableHost::resume(const devices::InputScript& scenario) {
   const auto began = std::chrono::steady_clock::now();
   auto resumed = board_resume_->resume(
       board_first_seq_, wall(),
-      [this](const std::vector<table::Observation>& held, table::Millis heard) { table_->assume_readings(held, heard); },
+      [this](const std::vector<table::Observation>& held, table::Millis heard, const std::optional<table::PreviousBoard>& previous) {
+        table_->assume_readings(held, heard);
+        if (previous) table_->assume_previous_board(*previous);
+      },
       [this](const table::TableInput& in, double at) { apply(in, at); });
   if (!resumed) return;
   // The clock goes on from the replayed board's last time: a restart never turns the table's time back.
@@ -80,11 +83,12 @@ void TableHost::resume(const devices::InputScript& scenario) {
 void TableHost::logged(const table::TableInput& in, const std::vector<Published>& events) {
   if (!board_resume_) return;
   // A board that ended leaves the table waiting: it needs no history, the next board starts a new file
-  // with what the zones read at that moment (the last trick still in the play areas is that board's).
+  // with what the zones read at that moment (the last trick still in the play areas is that board's) and
+  // how the board's cards were quitted (a next deal dealt from them unshuffled, Law 6D2).
   const bool ended = std::any_of(events.begin(), events.end(),
                                  [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
   std::optional<BoardResume::Ended> end;
-  if (ended) end = BoardResume::Ended{table_->stable_readings(), in.time};
+  if (ended) end = BoardResume::Ended{table_->stable_readings(), in.time, table_->previous_board()};
   board_resume_->logged(in, !events.empty(), end, board_first_seq_, wall());
 }
 

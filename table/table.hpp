@@ -45,6 +45,10 @@ class Table {
   // The zones' readings as the last run's table held them (stable_readings) when its board ended, last
   // heard at `heard`: known from the start, so reading them again is no change. Nothing is said.
   void assume_readings(const std::vector<Observation>& readings, Millis heard);
+  // How the last board played out here was quitted (Law 6D2: the next deal must not be dealt from those
+  // cards unshuffled); a restart between boards gives it back with assume_previous_board.
+  const std::optional<PreviousBoard>& previous_board() const { return previous_; }
+  void assume_previous_board(PreviousBoard previous) { previous_ = std::move(previous); }
 
   // What the table knows now (for status and snapshots).
   std::optional<std::uint32_t> board() const { return board_; }

@@ -44,8 +44,10 @@ class BoardResumeTest : public ::testing::Test {
   }
   fs::path file() const { return dir / "board-in-progress.inputs"; }
   // A board in progress since the daemon started: no zone read anything when a board before it ended.
-  static void nothing_held(const std::vector<table::Observation>& held, table::Millis) {
+  static void nothing_held(const std::vector<table::Observation>& held, table::Millis,
+                           const std::optional<table::PreviousBoard>& previous) {
     EXPECT_TRUE(held.empty()) << "readings held where no board ended";
+    EXPECT_FALSE(previous) << "a previous board where none ended";
   }
   InputLog::Identity identity{"0123abcd/2", {"play:N"}};
   fs::path dir;
@@ -141,7 +143,7 @@ TEST_F(BoardResumeTest, WhatTheZonesReadWhenABoardEndedIsGivenBackFirst) {
   std::size_t applied = 0;
   auto resumed = again.resume(
       13, 2000.0,
-      [&](const std::vector<table::Observation>& h, table::Millis at) {
+      [&](const std::vector<table::Observation>& h, table::Millis at, const std::optional<table::PreviousBoard>&) {
         EXPECT_TRUE(again.replaying());
         held = h;
         heard = at;
@@ -167,6 +169,34 @@ TEST_F(BoardResumeTest, AnotherTablesInputsAreNeverReplayedHere) {
   }
   identity.zones = {"play:N", "play:E"};
   EXPECT_TRUE(replayed_by_a_restart().empty());
+}
+
+// Law 6D2: how the last board's cards were quitted is kept between boards, each card with the seat that
+// played it, so that a next deal dealt from them unshuffled is still told after a restart.
+TEST_F(BoardResumeTest, HowTheLastBoardsCardsWereQuittedIsGivenBackFirst) {
+  table::PreviousBoard played;
+  played.name = "Spring Pairs / 1, board 1";
+  for (const char* c : {"HA", "H2", "H3", "H4", "SK", "S2"}) played.tricks.push_back(*bridge::Card::parse(c));
+  played.quitted[static_cast<std::size_t>(bridge::index(bridge::Seat::West))] = {played.tricks[0]};
+  played.quitted[static_cast<std::size_t>(bridge::index(bridge::Seat::North))] = {played.tricks[1], played.tricks[5]};
+  played.quitted[static_cast<std::size_t>(bridge::index(bridge::Seat::East))] = {played.tricks[2]};
+  played.quitted[static_cast<std::size_t>(bridge::index(bridge::Seat::South))] = {played.tricks[3], played.tricks[4]};
+  {
+    BoardResume resume(file(), identity);
+    resume.resume(1, 1000.0, nothing_held, [](const table::TableInput&, double) {});
+    resume.logged(contract("4H S", 100), true, BoardResume::Ended{{}, 40'200, played}, 12, 1000.2);
+  }
+  BoardResume again(file(), identity);
+  std::optional<table::PreviousBoard> given;
+  auto resumed = again.resume(
+      13, 2000.0,
+      [&](const std::vector<table::Observation>&, table::Millis, const std::optional<table::PreviousBoard>& previous) { given = previous; },
+      [](const table::TableInput&, double) {});
+  ASSERT_TRUE(resumed) << "the previous board is something to resume";
+  ASSERT_TRUE(given);
+  EXPECT_EQ(given->name, played.name);
+  EXPECT_EQ(given->tricks, played.tricks);
+  EXPECT_EQ(given->quitted, played.quitted) << "each seat's pile in the order it played";
 }
 
 }  // namespace

@@ -250,5 +250,30 @@ TEST_F(TableHostTest, ARestartJustAfterABoardWentBackSaysNothingOfTheCardsStillI
   EXPECT_EQ(count(again.live(), "live.card"), 7u) << "the board's own cards only, none played again";
 }
 
+// Law 6D2: the next deal must come from shuffled cards. The table remembers how the last board's cards
+// were quitted (here the tricks gathered in the order played) to tell a deal dealt from them unshuffled.
+// A restart between the boards (the board back at 90 s, the next deal read at 95 s) forgot it: the
+// director read "The deal read is in no board of the master record" instead of what happened.
+TEST_F(TableHostTest, ARestartBetweenBoardsRemembersHowTheLastBoardsCardsWereQuitted) {
+  Options o;
+  o.simulate = (kScenarios / "play-next-deal-from-tricks-gathered-in-order.scn").string();
+  LoadedRecord record = load_master(masters());
+  Simulation next_deal = *prepare_simulation(o, *record.record);
+  const std::vector<table::TableInput> all = test::all_inputs(next_deal);
+  {
+    DaemonRun run(state(), next_deal, masters());
+    run.host->start(run.summary, {});
+    run.apply(test::between(all, 0, 92'000));
+    ASSERT_EQ(count(run.published(), "board.returned"), 1u);
+  }
+  const std::vector<table::TableInput> after = test::between(all, 92'000, 200'000);
+  DaemonRun again(state(), next_deal, masters());
+  again.host->start(again.summary, devices::fixed_script(after));
+  again.apply(after);
+  const auto published = again.published();
+  EXPECT_EQ(count(published, "irregularity.unshuffled_deal"), 1u) << ::testing::PrintToString(published);
+  EXPECT_EQ(count(published, "irregularity.deal_mismatch"), 0u) << ::testing::PrintToString(published);
+}
+
 }  // namespace
 }  // namespace cardtable::daemon
