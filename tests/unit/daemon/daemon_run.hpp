@@ -28,7 +28,11 @@ struct DaemonRun {
     options.state_dir = state.string();
     options.masters = std::move(masters);
     options.analyzer = "/nonexistent/cardtablectl";  // no double-dummy helper: not what these tests are about
-    publisher = std::make_unique<Publisher>(ctx, Publisher::Config{state, {}, std::chrono::duration<double>(0)});
+    // No fdatasync per event: a restart here is a new object on the same files, never a power cut, and
+    // restart_anywhere_test runs thousands of these.
+    protocol::Journal::Limits limits;
+    limits.sync_each = false;
+    publisher = std::make_unique<Publisher>(ctx, Publisher::Config{state, limits, std::chrono::duration<double>(0)});
     broadcast = std::make_unique<BoardBroadcast>(*publisher, options, "/nonexistent/cardtabled");
     LoadedRecord record = load_master(options.masters);
     summary = record.summary;
