@@ -11,17 +11,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "scenario_list.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> scenarios() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(SCENARIO_DIR))
-    if (e.path().extension() == ".scn") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 std::string run(const fs::path& scenario, int& status) {
   std::string cmd = std::string(CARDTABLECTL) + " simulate '" + scenario.string() + "' 2>&1";
@@ -66,9 +60,5 @@ TEST_P(Golden, EventStreamMatches) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, Golden, ::testing::ValuesIn(scenarios()),
-                         [](const ::testing::TestParamInfo<std::string>& i) {
-                           std::string n = i.param;
-                           std::replace(n.begin(), n.end(), '-', '_');
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Scenarios, Golden, ::testing::ValuesIn(cardtable::test::scenario_names()),
+                         cardtable::test::scenario_test_name);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "daemon_fixture.hpp"
+#include "scenario_list.hpp"
 
 namespace {
 
@@ -36,14 +37,6 @@ std::vector<std::string> card_identities(const json& j, const std::string& key =
   return found;
 }
 
-std::vector<std::string> scenarios() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(SCENARIO_DIR))
-    if (e.path().extension() == ".scn") out.push_back(e.path().filename().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
 void drain(zmq::socket_t& s, std::vector<json>& into) {
   std::vector<zmq::message_t> f;
   while (zmq::recv_multipart(s, std::back_inserter(f), zmq::recv_flags::dontwait)) {
@@ -63,7 +56,8 @@ TEST_F(Daemon, NoMessageAnyRoleReceivesNamesACardBeforeTheEmbargoInAnyGoldenScen
   from_hub.set(zmq::sockopt::subscribe, "");
   std::size_t scanned = 0, with_card_detail = 0, runs = 0;
   std::vector<std::string> leaks;
-  for (const std::string& scn : scenarios()) {
+  for (const std::string& name : cardtable::test::scenario_names()) {
+    const std::string scn = name + ".scn";
     fs::remove_all(dir / "state");
     zmq::socket_t sub(ctx, zmq::socket_type::sub), live_sub(ctx, zmq::socket_type::sub);
     sub.connect(pub);

@@ -20,6 +20,7 @@
 #include "daemon/startup_error.hpp"
 #include "daemon_run.hpp"
 #include "process_folder.hpp"
+#include "scenario_list.hpp"
 
 namespace cardtable::daemon {
 namespace {
@@ -29,14 +30,6 @@ using test::DaemonRun;
 
 const fs::path kScenarios = fs::path(SCENARIO_DIR);
 constexpr table::Millis kStep = 2'000;  // a restart every 2 s of the scenario's time (and after each event)
-
-std::vector<std::string> scenario_names() {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(kScenarios))
-    if (e.path().extension() == ".scn") out.push_back(e.path().stem().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // The scenario's own `master` lines, as the daemon's --master.
 std::vector<std::string> scenario_masters(const fs::path& scn) {
@@ -167,12 +160,8 @@ TEST_P(RestartAnywhere, BothRunsTogetherSayWhatOneRunSays) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, RestartAnywhere, ::testing::ValuesIn(scenario_names()),
-                         [](const ::testing::TestParamInfo<std::string>& i) {
-                           std::string n = i.param;
-                           std::replace(n.begin(), n.end(), '-', '_');
-                           return n;
-                         });
+INSTANTIATE_TEST_SUITE_P(Scenarios, RestartAnywhere, ::testing::ValuesIn(test::scenario_names(kScenarios)),
+                         test::scenario_test_name);
 
 }  // namespace
 }  // namespace cardtable::daemon
