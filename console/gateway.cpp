@@ -620,12 +620,12 @@ void Gateway::say_missed(Stream stream, const std::string& table, std::uint64_t 
 }
 
 void Gateway::say_recovered(Stream stream, const std::string& table, const std::vector<std::uint64_t>& seqs) {
-  std::uint64_t recovered = 0, first = 0, last = 0;
-  for (const std::uint64_t seq : seqs)
-    if (stream == Stream::events ? venue_.mark_recovered(table, seq, seq) : venue_.mark_live_recovered(table, seq, seq)) {
-      ++recovered;
-      first = first ? std::min(first, seq) : seq;
-      last = std::max(last, seq);
+  std::uint64_t recovered = 0, first = 0, last = 0;  // first..last: the runs that held some (they are said as a span)
+  for (const auto& [from, to] : SeqRanges::runs_of(seqs))
+    if (const std::uint64_t n = stream == Stream::events ? venue_.mark_recovered(table, from, to) : venue_.mark_live_recovered(table, from, to)) {
+      recovered += n;
+      first = first ? first : from;
+      last = to;
     }
   if (!recovered) return;
   std::cerr << "cardtable-console: table " << table << ": " << recovered << " of " << seqs_of(stream, {{}, first, last + 1})
@@ -634,14 +634,16 @@ void Gateway::say_recovered(Stream stream, const std::string& table, const std::
 }
 
 void Gateway::say_damaged(Stream stream, const std::string& table, const std::string& journal, const std::vector<std::uint64_t>& seqs) {
-  std::vector<std::uint64_t> counted;
-  for (const std::uint64_t seq : seqs)
-    if (!mark_missed(stream, table, seq, seq).empty()) counted.push_back(seq);
-  if (counted.empty()) return;  // counted and said before (the live poll reads them again each minute)
-  constexpr std::size_t kListed = 20;  // a bad block can spoil thousands of lines: the log names the first
+  constexpr std::uint64_t kListed = 20;  // a bad block can spoil thousands of lines: the log names the first
+  std::uint64_t counted = 0;
   std::string list;
-  for (std::size_t i = 0; i < std::min(counted.size(), kListed); ++i) list += (i ? ", #" : "#") + std::to_string(counted[i]);
-  if (counted.size() > kListed) list += " and " + std::to_string(counted.size() - kListed) + " more";
+  for (const auto& [run_first, run_last] : SeqRanges::runs_of(seqs))
+    for (const auto& [from, to] : mark_missed(stream, table, run_first, run_last)) {
+      for (std::uint64_t seq = from; seq <= to && counted + (seq - from) < kListed; ++seq) list += (list.empty() ? "#" : ", #") + std::to_string(seq);
+      counted += to - from + 1;
+    }
+  if (!counted) return;  // counted and said before (the live poll reads them again each minute)
+  if (counted > kListed) list += " and " + std::to_string(counted - kListed) + " more";
   std::cerr << "cardtable-console: table " << table << ": " << (stream == Stream::events ? "events " : "live events ") << list << " of journal "
             << (journal.empty() ? std::string("(unnamed)") : journal) << " missed: damaged in the table's journal (their lines on its disk cannot be read)"
             << (stream == Stream::events ? ": an alert among them is not shown" : ": those hands are not shown") << std::endl;

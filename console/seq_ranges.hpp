@@ -53,6 +53,18 @@ class SeqRanges {
     return removed;
   }
 
+  // Seqs as the runs they make (7, 8, 9, 12 -> 7..9, 12..12), ascending, once each: a replay's 5,000
+  // seqs are added or let go as a few ranges, not one by one.
+  static std::vector<Range> runs_of(std::vector<std::uint64_t> seqs) {
+    std::sort(seqs.begin(), seqs.end());
+    std::vector<Range> runs;
+    for (const std::uint64_t seq : seqs) {
+      if (!runs.empty() && seq <= runs.back().second + 1) runs.back().second = std::max(runs.back().second, seq);
+      else runs.emplace_back(seq, seq);
+    }
+    return runs;
+  }
+
   std::uint64_t count() const { return count_; }
   void clear() {
     ranges_.clear();

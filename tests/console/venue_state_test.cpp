@@ -387,6 +387,13 @@ TEST(SeqRanges, CountsEachSeqOnceAndGivesBackThoseRecovered) {
   EXPECT_TRUE(missed.add(0, 0).empty());
 }
 
+// A replay's seqs are let go as the runs they make, in any order they came and once each.
+TEST(SeqRanges, SeqsAreTakenAsTheRunsTheyMake) {
+  using Pieces = std::vector<cardtable::console::SeqRanges::Range>;
+  EXPECT_EQ(cardtable::console::SeqRanges::runs_of({12, 7, 9, 8, 8, 14, 13}), (Pieces{{7, 9}, {12, 14}}));
+  EXPECT_TRUE(cardtable::console::SeqRanges::runs_of({}).empty());
+}
+
 // Seqs start at 1 (protocol): a daemon writes no seq for what it does not journal, so "seq": 0 names no
 // event of the journal (protocol::seq_field reads it as none). Such an event still shows on its tile --
 // what it says happened -- but counts as no seq: it moves no last seq, shows no gap, asks for no history.
