@@ -30,10 +30,17 @@ namespace {
 // Messages taken from one socket before the others are looked at again.
 constexpr int kForwardBatch = 1000;
 
-// The most one heartbeat of a table without --table-control may say was missed: a table journals a few
-// thousand events a session, so a claim this far past the last seq heard is a bug or a corrupted message
-// (it would add ~2^63 to `missed` and hide every later gap of the table), and no snapshot can check it.
+// The most one message (a heartbeat's last_seq, an event's seq) of a table without --table-control may
+// say was missed: a table journals a few thousand events a session, so a claim this far past the last seq
+// heard is a bug or a corrupted message (it would add ~2^62 to `missed` and hide every later gap of the
+// table), and no snapshot can check it. The same distance below a first claim, that nothing could judge,
+// gives that claim up.
 constexpr std::uint64_t kBelievedGap = 1'000'000;
+
+// How a message's seq claim is named in the log: a heartbeat names the last seq journalled before it.
+std::string claim_of(std::uint64_t seq, bool through_heartbeat) {
+  return (through_heartbeat ? "a heartbeat named seq #" : "an event named seq #") + std::to_string(seq) + (through_heartbeat ? " as its last" : "");
+}
 
 using daemon::Priority;
 
@@ -389,38 +396,95 @@ void Hub::follow_snapshots() {
 }
 
 // Seqs of one journal come one by one on the table's single PUB socket (a heartbeat, not journalled, names
-// the last seq journalled before it), so a seq skipped is an event lost on the way to the hub. The
-// first message heard needs no check: the first snapshot question covers what came before it.
+// the last seq journalled before it), so a seq skipped is an event lost on the way to the hub. A seq is a
+// claim, whether a heartbeat's or an event's own, and one rule judges both (a bug at the table or a
+// corrupted message may put 2^62 in either; the event itself is forwarded all the same):
+// - the first heard of a journal cannot be judged (nothing came before it) and is taken, nothing counted
+//   for what came before it (the first snapshot question covers that); but while no seq past it has come,
+//   a seq more than kBelievedGap below it shows it a claim no journal backs (a journal counts up one by
+//   one): the hub follows the lower one, says so, and counts nothing;
+// - one past the last seq skipping seqs counts the skipped ones in `missed` -- unless it is not believed
+//   (see unbelieved): then it is said once, not counted, and the last seq stays;
+// - a --table-control table's answer to the snapshot question that a gap asks judges the claim after
+//   (disown_claim).
 void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat) {
   if (seq == 0 && !through_heartbeat) return;  // an event without a seq: not journalled
-  if (!t.last_seq) t.counted_above = seq;  // nothing counted for what came before the first
-  if (through_heartbeat && t.last_seq && seq > *t.last_seq && seq - *t.last_seq > kBelievedGap && !table_control_.contains(name)) {
-    // No snapshot to check it against: the claim is not believed (a table asked for its snapshot has its
-    // claim checked by the answer instead, see disown_claim).
-    if (!std::exchange(t.said_unbelieved, true))
-      log(Priority::Warning, name + ": a heartbeat named seq #" + std::to_string(seq) + " as its last, " + std::to_string(seq - *t.last_seq) +
-                                 " past #" + std::to_string(*t.last_seq) + " heard: not believed (a bug at the table, or a corrupted message), not counted in missed" +
-                                 " (said once)");
+  if (!t.last_seq) {
+    t.last_seq = t.counted_above = seq;
+    t.claimed_by_event = !through_heartbeat;
+    t.first_unjudged = true;
     return;
   }
-  if (!through_heartbeat) t.event_seq = std::max(t.event_seq, seq);
+  const std::uint64_t last = *t.last_seq;
+  if (seq <= last) {
+    if (t.first_unjudged && last - seq > kBelievedGap) {
+      log(Priority::Warning, name + ": its first message, " + (t.claimed_by_event ? "an event" : "a heartbeat") + ", named seq #" + std::to_string(last) +
+                                 ", then " + (through_heartbeat ? "a heartbeat" : "an event") + " named #" + std::to_string(seq) + ", " + std::to_string(last - seq) +
+                                 " below it: the first is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(seq) +
+                                 ", nothing counted in missed");
+      t.last_seq = t.counted_above = seq;
+      t.claimed_by_event = !through_heartbeat;
+    }
+    if (!through_heartbeat) t.event_seq = std::max(t.event_seq, seq);  // journalled in order, or heard before
+    return;
+  }
   const std::uint64_t due_until = through_heartbeat ? seq : seq - 1;
-  if (t.last_seq && due_until > *t.last_seq) events_missed(name, t, *t.last_seq + 1, due_until);
-  t.last_seq = std::max(t.last_seq.value_or(0), seq);
+  if (due_until > last) {
+    if (const std::string why = unbelieved(name, t, seq); !why.empty()) {
+      if (!std::exchange(t.said_unbelieved, true))
+        log(Priority::Warning, name + ": " + claim_of(seq, through_heartbeat) + why + " (a bug at the table, or a corrupted message), not counted in missed" +
+                                   (through_heartbeat ? "" : "; the event itself is forwarded") + " (said once)");
+      return;
+    }
+    events_missed(name, t, last + 1, due_until);
+  } else if (!through_heartbeat) {
+    t.event_seq = seq;  // the next one: it backs the last seq
+  }
+  t.last_seq = seq;
+  t.claimed_by_event = !through_heartbeat;
+  t.first_unjudged = false;
 }
 
-// The table's journal had `answered` when it answered, and a heartbeat names a seq already journalled: a
-// held last seq past both the answer and every event heard since came from a claim no journal backs.
-// Left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
+std::string Hub::unbelieved(const std::string& name, TableState& t, std::uint64_t seq) {
+  // A claim its snapshot disowned, made again: counted again and taken back at each answer, `missed`
+  // jumped and fell every 2 s. The table is asked again, for a journal that did get there.
+  if (t.disowned && seq >= *t.disowned) {
+    ask_snapshot_again(t, seq);
+    return " again, at or past #" + std::to_string(*t.disowned) + " that its snapshot disowned: not believed until its snapshot names it";
+  }
+  // No snapshot to check it against (a table asked for its snapshot has its claim checked by the answer
+  // instead, see disown_claim).
+  if (const std::uint64_t last = *t.last_seq; !table_control_.contains(name) && seq - last > kBelievedGap)
+    return ", " + std::to_string(seq - last) + " past #" + std::to_string(last) + " heard: not believed";
+  return {};
+}
+
+// The table's journal had `answered` when it answered, and a message names a seq already journalled: a
+// held last seq past both the answer and every event heard in order since came from a claim no journal
+// backs. Left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
 void Hub::disown_claim(const std::string& name, TableState& t, std::uint64_t answered) {
+  if (t.disowned && answered >= *t.disowned) t.disowned.reset();  // the journal did get there
   const std::uint64_t real = std::max(answered, t.event_seq);
   if (!t.last_seq || *t.last_seq <= real) return;
-  const std::uint64_t claimed = *t.last_seq, added = claimed - std::max(real, t.counted_above);
+  const std::uint64_t claimed = *t.last_seq, counted = claimed - std::max(real, t.counted_above);
+  // An event's own seq was heard, not missed: what it claimed stops below it.
+  const std::uint64_t added = counted > 0 && t.claimed_by_event ? counted - 1 : counted;
   missed_ -= std::min(missed_, added);
-  log(Priority::Warning, name + ": a heartbeat named seq #" + std::to_string(claimed) + " as its last, its snapshot answered #" + std::to_string(answered) +
-                             ": the heartbeat's claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) +
+  log(Priority::Warning, name + ": " + claim_of(claimed, !t.claimed_by_event) + ", its snapshot answered #" + std::to_string(answered) +
+                             ": the claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) +
                              " again and " + std::to_string(added) + " events are taken back from missed");
+  t.disowned = std::min(t.disowned.value_or(claimed), claimed);
   t.last_seq = t.counted_above = real;
+  t.claimed_by_event = t.first_unjudged = false;
+}
+
+void Hub::ask_snapshot_again(TableState& t, std::uint64_t to) {
+  if (t.seed == TableState::Seed::Asking) {
+    t.missing_until = std::max(t.missing_until, to);  // the answer on its way may have been made before them
+    return;
+  }
+  t.seed = TableState::Seed::Unasked;
+  t.seed_tries = 0;
 }
 
 void Hub::events_missed(const std::string& name, TableState& t, std::uint64_t from, std::uint64_t to) {
@@ -433,13 +497,7 @@ void Hub::events_missed(const std::string& name, TableState& t, std::uint64_t fr
                                " of its journal never reached the hub (a network cut, or a queue full on the way): " +
                                (asks ? "asking the table for its snapshot again, so that its board in progress is whole"
                                      : "its board in progress as the hub keeps it may lack them until its next board (--table-control lets the hub ask the table)"));
-  if (!asks) return;
-  if (t.seed == TableState::Seed::Asking) {
-    t.missing_until = std::max(t.missing_until, to);  // the answer on its way may have been made before them
-    return;
-  }
-  t.seed = TableState::Seed::Unasked;
-  t.seed_tries = 0;
+  if (asks) ask_snapshot_again(t, to);
 }
 
 void Hub::snapshot_failed(const std::string& name, TableState& t, const std::string& why) {
@@ -553,6 +611,8 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   t.seed_tries = 0;
   t.last_seq.reset();  // the new journal's seqs start again at 1
   t.missing_until = t.event_seq = t.counted_above = 0;
+  t.claimed_by_event = t.first_unjudged = t.said_unbelieved = false;
+  t.disowned.reset();  // the old journal's claims judged nothing of the new one's
 }
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows

@@ -89,16 +89,23 @@ class Hub {
     int seed_tries = 0;  // questions given up, kSnapshotTries at most
     std::chrono::steady_clock::time_point seed_asked_at;
     bool seed_asked_ever = false;
-    // The newest seq heard of its journal (none yet: nothing to check against). An event past the next
-    // one, or a heartbeat naming a later last seq, means events that never reached the hub (a network cut,
-    // a queue full upstream).
+    // The newest seq of its journal the hub believes (none yet: nothing to check against). An event past
+    // the next one, or a heartbeat naming a later last seq, means events that never reached the hub (a
+    // network cut, a queue full upstream) -- or a claim no journal backs (see heard_seq).
     std::optional<std::uint64_t> last_seq;
     std::uint64_t missing_until = 0;  // the newest seq found missing while a snapshot question was out
-    // What vouches for last_seq: the newest seq of an event heard (a heartbeat only claims one), and the
-    // seq gaps are counted above (the first heard of its journal, or a snapshot answer that disowned a
-    // heartbeat's claim), so that a claim disowned takes back from `missed` just what it added.
+    // What vouches for last_seq: the newest seq of an event heard in order (the next one, or one below; an
+    // event that skips seqs only claims its seq, as a heartbeat does), and the seq gaps are counted above
+    // (the first heard of its journal, or a snapshot answer that disowned a claim), so that a claim
+    // disowned takes back from `missed` just what it added.
     std::uint64_t event_seq = 0, counted_above = 0;
-    bool said_unbelieved = false;  // a heartbeat's claim too far past the last seq heard, logged once
+    bool claimed_by_event = false;  // last_seq is an event's own seq (heard, so not counted in missed)
+    // last_seq is the first seq heard of its journal, no seq past it heard since: nothing could judge it.
+    bool first_unjudged = false;
+    // The lowest claim a snapshot answer disowned: a seq at or past it that skips seqs is not believed
+    // again until an answer of the table names it (a table repeating a bug's claim every heartbeat).
+    std::optional<std::uint64_t> disowned;
+    bool said_unbelieved = false;  // a claim not believed, logged once
     // The identity of the table's journal (protocol 1.4; empty: an older daemon). Another one means the
     // journal started again at seq 1: the book of the old one is closed (see replace_journal).
     std::string journal;
@@ -120,10 +127,17 @@ class Hub {
   void take_snapshot_reply(const std::string& name, TableState& t);
   void snapshot_failed(const std::string& name, TableState& t, const std::string& why);
   // Seq `seq` heard from the table: an event's own (through_heartbeat false) or a heartbeat's last_seq.
+  // Both are claims judged by one rule (heartbeat or event alike): see hub.cpp.
   void heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat);
-  // The table's snapshot answered `answered` as its last seq: a heartbeat's claim past it and past every
-  // event heard (a bug at the table, a corrupted message) is disowned: last_seq and `missed` go back.
+  // Why a seq past the last heard, skipping seqs, is not believed ("" when it is); a claim at or past
+  // one disowned asks the table's snapshot again, which alone can back it.
+  std::string unbelieved(const std::string& name, TableState& t, std::uint64_t seq);
+  // The table's snapshot answered `answered` as its last seq: a claim past it and past every event heard
+  // in order (a bug at the table, a corrupted message) is disowned: last_seq and `missed` go back.
   void disown_claim(const std::string& name, TableState& t, std::uint64_t answered);
+  // The table's snapshot asked for again (--table-control) because its journal may hold seqs up to `to`
+  // that the hub has not heard; a question out is answered again if its answer comes short of `to`.
+  void ask_snapshot_again(TableState& t, std::uint64_t to);
   // Events #from to #to of the table's journal never reached the hub: said, counted, and its snapshot
   // asked for again (--table-control), so that its kept board in progress is whole.
   void events_missed(const std::string& name, TableState& t, std::uint64_t from, std::uint64_t to);
