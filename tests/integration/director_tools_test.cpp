@@ -1330,6 +1330,66 @@ TEST_F(HubEndpoints, AWatchStoppedWithAGapInWhatItHadReceivedLeavesTheGapToTheNe
   EXPECT_EQ(both, whole) << "the two watches together did not show every event once:\n" << said << text_of(dir / "watch.out");
 }
 
+// Mid-watch, a gap of a table the hub names no control endpoint for (nothing can replay it here): watch
+// said it on stderr with the replay that fills it, and moved the table's last seq past it, so the line to go
+// on from started after the gap and the next watch never showed its seqs. Now the line starts at the gap, as
+// stderr says, and the next watch (its hub now naming the table's endpoint) shows it: the two together show
+// every event (what the first showed past the gap, twice, rather than the gap never).
+TEST_F(HubEndpoints, AGapNoEndpointReplaysMidWatchIsWhereTheLineToGoOnFromStarts) {
+  constexpr std::uint64_t kLast = 7;  // #4 and #5 lost on the way
+  StandInJournal table2(ctx, folder.ipc("ctl2"), [](std::uint64_t since) { return replay_page("2", {}, since, 5000); });
+  StandInJournal table1(ctx, folder.ipc("ctl1"), [](std::uint64_t since) {
+    return replay_page("1", std::vector<double>(kLast, 1795433673.5), since, 5000);
+  });
+  // At first the hub names table 2's endpoint only: table 1's gaps can only be said.
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/2=" + folder.ipc("ctl2")},
+                       (dir / "hub.log").string());
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub.log");
+  zmq::socket_t table(ctx, zmq::socket_type::pub);
+  table.connect(up);
+  const std::string err = (dir / "watch.err").string();
+  FILE* out = nullptr;
+  const pid_t watch = start_piped_watch(table, {"--since", "default/A/2:1"}, out);
+  ASSERT_GT(watch, 0) << text_of(err);
+  for (std::uint64_t seq : {2u, 3u, 6u, 7u}) send_event(table, "1", seq, "info", "live");
+  ASSERT_TRUE(wait_for([&] { return text_of(err).find("default/A/1: events #4 to #5 not received") != std::string::npos; }, 10s)) << text_of(err);
+  std::this_thread::sleep_for(300ms);  // #6 and #7 shown past the gap
+  ::kill(watch, SIGTERM);
+  int ended = -1;
+  const std::vector<std::uint64_t> first = seqs_of_piped_watch(out, ended);
+  const std::string said = text_of(err);
+  EXPECT_TRUE(WIFEXITED(ended) && WEXITSTATUS(ended) == 0) << ended << said;
+  EXPECT_EQ(first, (std::vector<std::uint64_t>{1, 2, 3, 6, 7})) << "the live events past the gap go on being shown:\n" << said;
+  // Stderr and the line agree: the gap's replay command and the line both start at #4.
+  EXPECT_NE(said.find("cardtablectl replay --since 4 -c ENDPOINT; the line to go on from starts at its #4"), std::string::npos) << said;
+  EXPECT_NE(said.find("default/A/1: the line to go on from starts at #4, the first event this watch said and did not show; the next watch "
+                      "shows again what this one showed past it (to #7)"),
+            std::string::npos)
+      << said;
+  const std::string marker = "to go on from here: ";
+  const auto at = said.find(marker);
+  ASSERT_NE(at, std::string::npos) << "no resume line:\n" << said;
+  std::vector<std::string> resume;
+  std::istringstream words(said.substr(at + marker.size(), said.find('\n', at) - at - marker.size()));
+  for (std::string w; words >> w;) resume.push_back(w);
+  EXPECT_EQ(resume, (std::vector<std::string>{"--since", "default/A/1:4", "--since", "default/A/2:1"})) << said;
+  // The hub restarted naming table 1's endpoint too: the next watch, from that line, replays the gap.
+  cardtable::test::end_process(lone_hub);
+  lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl, "--table-control", "default/A/1=" + folder.ipc("ctl1"),
+                        "--table-control", "default/A/2=" + folder.ipc("ctl2")},
+                       (dir / "hub2.log").string());
+  ASSERT_TRUE(wait_for([&] { return !hub_reply("status").empty(); })) << text_of(dir / "hub2.log");
+  resume.insert(resume.end(), {"--seconds", "60"});
+  start_watch(resume);
+  ASSERT_TRUE(wait_for([&] { return watched().size() >= 4; }, 10s)) << text_of(dir / "watch.out");
+  ::kill(watch_pid, SIGTERM);
+  EXPECT_EQ(exit_status_of(std::exchange(watch_pid, -1)), 0) << text_of(dir / "watch.out");
+  std::set<std::uint64_t> both(first.begin(), first.end()), whole;
+  for (const json& e : watched()) both.insert(e["seq"].get<std::uint64_t>());
+  for (std::uint64_t seq = 1; seq <= kLast; ++seq) whole.insert(seq);
+  EXPECT_EQ(both, whole) << "the two watches together left seqs unshown:\n" << said << text_of(dir / "watch.out");
+}
+
 // A table's journal that rotated its oldest files away, and has two damaged lines: watch --since showed
 // what came and said nothing of the rest, so a director took part of the table's afternoon for all of it.
 TEST_F(HubEndpoints, WatchSinceSaysWhatATablesJournalNoLongerHoldsOrCannotRead) {

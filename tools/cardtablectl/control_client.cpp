@@ -242,7 +242,9 @@ int run_watch(const std::vector<std::string>& args) {
       "asks for no more pages, shows those it has as far as every table's next event is known (the time order), says from "
       "which seq each table was not shown, shows the live events held that follow on from it, and exits 0: the next watch "
       "given those options shows exactly the rest; stopped after it with a table's gap not yet replayed, the gap and the "
-      "events after it are left to the next watch (counted on stderr), whose options start at the gap")(
+      "events after it are left to the next watch (counted on stderr), whose options start at the gap. A gap said on stderr and "
+      "not filled (no endpoint replays the table, or its replay failed) holds the table's option at the gap's first seq, as "
+      "stderr says: the next watch shows the gap, and again the events this one showed past it")(
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
       "are shown first")(
@@ -390,7 +392,7 @@ int run_watch(const std::vector<std::string>& args) {
   venue.say_left();
   // A director resuming: the next watch goes on from here, table by table (seqs are per table).
   if (!since->empty())
-    if (std::string next = resume_options(*since, shown.last_seqs()); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
+    if (std::string next = resume_options(*since, shown.last_seqs(), shown.first_not_shown()); !next.empty()) std::cerr << "cardtablectl watch: to go on from here: " << next << '\n';
   return venue.incomplete() ? kExitProblems : kExitOk;
 }
 

@@ -29,6 +29,7 @@ ShownEvents::JournalSeen ShownEvents::journal_of(const json& e) {
   replaced_journals_.insert(table + "#" + known);
   known = id;
   last_seqs_[table] = 0;
+  not_shown_.erase(table);  // the old journal's seqs: no watch can ask it for them any more
   return JournalSeen::Replaced;
 }
 
@@ -42,8 +43,13 @@ void ShownEvents::show(const json& e) {
     std::uint64_t& seen = last_seqs_[table_of(e)];
     if (s <= seen) return;  // already shown (replayed)
     seen = s;
+    if (auto n = not_shown_.find(table_of(e)); n != not_shown_.end() && n->second == s) not_shown_.erase(n);
   }
   std::cout << line_(e) << std::endl;
+}
+
+void ShownEvents::not_shown(const std::string& table, std::uint64_t first) {
+  if (auto [at, fresh] = not_shown_.emplace(table, first); !fresh) at->second = std::min(at->second, first);
 }
 
 bool ShownEvents::well_formed(const json& e) const {

@@ -40,6 +40,12 @@ class ShownEvents {
   // The last seq shown of a table (0: none), to be moved on when a gap is said rather than shown.
   std::uint64_t& last_seq(const std::string& table) { return last_seqs_[table]; }
   const std::map<std::string, std::uint64_t>& last_seqs() const { return last_seqs_; }
+  // Seqs this watch said on stderr and never showed (a gap no endpoint replays, a replay that failed, a
+  // --since replay no endpoint serves): the earliest of each table is where the line to go on from starts.
+  // A gap said moved the last seq past it, and the line after it: the next watch never showed those seqs.
+  // Shown after all (a live event at that seq), it no longer holds the line; a new journal forgets it.
+  void not_shown(const std::string& table, std::uint64_t first);
+  const std::map<std::string, std::uint64_t>& first_not_shown() const { return not_shown_; }
   // With --filter, seqs skip the events of other topics: a jump is no gap there.
   bool filtered() const { return !filters_.empty(); }
 
@@ -48,6 +54,7 @@ class ShownEvents {
   std::vector<std::string> filters_;
   bool heartbeats_;
   std::map<std::string, std::uint64_t> last_seqs_;
+  std::map<std::string, std::uint64_t> not_shown_;
   std::map<std::string, std::string> journals_;
   std::set<std::string> replaced_journals_;
 };

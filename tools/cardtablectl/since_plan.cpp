@@ -46,11 +46,16 @@ std::optional<std::uint64_t> SincePlan::of(const std::string& table) const {
   return every_;
 }
 
-std::string resume_options(const SincePlan& plan, const std::map<std::string, std::uint64_t>& last_seqs) {
+std::string resume_options(const SincePlan& plan, const std::map<std::string, std::uint64_t>& last_seqs,
+                           const std::map<std::string, std::uint64_t>& not_shown) {
   if (plan.empty()) return {};
   std::map<std::string, std::uint64_t> first = plan.tables();  // each table's first seq the next watch wants
   for (const auto& [table, seq] : last_seqs)
     if (seq > 0) first[table] = seq + 1;
+  for (const auto& [table, seq] : not_shown) {
+    const auto at = first.find(table);
+    if (at != first.end() ? seq < at->second : plan.every() != seq) first[table] = seq;  // --since N says N already
+  }
   // Appended: gcc 12 at -O3 warns a false -Wrestrict on "..." + std::string (the const char* + string&&
   // operator), which a Release -DCARDTABLE_WERROR=ON build refuses.
   std::string out;

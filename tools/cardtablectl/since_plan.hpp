@@ -33,7 +33,10 @@ class SincePlan {
 // "--since 1 --since default/A/1:58 --since default/A/2:34": where the next watch goes on from each table
 // (the seq after the last this one showed). The tables it showed nothing of keep what `plan` asked: their
 // TABLE:SEQ, and --since N for every other (a watch stopped before a table's first page, or a table joining
-// later, lost that table's afternoon when the line named only the tables shown). Empty when `plan` is.
-std::string resume_options(const SincePlan& plan, const std::map<std::string, std::uint64_t>& last_seqs);
+// later, lost that table's afternoon when the line named only the tables shown). `not_shown`: each table's
+// first seq said and never shown (a gap no endpoint replayed): its line starts there, not past it, so the
+// next watch shows the gap (and again what this one showed after it) rather than never. Empty when `plan` is.
+std::string resume_options(const SincePlan& plan, const std::map<std::string, std::uint64_t>& last_seqs,
+                           const std::map<std::string, std::uint64_t>& not_shown = {});
 
 }  // namespace cardtable::tools

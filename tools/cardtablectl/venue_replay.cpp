@@ -128,15 +128,21 @@ void VenueReplay::first_heard(const std::string& table) {
 void VenueReplay::say_unserved(const std::string& table, std::uint64_t from, const std::string& why) {
   if (!said_unserved_.insert(table).second) return;
   since_incomplete_ = true;
+  shown_.not_shown(table, from);
   std::cerr << "cardtablectl watch: --since: " << printable(table) << ": not replayed (" << why << "); its own control endpoint replays it: "
             << "cardtablectl replay --since " << from << " -c ENDPOINT" << replay_hint_ << '\n';
 }
 
 // A gap of a table --control does not serve: said (on stderr, outside --json's lines), never filled with
 // another table's events.
-void VenueReplay::say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const {
+void VenueReplay::say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) {
+  shown_.not_shown(table, first);
   std::cerr << "cardtablectl watch: " << printable(table) << ": " << events_numbered(first, last) << " not received (" << why
-            << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT" << replay_hint_ << '\n';
+            << "); that table's own control endpoint replays them: cardtablectl replay --since " << first << " -c ENDPOINT" << replay_hint_;
+  // The line to go on from stops at the table's first seq not shown: moved past the gap with the events
+  // shown after it, it left the gap to no watch.
+  if (resumes_) std::cerr << "; the line to go on from starts at its #" << shown_.first_not_shown().at(table);
+  std::cerr << '\n';
 }
 
 void VenueReplay::handle(json e) {
@@ -233,6 +239,12 @@ void VenueReplay::stop() {
 }
 
 void VenueReplay::say_left() const {
+  if (resumes_)
+    for (const auto& [table, first] : shown_.first_not_shown())
+      if (const std::uint64_t last = shown_.last_seqs().count(table) ? shown_.last_seqs().at(table) : 0; last >= first)
+        std::cerr << "cardtablectl watch: " << printable(table) << ": the line to go on from starts at #" << first
+                  << ", the first event this watch said and did not show; the next watch shows again what this one showed past it (to #"
+                  << last << ")\n";
   for (const auto& [table, left] : left_)
     std::cerr << "cardtablectl watch: " << printable(table) << ": " << counted(left.size(), "live event") << " past #" << shown_.last_seq(table) << " ("
               << seq_run(*left.begin(), *left.rbegin())

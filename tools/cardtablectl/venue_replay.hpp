@@ -10,7 +10,9 @@
 // line past the seqs between), only those that follow on from what was shown. So does a watch --since
 // stopped after its replay with a gap being replayed, or one among the events it had received already:
 // the gap and what follows it are the next watch's (the gap's replay, abandoned at once, moved the line
-// past the gap, and no watch ever showed its seqs).
+// past the gap, and no watch ever showed its seqs). A gap said mid-watch and not filled (no endpoint serves
+// its table, its replay failed) holds the table's line at the gap (ShownEvents::not_shown) while the events
+// after it are still shown: the next watch shows them again rather than the gap never.
 #pragma once
 
 #include <chrono>
@@ -62,7 +64,8 @@ class VenueReplay {
   // resume line), the gap and the events after it are left to the next watch; without, the gap is said
   // and the events the replay held are shown. Then the caller hands the events received already to handle().
   void stop();
-  // After stop() and the last events: the live events left to the next watch are said.
+  // After stop() and the last events: the live events left to the next watch are said, and (--since) each
+  // table whose line starts at a seq it said and did not show.
   void say_left() const;
   // A table's journal --since asked for was not replayed: the watch exits 1.
   bool incomplete() const { return since_incomplete_; }
@@ -76,7 +79,9 @@ class VenueReplay {
   // The tables whose --since replay the stop ended, each with its first seq not shown (`unnamed`: the
   // endpoint of the table "", --control's when it never said which tables it serves).
   void say_stopped(const std::map<std::string, std::uint64_t>& stopped, const std::string& unnamed);
-  void say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why) const;
+  // A gap not shown, said with the replay that fills it; with --since, the line this watch ends with starts
+  // at the table's first seq not shown (ShownEvents::not_shown), as said here.
+  void say_gap(const std::string& table, std::uint64_t first, std::uint64_t last, const std::string& why);
   // A replay that failed is said, and not tried again for a while (TableControls::failed); then its
   // table's held events go on, in the order they came.
   void end(std::vector<GapReplays::Ended> ended);

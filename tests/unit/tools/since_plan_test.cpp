@@ -63,3 +63,13 @@ TEST(SincePlan, ATableNothingWasShownOfKeepsTheSeqAskedForIt) {
   EXPECT_EQ(resume_options(*plan({"default/A/1:12", "default/A/2:40"}), {{"default/A/2", 41}}),
             "--since default/A/1:12 --since default/A/2:42");
 }
+
+// A gap said and never shown (no endpoint replays it): the line went on past it, with the events shown
+// after it, and no watch showed its seqs. The line starts at a table's first seq not shown; a table never
+// shown at all starts there too, unless --since N says it already.
+TEST(SincePlan, TheLineStartsAtATablesFirstSeqSaidAndNotShown) {
+  EXPECT_EQ(resume_options(*plan({"default/A/2:1"}), {{"default/A/1", 7}}, {{"default/A/1", 4}}), "--since default/A/1:4 --since default/A/2:1");
+  EXPECT_EQ(resume_options(*plan({"1"}), {{"default/A/1", 57}}, {{"default/A/1", 12}, {"default/A/3", 1}}), "--since 1 --since default/A/1:12");
+  EXPECT_EQ(resume_options(*plan({"default/A/3:9"}), {}, {{"default/A/3", 9}}), "--since default/A/3:9");
+  EXPECT_EQ(resume_options(*plan({"5"}), {}, {{"default/A/3", 2}}), "--since 5 --since default/A/3:2");
+}
