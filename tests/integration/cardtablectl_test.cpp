@@ -176,7 +176,7 @@ TEST_F(Cardtablectl, AnalyzeWritesDoubleDummyTagsAndCheckAgrees) {
   EXPECT_TRUE(s.boards[0].optimum_score_ns);
   CtlRun check = ctl("records analyze --check '" + out.string() + "'");
   EXPECT_EQ(check.status, 0) << check.out;
-  EXPECT_NE(check.out.find("checked 1 DoubleDummyTricks and 1 OptimumScore tags over 1 deals: 0 disagreements"), std::string::npos)
+  EXPECT_NE(check.out.find("checked 1 DoubleDummyTricks and 1 OptimumScore tags over 1 deal: 0 disagreements"), std::string::npos)
       << check.out;
   // A tag that is wrong is reported, and the exit status says so.
   std::string text;
@@ -189,7 +189,7 @@ TEST_F(Cardtablectl, AnalyzeWritesDoubleDummyTagsAndCheckAgrees) {
   std::string wrong = write("wrong.pbn", text);
   CtlRun bad = ctl("records analyze --check " + wrong);
   EXPECT_EQ(bad.status, 1);
-  EXPECT_NE(bad.out.find("1 disagreements"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find(": 1 disagreement\n"), std::string::npos) << "one, said as one:\n" << bad.out;
 }
 
 TEST_F(Cardtablectl, SimulatePrintsEventsAsJsonLinesWithTheMasterFromTheCommandLine) {

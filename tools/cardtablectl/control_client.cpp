@@ -576,16 +576,18 @@ int run_control(const std::string& command, const std::vector<std::string>& args
                 << reply->value("proto_minor", 0) << "; cardtablectl " CARDTABLE_VERSION "\n";
     } else if (command == "status" && !reply->contains("status") && reply->contains("forwarded")) {
       // A hub's control endpoint (operations.md points cardtablectl at it): the hub's own counts.
-      std::cout << "hub: " << reply->value("tables", 0) << " tables heard, " << reply->value("forwarded", 0) << " events forwarded, "
-                << reply->value("dropped", 0) << " messages dropped";
+      // Singular for one ("1 tables heard" read as a slip to a director counting the venue's tables).
+      std::cout << "hub: " << counted(reply->value("tables", std::uint64_t{0}), "table") << " heard, " << counted(reply->value("forwarded", std::uint64_t{0}), "event")
+                << " forwarded, " << counted(reply->value("dropped", std::uint64_t{0}), "message") << " dropped";
       // 1.6: journalled events that never reached the hub (their seqs skipped); an older hub says nothing.
-      if (const std::uint64_t missed = protocol::seq_field(*reply, "missed")) std::cout << ", " << missed << " events never reached it (seqs skipped)";
+      if (const std::uint64_t missed = protocol::seq_field(*reply, "missed")) std::cout << ", " << counted(missed, "event") << " never reached it (seqs skipped)";
       std::cout << '\n';
       say_silent_tables(*reply, [](const std::string&) { return std::string(); });
     } else if (command == "status") {
       const json& s = (*reply)["status"];
       std::cout << "table " << printable(table_of(s)) << ": " << printable(s.value("phase", "")) << ", last seq " << s.value("last_seq", 0)
-                << ", " << s.value("master_boards", 0) << " boards in the master record, " << s.value("open_alerts", 0) << " open alerts";
+                << ", " << counted(s.value("master_boards", std::uint64_t{0}), "board") << " in the master record, "
+                << counted(s.value("open_alerts", std::uint64_t{0}), "open alert");
       if (s.contains("journal") && s["journal"].is_string()) std::cout << ", journal " << printable(s["journal"].get<std::string>());
       if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
       std::cout << '\n';
@@ -599,7 +601,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
                   << c.value("timeouts", 0) << ", resets " << c.value("resets", 0) << '\n';
       }
     } else if (command == "load-record") {
-      std::cout << "master record loaded: " << reply->value("boards", 0) << " boards\n";
+      std::cout << "master record loaded: " << counted(reply->value("boards", std::uint64_t{0}), "board") << '\n';
     } else {
       // The event the request made: ack's, contract's and board's (1.5: its board.identified) reply name it
       // (seq); a daemon before 1.5 gives a board only its last event when it answers (last_seq).

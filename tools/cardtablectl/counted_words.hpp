@@ -1,5 +1,6 @@
 // Counts and runs of seqs as watch says them on stderr, singular for one: "1 live events past #100 (#150
-// to #150)" read as a slip to a director deciding whether a table's afternoon is whole.
+// to #150)" read as a slip to a director deciding whether a table's afternoon is whole. Every other count
+// cardtablectl prints goes through counted() too ("hub: 1 tables heard" at a one-table venue, "1 open alerts").
 #pragma once
 
 #include <cstdint>

@@ -14,6 +14,7 @@
 
 #include "devices/device.hpp"
 #include "devices/enrolment.hpp"
+#include "counted_words.hpp"
 #include "records_command.hpp"
 
 namespace cardtable::tools {
@@ -181,7 +182,7 @@ int run_enroll(const std::vector<std::string>& args) {
   }
   auto missing = enrolment.missing();
   if (!missing.empty()) {
-    std::cout << missing.size() << " cards missing:";
+    std::cout << counted(missing.size(), "card") << " missing:";
     for (bridge::Card c : missing) std::cout << " " << c.display();
     std::cout << std::endl;
   }
@@ -189,7 +190,7 @@ int run_enroll(const std::vector<std::string>& args) {
     std::cerr << "cardtablectl enroll: " << error << "\n";
     return kExitProblems;
   }
-  std::cout << "Wrote " << out.string() << " (" << enrolment.deck().cards.size() << " cards)." << std::endl;
+  std::cout << "Wrote " << out.string() << " (" << counted(enrolment.deck().cards.size(), "card") << ")." << std::endl;
   return missing.empty() ? kExitOk : kExitProblems;
 }
 

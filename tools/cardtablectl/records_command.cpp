@@ -14,6 +14,7 @@
 #include "bridge/pbn_writer.hpp"
 #include "bridge/record_file.hpp"
 #include "bridge/synthetic_record.hpp"
+#include "counted_words.hpp"
 #include "hand_diagram.hpp"
 
 namespace cardtable::tools {
@@ -102,7 +103,7 @@ int validate(const std::vector<std::string>& args) {
       total_boards += boards;
       total_deals += deals;
       files.push_back({{"path", f.string()}, {"boards", boards}, {"valid_deals", deals}});
-      if (!as_json) std::cout << f.string() << ": " << boards << " boards, " << deals << " complete deals\n";
+      if (!as_json) std::cout << f.string() << ": " << counted(boards, "board") << ", " << counted(deals, "complete deal") << '\n';
     }
   }
   json dups = json::array();
@@ -121,8 +122,8 @@ int validate(const std::vector<std::string>& args) {
     std::cout << out.dump(2) << '\n';
   } else {
     print_diagnostics(problems, std::cout);
-    std::cout << total_boards << " boards, " << total_deals << " complete deals, " << problems.size() << " problems, "
-              << master.duplicates().size() << " duplicate deals\n";
+    std::cout << counted(total_boards, "board") << ", " << counted(total_deals, "complete deal") << ", " << counted(problems.size(), "problem")
+              << ", " << counted(master.duplicates().size(), "duplicate deal") << '\n';
   }
   return bad ? kExitProblems : kExitOk;
 }
@@ -157,7 +158,7 @@ int show(const std::vector<std::string>& args) {
     for (const BoardRecord& r : set.boards) sessions.insert(r.session);
     std::string have;
     for (const auto& s : sessions) have += (have.empty() ? "" : ", ") + ("'" + s + "'");
-    std::cerr << "cardtablectl records show: no " << asked << " in the records (" << set.boards.size() << " boards"
+    std::cerr << "cardtablectl records show: no " << asked << " in the records (" << counted(set.boards.size(), "board")
               << (have.empty() ? "" : "; sessions " + have) << ")\n";
     return kExitProblems;
   }
@@ -181,7 +182,7 @@ int convert(const std::vector<std::string>& args) {
   if ((*format == RecordFormat::Dup || *format == RecordFormat::Dlm)) {
     std::size_t partial = 0;
     for (const BoardRecord& r : set.boards) partial += (r.deal && r.deal->valid()) ? 0U : 1U;
-    if (partial) std::cerr << partial << " records without a complete deal cannot be written as " << format_name(*format) << '\n';
+    if (partial) std::cerr << counted(partial, "record") << " without a complete deal cannot be written as " << format_name(*format) << '\n';
   }
   std::string text = write_records(set.boards, *format);
   if (vm.count("output")) {
@@ -240,7 +241,7 @@ int lookup(const std::vector<std::string>& args) {
     std::cout << out.dump(2) << '\n';
   } else {
     for (const DealMatch& m : matches) std::cout << master.describe(m.entry) << ": " << m.describe() << '\n';
-    if (matches.empty()) std::cout << "not in the master record (" << master.size() << " boards)\n";
+    if (matches.empty()) std::cout << "not in the master record (" << counted(master.size(), "board") << ")\n";
   }
   return matches.empty() ? kExitProblems : kExitOk;
 }
@@ -334,13 +335,14 @@ int analyze(const std::vector<std::string>& args) {
     if (!f) { std::cerr << vm["output"].as<std::string>() << ": cannot write\n"; return kExitProblems; }
   }
   if (as_json) std::cout << out.dump(2) << '\n';
-  if (check && !as_json)
+  if (check && !as_json) {
     std::cout << "checked " << checked_dd << " DoubleDummyTricks and " << checked_score << " OptimumScore tags over "
-              << deals.size() << " deals: " << disagreements << " disagreements"
-              << (making_only ? " (" + std::to_string(making_only) +
-                                    " tables list only making contracts, with one filler value for every count under 7)"
-                              : std::string())
-              << '\n';
+              << counted(deals.size(), "deal") << ": " << counted(disagreements, "disagreement");
+    if (making_only)
+      std::cout << " (" << counted(making_only, "table") << (making_only == 1 ? " lists" : " list")
+                << " only making contracts, with one filler value for every count under 7)";
+    std::cout << '\n';
+  }
   return (disagreements || failures || !set.diagnostics.empty()) ? kExitProblems : kExitOk;
 }
 
