@@ -497,6 +497,8 @@ void Table::command(const Command& c) {
   };
   switch (c.kind) {
     case Command::Kind::Board: {
+      if (const auto same = boards_named_by_label(*master_, c.text, session_); same.size() == 1 && label_names_board_in_progress(same.front()))
+        return;
       if (station_has_cards()) station_evaluate(c.time);
       // An ambiguous label is refused, not guessed: the station then names the board by its cards, and
       // the board it finds sets the session that later labels are read in.
@@ -529,6 +531,27 @@ void Table::command(const Command& c) {
       station_evaluate(c.time);
       return;
   }
+}
+
+// A label reader reads a board's tag again while the board lies on it, and says it again when the daemon
+// starts: the label of the board the table holds now -- in play, or its pockets being scanned at the
+// station -- says nothing new. It is no second board.identified, and above all no end of the station's
+// scan: evaluating half a board's pockets would raise Law 13A (a pocket short) and Law 14 (cards missing)
+// alerts for a board that is whole, and the pockets scanned after it would count as another board's. In
+// play it keeps the hands a cause found (a board turned, Law 87A), which naming the board again would drop.
+// A board the table no longer holds is named afresh, as any label:
+//  - at the station, once that board's scan was evaluated (the fourth pocket's pause, the four hands read,
+//    `check`): a director who fixes a board and reads its label again wants a fresh check, and gets one --
+//    the scan that follows is a new board's;
+//  - at the station, cards still lying on the slot or the pocket readers from that evaluated scan are not
+//    read again by a label (a reading counts when it changes); the next cards read start the new scan;
+//  - in play, after board.returned: the table cannot tell a tag read again from the same board brought back
+//    to be played (returned too soon and taken out again, a director's replay). Naming it again is the safe
+//    guess: a stale name is replaced by the next board's label, and a board whose cards do not fit it is
+//    reported as a wrong board, whereas a board left unnamed would go unchecked against its deal.
+// A board found by its cards in play (infer_board) is the board the table holds, too: its label confirms it.
+bool Table::label_names_board_in_progress(std::uint32_t entry) const {
+  return info_ && info_->entry && *info_->entry == entry;
 }
 
 // ---------------------------------------------------------------------------------------------------

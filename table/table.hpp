@@ -83,6 +83,7 @@ class Table {
   Event make(std::string type, Severity sev, std::vector<std::string> laws, std::string message) const;
   std::string board_text() const;
   void set_board(std::uint32_t entry, const std::string& how, const std::string& certainty);
+  bool label_names_board_in_progress(std::uint32_t entry) const;  // the same label read again: nothing new
 
   // Stable readings by kind of zone.
   void on_stable(const Observation& o);
