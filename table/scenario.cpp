@@ -531,6 +531,7 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       else if (w[1] == "flicker_changes") c.flicker_changes = static_cast<int>(v);
       else if (w[1] == "noisy_absent_reads") c.noisy_absent_reads = std::max(1, static_cast<int>(v));
       else if (w[1] == "noise_memory_ms") c.noise_memory_ms = ms;
+      else if (w[1] == "steady_after_reads") c.steady_after_reads = static_cast<int>(v);
       else if (w[1] == "silence_ms") c.silence_ms = ms;
       else if (w[1] == "pocket_gap_ms") c.pocket_gap_ms = ms;
       else if (w[1] == "return_settle_ms") c.return_settle_ms = ms;

@@ -200,9 +200,14 @@ void Table::observe(const Observation& o) {
     emit(std::move(e));
   }
   // A reader that has lately missed replies of tags that were there (one-poll dropouts) needs a longer
-  // run of reads without a tag before the tag counts as gone (table_config.hpp, noisy_absent_reads).
+  // run of reads without a tag before the tag counts as gone (table_config.hpp, noisy_absent_reads). So
+  // does one that has not yet heard tags steady_after_reads times: a reader just started has had no
+  // chance to show that it drops replies, and its first three missed polls running would otherwise empty
+  // a full pocket (a false auction period and the board back twice, Laws 17 and 7).
   auto noise = missed_replies_.find(o.source);
-  bool noisy = noise != missed_replies_.end() && o.time - noise->second <= config_.noise_memory_ms;
+  int& heard = reads_heard_[o.source];
+  bool noisy = (noise != missed_replies_.end() && o.time - noise->second <= config_.noise_memory_ms) || heard < config_.steady_after_reads;
+  if (heard < config_.steady_after_reads && o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++heard;
   const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
   if (r.missed_replies()) missed_replies_[o.source] = o.time;
   if (r.flicker_started(o.time, config_)) {

@@ -19,6 +19,10 @@ struct TableConfig {
   // 10 % flicker). A reader that has not missed a reply lately is believed as soon as any reading is.
   int noisy_absent_reads = 8;
   Millis noise_memory_ms = 60000;
+  // A reader counts as noisy, too, until it has heard tags in this many reads (1 s of four full pockets
+  // at 100 ms polls): before that it has not shown that it reads steadily, and at 10 % flicker three
+  // missed replies running come about once a session in the first second (a pocket seen emptied).
+  int steady_after_reads = 40;
   double min_confidence = 0.5;         // readings below count as noise
   Millis flicker_window_ms = 1000;     // this many changes within the window, never stable: uncertain
   int flicker_changes = 4;

@@ -65,11 +65,12 @@ TEST(ScenarioFormat, AScenarioRunningMoreReadPeriodsThanCanBeMadeUpFrontIsAnErro
 // Every TableConfig threshold the daemon takes on its command line, a scenario sets: --return-settle too.
 TEST(ScenarioFormat, TheNoisyReaderAndReturnSettleSettingsAreSetLikeEveryOther) {
   std::vector<ScenarioError> errors;
-  auto sc = parse_scenario("zones station-scan\nset noisy_absent_reads 5\nset noise_memory_ms 2000\nset return_settle_ms 1500\nend 1\n", ".",
+  auto sc = parse_scenario("zones station-scan\nset noisy_absent_reads 5\nset noise_memory_ms 2000\nset steady_after_reads 12\nset return_settle_ms 1500\nend 1\n", ".",
                            [](const auto&) -> const cardtable::bridge::MasterRecord& { return test::master(); }, errors);
   ASSERT_TRUE(sc) << (errors.empty() ? "" : std::to_string(errors.front().line) + ": " + errors.front().message);
   EXPECT_EQ(sc->config.noisy_absent_reads, 5);
   EXPECT_EQ(sc->config.noise_memory_ms, 2000);
+  EXPECT_EQ(sc->config.steady_after_reads, 12);
   EXPECT_EQ(sc->config.return_settle_ms, 1500);
 }
 

@@ -137,6 +137,28 @@ TEST(Stability, OnANoisyReaderACardIsGoneOnlyAfterALongerRunWithoutIt) {
   EXPECT_TRUE(s->cards.empty());
 }
 
+// The reads of South's pocket in a simulated session at 10 % flicker and 10 % dropped reads (seed 20): the
+// board's four pockets full, then South's single presence tag unheard for three polls running in the
+// session's first second -- before the reader has missed any other reply -- and heard again. Three empty
+// polls from a reader nobody has yet seen read steadily are no proof that a hand came out (Law 17): the
+// board arrives once, its auction starts when a side really takes its cards out, and it goes back once
+// (Law 7), not "passed out" a second after it arrived and back again.
+TEST(Stability, ABoardGoesBackOnceEvenWhenTheReaderDropsReadsOfAFullPocket) {
+  auto ev = test::run(
+      "zones playing-table\nat 0 board Spring Pairs/1/1\nat 0 pockets full\n"
+      "at 0.4 pocket S empty\nat 0.7 pocket S full\n"  // three polls without South's tag: missed replies
+      "at 3 pocket N empty\nat 3 pocket S empty\nat 4 pocket E empty\nat 4 pocket W empty\n"
+      "at 10 pockets full\nend 14\n");
+  auto count = [&](const char* type) { return std::count_if(ev.begin(), ev.end(), [&](const Event& e) { return e.type == type; }); };
+  EXPECT_EQ(count("board.arrived"), 1) << test::dump(ev);
+  EXPECT_EQ(count("auction.period_started"), 1) << test::dump(ev);
+  EXPECT_EQ(count("board.returned"), 1) << test::dump(ev);
+  const Event* start = test::first(ev, "auction.period_started");
+  ASSERT_NE(start, nullptr);
+  EXPECT_GE(start->time, 3000) << "the auction starts when North-South take their cards out";
+  EXPECT_EQ(test::irregularities(ev), std::vector<std::string>{}) << test::dump(ev);
+}
+
 // A misread names another card for one poll: the card's run goes on; the other card is never faced.
 TEST(Stability, AOnePollMisreadDoesNotReplaceTheCard) {
   TableConfig c;
