@@ -15,5 +15,19 @@ set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgc
 # different builds, with which every pthread_create hangs (the daemon never reached READY; a unit test
 # that starts a thread -- any ZeroMQ context -- never ended).
 set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /)
+# OpenCV for arm64 from a private sysroot (scripts/arm64-opencv-sysroot; Debian 12's libopencv-dev:arm64
+# cannot be installed beside the machine's amd64 one): CARDTABLE_ARM64_LIBRARY_PATH names its library
+# folders. The linker finds the libraries OpenCV's own need there (-rpath-link: nothing of the path is
+# written into the binaries; a link option, not CMAKE_*_LINKER_FLAGS_INIT, which a build folder configured
+# before would never see), and the programs and tests run under qemu find them through LD_LIBRARY_PATH,
+# set for the emulated program only (-E), not for qemu itself.
+if(CARDTABLE_ARM64_LIBRARY_PATH)
+  add_link_options("LINKER:-rpath-link,${CARDTABLE_ARM64_LIBRARY_PATH}")
+  set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L / -E LD_LIBRARY_PATH=${CARDTABLE_ARM64_LIBRARY_PATH})
+  list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CARDTABLE_ARM64_LIBRARY_PATH)
+  # dpkg-shlibdeps finds them there too (-l), and their packages' names in the sysroot's DEBIAN/shlibs and
+  # DEBIAN/symbols (the packages' own, merged).
+  string(REPLACE ":" ";" CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${CARDTABLE_ARM64_LIBRARY_PATH}")
+endif()
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE arm64)

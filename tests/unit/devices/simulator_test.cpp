@@ -135,7 +135,7 @@ TEST(DriverTable, KnowsTheSimBothReadersAndTheCameraAndNamesTheUnknown) {
 #if CARDTABLE_HAS_CAMERA
   EXPECT_EQ(names, (std::vector<std::string>{"sim", "acr122u", "cardtable-board", "camera"}));
   const std::string known = "sim, acr122u, cardtable-board, camera";
-#else  // a build without vision/ (the arm64 cross build)
+#else  // a build without vision/ (-DCARDTABLE_VISION=OFF)
   EXPECT_EQ(names, (std::vector<std::string>{"sim", "acr122u", "cardtable-board"}));
   const std::string known = "sim, acr122u, cardtable-board";
 #endif
