@@ -30,10 +30,10 @@ namespace {
 // Messages taken from one socket before the others are looked at again.
 constexpr int kForwardBatch = 1000;
 
-// The most one message (a heartbeat's last_seq, an event's seq) of a table without --table-control may
-// say was missed: a table journals a few thousand events a session, so a claim this far past the last seq
-// heard is a bug or a corrupted message (it would add ~2^62 to `missed` and hide every later gap of the
-// table), and no snapshot can check it. The same distance below a first claim, that nothing could judge,
+// The most one message (a heartbeat's last_seq, an event's seq) of a table without --table-control, or
+// whose snapshot questions were given up, may say was missed: a table journals a few thousand events a
+// session, so a claim this far past the last seq heard is a bug or a corrupted message (it would add ~2^62
+// to `missed` and hide every later gap of the table), and no snapshot can check it. The same distance below a first claim, that nothing could judge,
 // gives that claim up.
 constexpr std::uint64_t kBelievedGap = 1'000'000;
 
@@ -424,8 +424,13 @@ void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, b
                                  ", nothing counted in missed");
       t.last_seq = t.counted_above = seq;
       t.claimed_by_event = !through_heartbeat;
+      t.heard_under_claim = 0;
     }
-    if (!through_heartbeat) t.event_seq = std::max(t.event_seq, seq);  // journalled in order, or heard before
+    if (through_heartbeat) return;
+    // Heard in order below the claim held: the claim counted it in missed (a table's single PUB socket
+    // keeps its order, so it came after the claim), and it came after all.
+    if (seq > t.event_seq && seq > t.counted_above) ++t.heard_under_claim;
+    t.event_seq = std::max(t.event_seq, seq);  // journalled in order, or heard before
     return;
   }
   const std::uint64_t due_until = through_heartbeat ? seq : seq - 1;
@@ -439,6 +444,7 @@ void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, b
     events_missed(name, t, last + 1, due_until);
   } else if (!through_heartbeat) {
     t.event_seq = seq;  // the next one: it backs the last seq
+    t.heard_under_claim = 0;
   }
   t.last_seq = seq;
   t.claimed_by_event = !through_heartbeat;
@@ -452,10 +458,13 @@ std::string Hub::unbelieved(const std::string& name, TableState& t, std::uint64_
     ask_snapshot_again(t, seq);
     return " again, at or past #" + std::to_string(*t.disowned) + " that its snapshot disowned: not believed until its snapshot names it";
   }
-  // No snapshot to check it against (a table asked for its snapshot has its claim checked by the answer
-  // instead, see disown_claim).
-  if (const std::uint64_t last = *t.last_seq; !table_control_.contains(name) && seq - last > kBelievedGap)
-    return ", " + std::to_string(seq - last) + " past #" + std::to_string(last) + " heard: not believed";
+  // No snapshot to check it against: a table without --table-control, or one whose snapshot questions
+  // were given up (its control endpoint unreachable: no answer would ever take the claim back, and `missed`
+  // kept ~2^62). A table whose snapshot answers has its claim checked by the answer instead (disown_claim).
+  const bool checked = table_control_.contains(name) && !t.seed_given_up;
+  if (const std::uint64_t last = *t.last_seq; !checked && seq - last > kBelievedGap)
+    return ", " + std::to_string(seq - last) + " past #" + std::to_string(last) + " heard: not believed" +
+           (t.seed_given_up ? " (its snapshot questions were given up: no answer can check it)" : "");
   return {};
 }
 
@@ -464,11 +473,13 @@ std::string Hub::unbelieved(const std::string& name, TableState& t, std::uint64_
 // backs. Left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
 void Hub::disown_claim(const std::string& name, TableState& t, std::uint64_t answered) {
   if (t.disowned && answered >= *t.disowned) t.disowned.reset();  // the journal did get there
-  const std::uint64_t real = std::max(answered, t.event_seq);
+  const std::uint64_t real = std::max(answered, t.event_seq), heard_under = std::exchange(t.heard_under_claim, 0);
   if (!t.last_seq || *t.last_seq <= real) return;
   const std::uint64_t claimed = *t.last_seq, counted = claimed - std::max(real, t.counted_above);
-  // An event's own seq was heard, not missed: what it claimed stops below it.
-  const std::uint64_t added = counted > 0 && t.claimed_by_event ? counted - 1 : counted;
+  // An event's own seq was heard, not missed: what it claimed stops below it. The events heard after the
+  // claim, below the real seq, were counted by it too (claim after #2, #3 lost, #4 heard, answer #4:
+  // the claim counted #3 to the claim, only #3 was missed).
+  const std::uint64_t added = (counted > 0 && t.claimed_by_event ? counted - 1 : counted) + heard_under;
   missed_ -= std::min(missed_, added);
   log(Priority::Warning, name + ": " + claim_of(claimed, !t.claimed_by_event) + ", its snapshot answered #" + std::to_string(answered) +
                              ": the claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) +
@@ -505,6 +516,7 @@ void Hub::snapshot_failed(const std::string& name, TableState& t, const std::str
   t.board.given_up();
   if (++t.seed_tries >= kSnapshotTries) {
     t.seed = TableState::Seed::Done;
+    t.seed_given_up = true;  // until an answer comes (a gap asks again): see unbelieved
     log(Priority::Warning, name + ": " + why + "; gave up after " + std::to_string(kSnapshotTries) +
                                " questions: its board in progress is kept from what the hub hears, its next board whole");
     return;
@@ -544,6 +556,7 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
     }
     const std::uint64_t answered = last_seq->get<std::uint64_t>();
     t.board.seed(r["events"], answered);
+    t.seed_given_up = false;  // it answers: its answers check claims again
     t.snapshot_control.reset();  // asked again only for a replaced journal or a gap
     log(Priority::Info, name + ": " + std::to_string(t.board.events().size()) + " events of its board in progress, from its control endpoint's snapshot");
     // Events found missing while the question was out, newer than the answer: not in it; ask again (a
@@ -610,7 +623,7 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   t.seed = TableState::Seed::Unasked;
   t.seed_tries = 0;
   t.last_seq.reset();  // the new journal's seqs start again at 1
-  t.missing_until = t.event_seq = t.counted_above = 0;
+  t.missing_until = t.event_seq = t.counted_above = t.heard_under_claim = 0;
   t.claimed_by_event = t.first_unjudged = t.said_unbelieved = false;
   t.disowned.reset();  // the old journal's claims judged nothing of the new one's
 }

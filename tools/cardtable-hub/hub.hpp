@@ -87,6 +87,10 @@ class Hub {
     std::unique_ptr<zmq::socket_t> snapshot_control;
     enum class Seed { Unasked, Asking, Done } seed = Seed::Unasked;
     int seed_tries = 0;  // questions given up, kSnapshotTries at most
+    // kSnapshotTries questions given up, no answer since (asked again after a gap, still none): no answer
+    // can disown a claim, so claims are judged as at a table without --table-control (see unbelieved). A
+    // replaced journal keeps it: the endpoint is the same.
+    bool seed_given_up = false;
     std::chrono::steady_clock::time_point seed_asked_at;
     bool seed_asked_ever = false;
     // The newest seq of its journal the hub believes (none yet: nothing to check against). An event past
@@ -99,6 +103,9 @@ class Hub {
     // (the first heard of its journal, or a snapshot answer that disowned a claim), so that a claim
     // disowned takes back from `missed` just what it added.
     std::uint64_t event_seq = 0, counted_above = 0;
+    // Events heard in order below a claim held (past every event heard before, past counted_above): the
+    // claim counted them in `missed`, yet they came, so a claim disowned takes them back too.
+    std::uint64_t heard_under_claim = 0;
     bool claimed_by_event = false;  // last_seq is an event's own seq (heard, so not counted in missed)
     // last_seq is the first seq heard of its journal, no seq past it heard since: nothing could judge it.
     bool first_unjudged = false;
