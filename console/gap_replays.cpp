@@ -26,8 +26,9 @@ bool GapReplays::add(const std::string& table, const Gap& gap) {
     pieces = std::move(left);
   };
   if (t.running) subtract(*t.running);
-  for (const auto* held : {&t.waiting, &t.given_up, &t.due})
+  for (const auto* held : {&t.waiting, &t.due})
     for (const Gap& w : *held) subtract(w);
+  for (const Table::GivenUp& g : t.given_up) subtract(g.gap);
   t.waiting.insert(t.waiting.end(), pieces.begin(), pieces.end());
   return !t.running;
 }
@@ -60,13 +61,22 @@ std::optional<GapReplays::Gap> GapReplays::next(const std::string& table, const 
   return std::nullopt;
 }
 
-bool GapReplays::retry_given_up(const std::string& table) {
+bool GapReplays::retry_given_up(const std::string& table, Clock::time_point given_up_by) {
   auto it = tables_.find(table);
   if (it == tables_.end()) return false;
   Table& t = it->second;
-  t.due.insert(t.due.end(), t.given_up.begin(), t.given_up.end());
-  t.given_up.clear();
+  // Oldest first (given up in turn; one grown keeps its first time): those given up since wait on.
+  while (!t.given_up.empty() && t.given_up.front().at <= given_up_by) {
+    t.due.push_back(std::move(t.given_up.front().gap));
+    t.given_up.pop_front();
+  }
   return !t.due.empty() && !t.running;
+}
+
+std::optional<GapReplays::Clock::time_point> GapReplays::oldest_given_up(const std::string& table) const {
+  auto it = tables_.find(table);
+  if (it == tables_.end() || it->second.given_up.empty()) return std::nullopt;
+  return it->second.given_up.front().at;
 }
 
 void GapReplays::give_up(Table& t) {
@@ -74,10 +84,12 @@ void GapReplays::give_up(Table& t) {
   t.running.reset();
   // The poll's or the start's (no end): the next poll asks again, and kept it would hold back every later one.
   if (gap.until == kOpenEnded) return;
-  if (!t.given_up.empty() && t.given_up.back().journal == gap.journal && t.given_up.back().until == gap.since)
-    t.given_up.back().until = gap.until;  // a gap grown heartbeat by heartbeat stays one
+  // A gap grown heartbeat by heartbeat stays one, asked again at the older part's time: one request, and
+  // the older part never waits past its own wait (the newest part goes up to a wait sooner).
+  if (!t.given_up.empty() && t.given_up.back().gap.journal == gap.journal && t.given_up.back().gap.until == gap.since)
+    t.given_up.back().gap.until = gap.until;
   else
-    t.given_up.push_back(std::move(gap));
+    t.given_up.push_back({std::move(gap), Clock::now()});
   if (t.given_up.size() > kGivenUpKept) t.given_up.pop_front();
 }
 

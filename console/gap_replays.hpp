@@ -6,7 +6,8 @@
 // (`replay-live`), whose seqs are their own. A replay that fails (the table did not answer, refused) is
 // asked again a bounded number of times after a growing wait, keeping its place: a gap shown by an event
 // is never shown again (the event moved the table's last seq past it), so a failure dropped it for good.
-// Given up, it is kept: asked again once a minute, never afresh when a heartbeat shows it again.
+// Given up, it is kept: asked again a minute after it was given up (each gap its own minute), never afresh
+// when a heartbeat shows it again.
 // Single-threaded: the gateway's I/O thread owns it.
 #pragma once
 
@@ -28,8 +29,9 @@ class GapReplays {
   // table is not flooded), then given up (the caller says it and counts the seqs as missed).
   static constexpr unsigned kRetries = 3;
   static constexpr std::chrono::milliseconds kFirstWait{2000};
-  // A gap given up is kept (said and counted once) and asked again, one try at a time, this long after
-  // (the caller's timer: retry_given_up): a table whose control endpoint comes back (its daemon restarted,
+  // A gap given up is kept (said and counted once) and asked again, one try at a time, this long after it
+  // was given up (the caller's timer: retry_given_up; a gap given up while the timer ran for an older one
+  // waits its own wait, not the rest of the older one's): a table whose control endpoint comes back (its daemon restarted,
   // its cable back in) gets its missed events replayed, and one that never answers costs a request a
   // minute. Given up and forgotten, the same range shown again by every heartbeat started a fresh round
   // of 4 tries and 4 log lines about every 26 s for as long as the table ran.
@@ -68,9 +70,14 @@ class GapReplays {
     std::chrono::milliseconds wait;
   };
   Failure failed(const std::string& table);
-  // The gaps given up at the table are due to be asked again (next() gives them). True when the table has
-  // one and no replay running, so that the caller starts next().
-  bool retry_given_up(const std::string& table);
+  // The gaps given up at the table at or before `given_up_by` are due to be asked again (next() gives
+  // them); those given up since wait on. True when the table has one due and no replay running, so that
+  // the caller starts next().
+  using Clock = std::chrono::steady_clock;
+  bool retry_given_up(const std::string& table, Clock::time_point given_up_by);
+  // When the oldest gap given up at the table (not yet due) was given up; none when none is: the caller's
+  // timer is armed for it, kGivenUpWait after.
+  std::optional<Clock::time_point> oldest_given_up(const std::string& table) const;
   unsigned tries() const { return retries_ + 1; }  // asked in all before a replay is given up
   // The rest of a gap longer than one answer (a replay answers at most 5,000 events): replayed first.
   void resume(const std::string& table, const Gap& rest);
@@ -81,7 +88,11 @@ class GapReplays {
     bool running_given_up = false;  // the running replay is a gap given up, asked again: one try
     unsigned failures = 0;          // of the running replay
     std::deque<Gap> waiting;
-    std::deque<Gap> given_up;  // said and counted as missed; never asked afresh, only by retry_given_up()
+    struct GivenUp {
+      Gap gap;
+      Clock::time_point at;  // when given up (or, asked again, given up again): its wait starts there
+    };
+    std::deque<GivenUp> given_up;  // said and counted as missed; never asked afresh, only by retry_given_up()
     std::deque<Gap> due;       // given up, to be asked again once no gap waits
   };
   void give_up(Table& t);

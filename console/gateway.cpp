@@ -595,14 +595,21 @@ void Gateway::replay_failed(Stream stream, const std::string& table, const GapRe
   start_next_replay(stream, table);
 }
 
-// One timer per table and stream: every gap given up there is asked again when it fires (armed by the
-// first give-up, again by a retry that fails), so a table that never answers costs a request a minute.
+// One timer per table and stream, armed for the oldest gap given up there: when it fires, the gaps given up
+// a full wait ago are asked again and it is armed again for the rest, each its own wait after it was given
+// up (a gap given up 59 s into the wait of another went with it, asked again a second later). A table
+// that never answers costs a request a wait per gap given up.
 void Gateway::retry_given_up_later(Stream stream, const std::string& table) {
   auto& timer = given_up_timers_.try_emplace(std::string(stream == Stream::events ? "replay " : "replay-live ") + table, io_).first->second;
-  if (timer.expiry() > boost::asio::steady_timer::clock_type::now()) return;  // already waiting: those given up since go with it
-  timer.expires_after(limits_.replay_given_up_wait);
+  if (timer.expiry() > boost::asio::steady_timer::clock_type::now()) return;  // already waiting: it arms itself again for those given up since
+  const auto oldest = replays(stream).oldest_given_up(table);
+  if (!oldest) return;
+  timer.expires_at(*oldest + limits_.replay_given_up_wait);
   timer.async_wait([this, stream, table](const boost::system::error_code& ec) {
-    if (!ec && replays(stream).retry_given_up(table)) start_next_replay(stream, table);  // cancelled: the gateway is going
+    if (ec) return;  // cancelled: the gateway is going
+    const bool due = replays(stream).retry_given_up(table, GapReplays::Clock::now() - limits_.replay_given_up_wait);
+    retry_given_up_later(stream, table);  // the gaps given up since it was armed
+    if (due) start_next_replay(stream, table);
   });
 }
 

@@ -57,7 +57,8 @@ struct GatewayLimits {
   // each time (GapReplays: 2 s, 4 s, 8 s), then given up and counted as missed on the tile.
   unsigned replay_retries = GapReplays::kRetries;
   std::chrono::milliseconds replay_retry_wait = GapReplays::kFirstWait;
-  // A gap given up is asked again, one try at a time, this long after (GapReplays::kGivenUpWait: a minute).
+  // A gap given up is asked again, one try at a time, this long after it was given up (GapReplays::kGivenUpWait:
+  // a minute).
   std::chrono::milliseconds replay_given_up_wait = GapReplays::kGivenUpWait;
 };
 
@@ -112,7 +113,7 @@ class Gateway {
   void start_next_replay(Stream stream, const std::string& table);
   void send_replay(Stream stream, const std::string& table, const GapReplays::Gap& gap);
   // Asked again after GapReplays' wait, or given up: said, and its seqs counted as missed on the tile;
-  // then asked again quietly every replay_given_up_wait while it is missing.
+  // then asked again quietly replay_given_up_wait after each give-up while it is missing.
   void replay_failed(Stream stream, const std::string& table, const GapReplays::Gap& gap, const std::string& why);
   void retry_given_up_later(Stream stream, const std::string& table);
   // Seqs first..last lost for good: said once (the log) and counted on the tile, never dropped silently.

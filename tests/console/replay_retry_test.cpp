@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 using namespace cardtable::console;
 using namespace cardtable::console::stand_in;
 
@@ -174,4 +176,32 @@ TEST(ReplayRetry, AGapGivenUpIsAskedAgainQuietlyAfterTheLongWait) {
   c.table.answer_replay(*again, journal);
   ASSERT_TRUE(c.run_until([&] { return c.shows_open_alert(kOld, 3); }));
   EXPECT_EQ(c.tile().value("missed", 0u), 0u) << c.tile().dump();
+}
+
+// A table's retry timer ran for a gap given up before, and a second gap was given up half way through its
+// wait: the timer's firing asked both again, the second after half a wait, not its own
+// (GapReplays::kGivenUpWait: given up 59 s into the first's minute, asked again a second later). Each gap
+// given up waits its full wait.
+TEST(ReplayRetry, EachGapGivenUpWaitsItsOwnLongWaitThoughTheTimerRanForAnOlderOne) {
+  constexpr auto kWait = 1000ms;
+  Console c(GatewayLimits{.replay_retry_wait = 20ms, .replay_given_up_wait = kWait});
+  const auto journal = journal_of(kOld, 9, 0);
+  c.hear(journal[0]);
+  c.hear(journal[4]);  // seq 5: 2 to 4 missing
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, GapReplays::kRetries + 1));
+  ASSERT_TRUE(c.run_until([&] { return c.tile().value("missed", 0u) == 3u; }));  // given up: its wait begins
+  std::this_thread::sleep_for(kWait / 2);
+  c.hear(journal[8]);  // seq 9: 6 to 8 missing, half way through the first gap's wait
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 6, GapReplays::kRetries + 1));
+  const auto second_given_up = std::chrono::steady_clock::now();  // the console gives it up after this
+
+  ASSERT_TRUE(c.table.refuse_every_try(c.io, 2, 1)) << "the first gap given up was not asked again after its wait";
+  auto second = c.table.next_request(c.io, 2 * kWait);
+  const auto waited = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - second_given_up);
+  ASSERT_TRUE(second) << "the second gap given up was never asked again";
+  EXPECT_EQ(since_of(*second), 6u);
+  EXPECT_GE(waited, kWait) << "the second gap given up was asked again " << waited.count() << " ms after, not after its own wait";
+  c.table.answer_replay(*second, journal);
+  EXPECT_TRUE(c.run_until([&] { return c.shown(kOld, 8) == 1; }));
+  EXPECT_EQ(c.tile().value("missed", 0u), 3u) << "2 to 4 still missing, 6 to 8 replayed: " << c.tile().dump();
 }
