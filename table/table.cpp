@@ -338,7 +338,6 @@ bool Table::station_has_cards() const {
 
 void Table::station_start_board(Millis t) {
   (void)t;
-  returned_entry_.reset();  // another board begins (label_read_again)
   pockets_ = {};
   pocket_ = 0;
   Event e = make("board.arrived", Severity::Info, {}, board_text() + " is being read at the station");
@@ -505,8 +504,7 @@ void Table::command(const Command& c) {
   };
   switch (c.kind) {
     case Command::Kind::Board: {
-      const auto same = boards_named_by_label(*master_, c.text, session_);
-      if (same.size() == 1 && label_read_again(same.front())) return;
+      if (const auto same = boards_named_by_label(*master_, c.text, session_); same.size() == 1 && label_read_again(same.front())) return;
       if (station_has_cards()) station_evaluate(c.time);
       // An ambiguous label is refused, not guessed: the station then names the board by its cards, and
       // the board it finds sets the session that later labels are read in.
