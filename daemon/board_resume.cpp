@@ -14,8 +14,7 @@ std::optional<InputLog::Resumed> BoardResume::resume(std::uint64_t first_seq, do
     return std::nullopt;
   }
   replaying_ = true;
-  if (!resumed->held.empty() || resumed->previous || resumed->returned)
-    assume(resumed->held, resumed->held_at, resumed->previous, resumed->returned);
+  if (!resumed->held.empty() || resumed->previous) assume(resumed->held, resumed->held_at, resumed->previous);
   for (std::size_t i = 0; i < resumed->inputs.size(); ++i) apply(resumed->inputs[i], resumed->walls[i]);
   replaying_ = false;
   log_.continue_file();
@@ -26,7 +25,7 @@ void BoardResume::logged(const table::TableInput& in, bool emitted, const std::o
                          std::uint64_t next_first_seq, double wall) {
   if (replaying_) return;
   if (ended)
-    log_.start(next_first_seq, wall, ended->held, ended->at, ended->previous, ended->returned);
+    log_.start(next_first_seq, wall, ended->held, ended->at, ended->previous);
   else
     log_.record(in, emitted, wall);
 }

@@ -28,10 +28,9 @@ class BoardResume {
   // the last run applied it (replaying() is true meanwhile), the file then going on after them. Nothing
   // to resume (none, or a file that cannot be replayed here, the warnings logged): nullopt, and a fresh
   // file for the board whose first event will be `first_seq`.
-  // `previous`: how that board's cards were quitted (Table::assume_previous_board), when it was played out;
-  // `returned`: that board, still on the table (Table::assume_returned_board).
+  // `previous`: how that board's cards were quitted (Table::assume_previous_board), when it was played out.
   using Assume = std::function<void(const std::vector<table::Observation>&, table::Millis heard,
-                                    const std::optional<table::PreviousBoard>& previous, std::optional<std::uint32_t> returned)>;
+                                    const std::optional<table::PreviousBoard>& previous)>;
   using Apply = std::function<void(const table::TableInput&, double wall)>;
   std::optional<InputLog::Resumed> resume(std::uint64_t first_seq, double wall, const Assume& assume, const Apply& apply);
   bool replaying() const { return replaying_; }
@@ -44,7 +43,6 @@ class BoardResume {
     std::vector<table::Observation> held;
     table::Millis at = 0;  // the table's time of the input that ended it
     std::optional<table::PreviousBoard> previous = std::nullopt;  // Table::previous_board (Law 6D2)
-    std::optional<std::uint32_t> returned = std::nullopt;         // Table::returned_board
   };
   void logged(const table::TableInput& in, bool emitted, const std::optional<Ended>& ended, std::uint64_t next_first_seq,
               double wall);

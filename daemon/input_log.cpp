@@ -267,7 +267,6 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
           r.last_wall = j.value("w", 0.0);
         }
         if (j.contains("previous")) r.previous = previous_of(j["previous"]);
-        if (j.contains("returned")) r.returned = j["returned"].get<std::uint32_t>();  // the same record (above)
         header = true;
         good_end_ = at;
         continue;
@@ -329,12 +328,12 @@ std::optional<InputLog::Resumed> InputLog::load(std::vector<std::string>& warnin
   }
   if (!header) return refuse("no header");
   end_runs();
-  if (r.inputs.empty() && r.held.empty() && !r.previous && !r.returned) return std::nullopt;
+  if (r.inputs.empty() && r.held.empty() && !r.previous) return std::nullopt;
   return r;
 }
 
 void InputLog::start(std::uint64_t first_seq, double wall, const std::vector<table::Observation>& held,
-                     table::Millis at, const std::optional<table::PreviousBoard>& previous, std::optional<std::uint32_t> returned) {
+                     table::Millis at, const std::optional<table::PreviousBoard>& previous) {
   runs_.clear();
   last_ = {};
   tail_dirty_ = false;
@@ -356,7 +355,6 @@ void InputLog::start(std::uint64_t first_seq, double wall, const std::vector<tab
     h["at"] = at;
   }
   if (previous) h["previous"] = previous_json(*previous);
-  if (returned) h["returned"] = *returned;
   append(h.dump());
 }
 

@@ -54,8 +54,6 @@ class InputLog {
     table::Millis held_at = 0;
     // How the last board's cards were quitted (Table::previous_board, Law 6D2), when it was played out.
     std::optional<table::PreviousBoard> previous;
-    // The board that ended, still on the table (Table::returned_board): its label read again is no news.
-    std::optional<std::uint32_t> returned;
   };
 
   // The deals of a master record, hashed (FNV-1a): two records with the same boards hash alike.
@@ -74,11 +72,9 @@ class InputLog {
   // A new file: truncated, the header (the journal's first seq of the next board). Call at start and
   // whenever a board ends, with what the zones read then (`held`, Table::stable_readings, at the table's
   // time `at`): a restart before the next board knows the cards still lying there were the last board's,
-  // and how they were quitted (`previous`): a next deal dealt from them unshuffled is still told (Law 6D2);
-  // and which board went back (`returned`, its entry in the record): its label read again is no news.
+  // and how they were quitted (`previous`): a next deal dealt from them unshuffled is still told (Law 6D2).
   void start(std::uint64_t first_seq, double wall, const std::vector<table::Observation>& held = {},
-             table::Millis at = 0, const std::optional<table::PreviousBoard>& previous = std::nullopt,
-             std::optional<std::uint32_t> returned = std::nullopt);
+             table::Millis at = 0, const std::optional<table::PreviousBoard>& previous = std::nullopt);
   // After a load() that was replayed: the file goes on after its last good record (a cut line goes).
   void continue_file();
   // An input the table applied, after its events were published (`emitted`: it made the table say something).

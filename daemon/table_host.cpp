@@ -51,11 +51,9 @@ void TableHost::resume(const devices::InputScript& scenario) {
   const auto began = std::chrono::steady_clock::now();
   auto resumed = board_resume_->resume(
       board_first_seq_, wall(),
-      [this](const std::vector<table::Observation>& held, table::Millis heard, const std::optional<table::PreviousBoard>& previous,
-             std::optional<std::uint32_t> returned) {
+      [this](const std::vector<table::Observation>& held, table::Millis heard, const std::optional<table::PreviousBoard>& previous) {
         table_->assume_readings(held, heard);
         if (previous) table_->assume_previous_board(*previous);
-        if (returned) table_->assume_returned_board(*returned);
       },
       [this](const table::TableInput& in, double at) { apply(in, at); });
   if (!resumed) return;
@@ -66,10 +64,7 @@ void TableHost::resume(const devices::InputScript& scenario) {
   if (resumed->first_seq > 0)
     publisher_.journal().replay(resumed->first_seq, [this](const std::string& line, std::uint64_t seq) {
       const json e = json::parse(line, nullptr, false);
-      if (!e.is_object()) return true;
-      // The board's identification, as publish() saw it live: a `board` request naming it again says it.
-      if (e.value("type", std::string()) == "board.identified") last_identified_seq_ = seq;
-      on_board_event(e.value("type", std::string()), seq);
+      if (e.is_object()) on_board_event(e.value("type", std::string()), seq);
       return true;
     });
   const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - began).count();
@@ -93,7 +88,7 @@ void TableHost::logged(const table::TableInput& in, const std::vector<Published>
   const bool ended = std::any_of(events.begin(), events.end(),
                                  [](const Published& p) { return p.type == "board.returned" || p.type == "board.verified"; });
   std::optional<BoardResume::Ended> end;
-  if (ended) end = BoardResume::Ended{table_->stable_readings(), in.time, table_->previous_board(), table_->returned_board()};
+  if (ended) end = BoardResume::Ended{table_->stable_readings(), in.time, table_->previous_board()};
   board_resume_->logged(in, !events.empty(), end, board_first_seq_, wall());
 }
 

@@ -37,7 +37,6 @@ Table::Table(const MasterRecord& master, TableConfig config) : master_(&master),
 
 void Table::reload_master(const MasterRecord& master) {
   master_ = &master;
-  returned_entry_.reset();  // an index into the old record
   // Session and board are indexes into the old record: find them again by name and by deal.
   std::optional<std::uint32_t> session;
   if (info_) {
@@ -165,7 +164,6 @@ void Table::emit_capabilities() {
 
 void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
   board_ = entry;
-  returned_entry_.reset();  // another board begins
   const MasterBoard& b = master_->board(entry);
   session_ = b.session;
   info_ = BoardInfo{entry, b.board, master_->session(b.session).event, master_->session(b.session).session, master_->describe(entry),
@@ -504,7 +502,8 @@ void Table::command(const Command& c) {
   };
   switch (c.kind) {
     case Command::Kind::Board: {
-      if (const auto same = boards_named_by_label(*master_, c.text, session_); same.size() == 1 && label_read_again(same.front())) return;
+      if (const auto same = boards_named_by_label(*master_, c.text, session_); same.size() == 1 && label_names_board_in_progress(same.front()))
+        return;
       if (station_has_cards()) station_evaluate(c.time);
       // An ambiguous label is refused, not guessed: the station then names the board by its cards, and
       // the board it finds sets the session that later labels are read in.
@@ -545,22 +544,19 @@ void Table::command(const Command& c) {
 // scan: evaluating half a board's pockets would raise Law 13A (a pocket short) and Law 14 (cards missing)
 // alerts for a board that is whole, and the pockets scanned after it would count as another board's. In
 // play it keeps the hands a cause found (a board turned, Law 87A), which naming the board again would drop.
+// A board the table no longer holds is named afresh, as any label:
+//  - at the station, once that board's scan was evaluated (the fourth pocket's pause, the four hands read,
+//    `check`): a director who fixes a board and reads its label again wants a fresh check, and gets one --
+//    the scan that follows is a new board's;
+//  - at the station, cards still lying on the slot or the pocket readers from that evaluated scan are not
+//    read again by a label (a reading counts when it changes); the next cards read start the new scan;
+//  - in play, after board.returned: the table cannot tell a tag read again from the same board brought back
+//    to be played (returned too soon and taken out again, a director's replay). Naming it again is the safe
+//    guess: a stale name is replaced by the next board's label, and a board whose cards do not fit it is
+//    reported as a wrong board, whereas a board left unnamed would go unchecked against its deal.
 // A board found by its cards in play (infer_board) is the board the table holds, too: its label confirms it.
-//
-// The board just back in its pockets (board.returned) still lies on the table, its label under the reader,
-// until the next board begins (its pockets taken out, another label): read again, it is no news either.
-// Taken for the next board's name, it would name a deal that is not board N "Board N" and check its play
-// against board N's hands -- a card from another hand, a wrong board, for every card (Law 87A alerts for
-// nothing). A board really played again is found by its cards (infer_board), as any board without a label.
-//
-// At the station, once the board's scan was evaluated (the fourth pocket's pause, the four hands read,
-// `check`), its label read again names it afresh: a director who fixed the board and reads its label again
-// wants a fresh check, and gets one -- the scan that follows is a new one (the station's operator reads
-// each board's label, so the next board's replaces it). Cards still lying on the slot or the pocket
-// readers from that evaluated scan are not read again by the label (a reading counts when it changes).
-bool Table::label_read_again(std::uint32_t entry) const {
-  if (info_ && info_->entry && *info_->entry == entry) return true;
-  return phase_ == Phase::Waiting && returned_entry_ == entry;
+bool Table::label_names_board_in_progress(std::uint32_t entry) const {
+  return info_ && info_->entry && *info_->entry == entry;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -638,7 +634,6 @@ bool Table::pockets_filling() const {
 
 void Table::start_auction(Seat withdrawn, Millis t) {
   phase_ = Phase::Auction;
-  returned_entry_.reset();  // the next board begins: the label read now is its own
   board_start_ = t;
   std::string dealer = info_ ? seat_word(info_->dealer) : std::string("unknown");
   Event e = make("auction.period_started", Severity::Info, {"17A", "17B"},
@@ -1503,9 +1498,7 @@ void Table::board_returned(Millis t) {
   Event e = make("board.returned", Severity::Info, {"7"}, board_text() + " is back in its pockets after " + seconds(t - board_start_));
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
   emit(std::move(e));
-  const std::optional<std::uint32_t> back = info_ ? info_->entry : std::nullopt;
   reset_board();
-  returned_entry_ = back;  // its label may be read again while it lies there (label_read_again)
 }
 
 void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers, ZoneKind kind) {
@@ -1631,7 +1624,6 @@ void Table::returned_count(const FourPockets& four, const std::array<std::vector
 
 void Table::reset_board() {
   phase_ = Phase::Waiting;
-  returned_entry_.reset();
   return_pending_.reset();
   board_.reset();
   contract_.reset();

@@ -49,10 +49,6 @@ class Table {
   // cards unshuffled); a restart between boards gives it back with assume_previous_board.
   const std::optional<PreviousBoard>& previous_board() const { return previous_; }
   void assume_previous_board(PreviousBoard previous) { previous_ = std::move(previous); }
-  // The board just returned, still on the table until the next board begins: its label read again is no
-  // news (label_read_again). A restart between boards gives it back with assume_returned_board.
-  std::optional<std::uint32_t> returned_board() const { return returned_entry_; }
-  void assume_returned_board(std::uint32_t entry) { returned_entry_ = entry; }
 
   // What the table knows now (for status and snapshots).
   std::optional<std::uint32_t> board() const { return board_; }
@@ -87,7 +83,7 @@ class Table {
   Event make(std::string type, Severity sev, std::vector<std::string> laws, std::string message) const;
   std::string board_text() const;
   void set_board(std::uint32_t entry, const std::string& how, const std::string& certainty);
-  bool label_read_again(std::uint32_t entry) const;  // the label of the board on the table again: nothing new
+  bool label_names_board_in_progress(std::uint32_t entry) const;  // the same label read again: nothing new
 
   // Stable readings by kind of zone.
   void on_stable(const Observation& o);
@@ -188,7 +184,6 @@ class Table {
   std::vector<std::pair<Seat, bridge::Card>> foreign_;  // cards played that the master gives to another seat
   std::array<bool, 4> taken_back_{};              // the seat's card of the open trick left its play area
   std::optional<PreviousBoard> previous_;          // the last board played out here (Law 6D2, quitted cards)
-  std::optional<std::uint32_t> returned_entry_;    // the board just returned, still on the table (label_read_again)
   std::optional<std::size_t> lead_alerted_;       // the trick (index) whose lead out of turn was reported
   bool ownership_reported_ = false;
   bool inference_failed_ = false;

@@ -45,7 +45,7 @@ class BoardResumeTest : public ::testing::Test {
   fs::path file() const { return dir / "board-in-progress.inputs"; }
   // A board in progress since the daemon started: no zone read anything when a board before it ended.
   static void nothing_held(const std::vector<table::Observation>& held, table::Millis,
-                           const std::optional<table::PreviousBoard>& previous, std::optional<std::uint32_t>) {
+                           const std::optional<table::PreviousBoard>& previous) {
     EXPECT_TRUE(held.empty()) << "readings held where no board ended";
     EXPECT_FALSE(previous) << "a previous board where none ended";
   }
@@ -143,7 +143,7 @@ TEST_F(BoardResumeTest, WhatTheZonesReadWhenABoardEndedIsGivenBackFirst) {
   std::size_t applied = 0;
   auto resumed = again.resume(
       13, 2000.0,
-      [&](const std::vector<table::Observation>& h, table::Millis at, const std::optional<table::PreviousBoard>&, std::optional<std::uint32_t>) {
+      [&](const std::vector<table::Observation>& h, table::Millis at, const std::optional<table::PreviousBoard>&) {
         EXPECT_TRUE(again.replaying());
         held = h;
         heard = at;
@@ -190,8 +190,7 @@ TEST_F(BoardResumeTest, HowTheLastBoardsCardsWereQuittedIsGivenBackFirst) {
   std::optional<table::PreviousBoard> given;
   auto resumed = again.resume(
       13, 2000.0,
-      [&](const std::vector<table::Observation>&, table::Millis, const std::optional<table::PreviousBoard>& previous,
-          std::optional<std::uint32_t>) { given = previous; },
+      [&](const std::vector<table::Observation>&, table::Millis, const std::optional<table::PreviousBoard>& previous) { given = previous; },
       [](const table::TableInput&, double) {});
   ASSERT_TRUE(resumed) << "the previous board is something to resume";
   ASSERT_TRUE(given);
