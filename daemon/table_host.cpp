@@ -64,7 +64,10 @@ void TableHost::resume(const devices::InputScript& scenario) {
   if (resumed->first_seq > 0)
     publisher_.journal().replay(resumed->first_seq, [this](const std::string& line, std::uint64_t seq) {
       const json e = json::parse(line, nullptr, false);
-      if (e.is_object()) on_board_event(e.value("type", std::string()), seq);
+      if (!e.is_object()) return true;
+      // The board's identification, as publish() saw it live: a `board` request naming it again says it.
+      if (e.value("type", std::string()) == "board.identified") last_identified_seq_ = seq;
+      on_board_event(e.value("type", std::string()), seq);
       return true;
     });
   const auto took_us = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - began).count();

@@ -64,12 +64,13 @@ json TableRequests::on(const protocol::BoardRequest& r, const std::string&) {
   table::Command cmd;
   cmd.kind = table::Command::Kind::Board;
   cmd.text = r.label;
-  const std::uint64_t before = publisher_.journal().last_seq();
   json reply = table_command(cmd, "board");
   // The board.identified the label made is the reply's own seq, as contract's and ack's name theirs:
   // last_seq is the table's last event, which may be one the identification made after it (a deal that
-  // does not match, an unshuffled deck).
-  if (reply.value("ok", false) && table_.last_identified_seq() > before) reply["seq"] = table_.last_identified_seq();
+  // does not match, an unshuffled deck). The label of the board in progress makes none (read again, it is
+  // no news: table/table.cpp, label_names_board_in_progress): the reply names the board.identified that
+  // identified it, still in force (no new field: `seq` is the board.identified of the board named).
+  if (reply.value("ok", false) && table_.last_identified_seq() > 0) reply["seq"] = table_.last_identified_seq();
   return reply;
 }
 

@@ -15,6 +15,7 @@
 #include "daemon/master_loader.hpp"
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
+#include "daemon/table_requests.hpp"
 #include "daemon_run.hpp"
 #include "process_folder.hpp"
 
@@ -248,6 +249,37 @@ TEST_F(TableHostTest, ARestartJustAfterABoardWentBackSaysNothingOfTheCardsStillI
   EXPECT_EQ(count(new_run, "irregularity.wrong_count"), 0u) << ::testing::PrintToString(new_run);
   EXPECT_EQ(count(new_run, "board.returned"), 0u) << ::testing::PrintToString(new_run);
   EXPECT_EQ(count(again.live(), "live.card"), 7u) << "the board's own cards only, none played again";
+}
+
+// A board's label read again while it is in play (a director's `board`, a label reader's second read) is
+// no news: no second board.identified. The reply names the board.identified still in force -- and so
+// after a restart in the middle of the board, when the journal holds it from the last run.
+TEST_F(TableHostTest, ABoardRequestNamingTheBoardInPlayNamesItsIdentificationAndMakesNoOther) {
+  auto board_request = [](DaemonRun& run, const std::string& label) {
+    JournalReader reader;
+    TableRequests requests(*run.host, *run.publisher, reader, run.host->alerts(), run.options, run.clock);
+    return requests.dispatch(protocol::BoardRequest{label}, "director");
+  };
+  std::uint64_t identified = 0;
+  {
+    DaemonRun run(state(), sim, masters());
+    run.host->start(run.summary, {});
+    run.apply(before(40'000));
+    for (const json& e : DaemonRun::events(run.publisher->journal()))
+      if (e["type"] == "board.identified") identified = e["seq"].get<std::uint64_t>();
+    ASSERT_NE(identified, 0u);
+    const json reply = board_request(run, "Spring Pairs/1/1");
+    EXPECT_EQ(reply, json({{"ok", true}, {"seq", identified}, {"last_seq", run.publisher->journal().last_seq()}}));
+    EXPECT_EQ(count(run.published(), "board.identified"), 1u) << ::testing::PrintToString(run.published());
+  }
+  DaemonRun again(state(), sim, masters());
+  again.host->start(again.summary, devices::fixed_script(from(40'000)));
+  json reply = board_request(again, "Spring Pairs/1/1");
+  EXPECT_EQ(reply["seq"], identified) << reply.dump();
+  EXPECT_EQ(count(again.published(), "board.identified"), 1u) << ::testing::PrintToString(again.published());
+  // Another board's label is another identification: its own event.
+  reply = board_request(again, "Spring Pairs/1/2");
+  EXPECT_GT(reply["seq"].get<std::uint64_t>(), identified) << reply.dump();
 }
 
 // Law 6D2: the next deal must come from shuffled cards. The table remembers how the last board's cards
