@@ -116,6 +116,9 @@ class JournallingTable {
       : stand_in_(ctx, control, [](std::uint64_t) { return json{{"ok", true}, {"events", json::array()}}; }, [this](const json& ask) {
           std::lock_guard lock(lock_);
           if (ask.value("command", "") != "snapshot") return json{{"ok", true}, {"alerts", json::array()}};
+          // A board over one reply (5,000 events) is answered in part (its first events; none here), with its
+          // journal's last seq.
+          if (more_) return json{{"ok", true}, {"events", json::array()}, {"more", true}, {"last_seq", journal_.size()}};
           return json{{"ok", true}, {"events", journal_}, {"more", false}, {"last_seq", journal_.size()}};
         }),
         pub(ctx, zmq::socket_type::pub) {
@@ -131,10 +134,16 @@ class JournallingTable {
     }
     if (reaches_the_hub) publish(pub, "board/default/A/1/" + type, e);
   }
+  // From now on its snapshot answers say its board holds more than one reply.
+  void answers_in_part() {
+    std::lock_guard lock(lock_);
+    more_ = true;
+  }
 
  private:
   std::mutex lock_;
   json journal_ = json::array();
+  bool more_ = false;
   StandInJournal stand_in_;
 
  public:
@@ -1487,6 +1496,24 @@ TEST_F(HubEndpoints, AHeartbeatClaimingASeqTheTablesSnapshotDisownsIsTakenBackAn
   const auto log = [&] { return text_of(dir / "hub.log"); };
   ASSERT_NO_FATAL_FAILURE(start_hub_seeded_by(stand_in, 2));
   send_heartbeat(table, kBogus, 0);  // after #1 and #2 on the same socket: the hub has heard them
+  const std::string said = "default/A/1: a heartbeat named seq #" + std::to_string(kBogus) + " as its last, its snapshot answered #2";
+  EXPECT_TRUE(wait_for([&] { return log().find(said) != std::string::npos; }, 8s)) << log();
+  EXPECT_TRUE(wait_for([&] { return hub_reply("status").value("missed", std::uint64_t{1}) == 0; })) << hub_reply("status").dump() << "\n" << log();
+
+  expect_a_later_gap_found(stand_in);
+}
+
+// A table whose board in progress holds more events than one snapshot reply answers in part ("more"):
+// the answer's last_seq is still its journal's, and disowns a claim no journal backs as a whole answer
+// does. Before, that branch took nothing of the answer: `missed` kept ~2^62 and no later gap was found.
+TEST_F(HubEndpoints, AClaimIsDisownedByASnapshotAnsweredInPartToo) {
+  constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
+  JournallingTable stand_in(ctx, folder.ipc("ctl1"), up);
+  const auto log = [&] { return text_of(dir / "hub.log"); };
+  ASSERT_NO_FATAL_FAILURE(start_hub_seeded_by(stand_in, 2));
+  stand_in.answers_in_part();
+  send_heartbeat(stand_in.pub, kBogus, 0);
+  EXPECT_TRUE(wait_for([&] { return log().find("holds more events than one snapshot reply") != std::string::npos; }, 8s)) << log();
   const std::string said = "default/A/1: a heartbeat named seq #" + std::to_string(kBogus) + " as its last, its snapshot answered #2";
   EXPECT_TRUE(wait_for([&] { return log().find(said) != std::string::npos; }, 8s)) << log();
   EXPECT_TRUE(wait_for([&] { return hub_reply("status").value("missed", std::uint64_t{1}) == 0; })) << hub_reply("status").dump() << "\n" << log();

@@ -543,18 +543,21 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
       snapshot_failed(name, t, "its snapshot answered from journal " + j->get<std::string>() + ", not " + t.journal + " that the hub follows");
       continue;
     }
+    const std::uint64_t answered = last_seq->get<std::uint64_t>();
     // More than one reply holds (5,000 events): the newest are not in it, and the hub keeps the newest.
+    // Its last_seq is still the journal's: it judges a claim as a whole answer's does.
     if (is_true(r, "more")) {
       t.seed = TableState::Seed::Done;
       t.board.given_up();
+      t.seed_given_up = false;
       log(Priority::Warning, name + ": its board in progress holds more events than one snapshot reply: kept from what the hub hears");
+      if (std::exchange(t.missing_until, 0) <= answered) disown_claim(name, t, answered);
       continue;
     }
     if (t.board.overflowed()) {
       snapshot_failed(name, t, std::to_string(kHeardWhileAskingPerTable) + " events forwarded while its snapshot was asked for: more than can be joined to the answer");
       continue;
     }
-    const std::uint64_t answered = last_seq->get<std::uint64_t>();
     t.board.seed(r["events"], answered);
     t.seed_given_up = false;  // it answers: its answers check claims again
     t.snapshot_control.reset();  // asked again only for a replaced journal or a gap
