@@ -342,4 +342,18 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const MasterRec
   return out;
 }
 
+bool pockets_fit_deal(const std::array<PocketRead, 4>& pockets, const Deal& deal) {
+  std::size_t read = 0, fitting = 0;
+  for (const PocketRead& p : pockets) {
+    std::size_t best = 0;
+    for (Seat s : kAllSeats) {
+      const Hand& h = deal.hand(s);
+      best = std::max(best, static_cast<std::size_t>(std::count_if(p.cards.begin(), p.cards.end(), [&](Card c) { return h.contains(c); })));
+    }
+    read += p.cards.size();
+    fitting += best;
+  }
+  return read > 0 && fitting * 4 >= read * 3;
+}
+
 }  // namespace cardtable::table

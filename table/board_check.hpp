@@ -38,4 +38,11 @@ BoardCheck check_board(const std::array<PocketRead, 4>& pockets, const bridge::M
                        std::optional<std::uint32_t> expected, std::optional<std::uint32_t> session, Millis time,
                        const PreviousBoard* previous = nullptr);
 
+// Whether the pockets read so far are `deal`'s: each pocket's cards from one of its hands (any seat: a board
+// turned is still this board, for check_board to report), allowing one card in four from elsewhere (a
+// fouled board is still this board). Another deal's pockets fit one of its hands by chance only while a
+// pocket holds a card or two. A label read in the middle of a scan that began unnamed names the board
+// being scanned when this holds (Table::label_read_late).
+bool pockets_fit_deal(const std::array<PocketRead, 4>& pockets, const bridge::Deal& deal);
+
 }  // namespace cardtable::table

@@ -502,8 +502,13 @@ void Table::command(const Command& c) {
   };
   switch (c.kind) {
     case Command::Kind::Board: {
-      if (const auto same = boards_named_by_label(*master_, c.text, session_); same.size() == 1 && label_names_board_in_progress(same.front()))
-        return;
+      if (const auto same = boards_named_by_label(*master_, c.text, session_); same.size() == 1) {
+        if (label_names_board_in_progress(same.front())) return;
+        if (label_read_late(same.front())) {
+          set_board(same.front(), "label " + c.text, "given");  // the scan goes on, to be checked whole against it
+          return;
+        }
+      }
       if (station_has_cards()) station_evaluate(c.time);
       // An ambiguous label is refused, not guessed: the station then names the board by its cards, and
       // the board it finds sets the session that later labels are read in.
@@ -557,6 +562,16 @@ void Table::command(const Command& c) {
 // A board found by its cards in play (infer_board) is the board the table holds, too: its label confirms it.
 bool Table::label_names_board_in_progress(std::uint32_t entry) const {
   return info_ && info_->entry && *info_->entry == entry;
+}
+
+// The station's operator often takes North's cards out and scans them before the board lies on the label
+// reader: the label then comes in the middle of a scan that began with no name. It is that board's when
+// the cards read so far are its deal's (pockets_fit_deal), and naming the board in progress keeps the scan
+// going -- ending it would check half a board (false Laws 13A and 14 alerts) and count the pockets after
+// it as another board's. Cards of another deal mean the operator moved on to the labelled board with the
+// unnamed one not fully read: that scan is checked as it is, and the director told, as for any label.
+bool Table::label_read_late(std::uint32_t entry) const {
+  return !board_ && pocket_ >= 0 && station_has_cards() && pockets_fit_deal(pockets_, master_->board(entry).deal);
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -84,6 +84,7 @@ class Table {
   std::string board_text() const;
   void set_board(std::uint32_t entry, const std::string& how, const std::string& certainty);
   bool label_names_board_in_progress(std::uint32_t entry) const;  // the same label read again: nothing new
+  bool label_read_late(std::uint32_t entry) const;  // the label of the unnamed board being scanned
 
   // Stable readings by kind of zone.
   void on_stable(const Observation& o);

@@ -113,3 +113,61 @@ TEST(LabelReadAgain, TheLabelOfTheBoardJustReturnedNamesItAgain) {
   EXPECT_EQ(of_type(ev, "board.identified"), (Types{"1 at 0", "1 at 92000"})) << test::dump(ev);
   EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// A label read late: the station's operator takes North's cards out and scans them before the board lies
+// on the label reader. The board being scanned had no name; the label that comes now is its own when the
+// cards read so far are that deal's (each pocket's cards from one of its hands). It names the board in
+// progress -- the scan goes on and is checked whole against it -- where ending the scan there would check
+// half a board: a pocket short (Law 13A) and cards missing (Law 14) for a board that is whole.
+
+// Board 3 unnamed, its label read while East's pocket passes over the slot.
+TEST(LabelReadLate, TheLabelOfTheBoardBeingScannedNamesItAndTheScanGoesOn) {
+  const std::string b3 = " board Spring_Pairs/1/3";
+  auto ev = test::run("zones station-scan\nat 1 scan pocket N as master" + b3 + "\nat 11 scan pocket E as master" + b3 +
+                      "\nat 14 board Spring Pairs/1/3\nat 21 scan pocket S as master" + b3 + "\nat 31 scan pocket W as master" + b3 +
+                      "\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_EQ(of_type(ev, "board.identified"), Types{"3 at 14000"}) << test::dump(ev);
+  EXPECT_EQ(of_type(ev, "board.verified"), Types{"3 at 40400"}) << test::dump(ev);
+  EXPECT_EQ(count(ev, "board.arrived"), 1u) << test::dump(ev);
+}
+
+// Late, and the board fouled: two cards exchanged between East and South. The label still names the
+// board being scanned (one card of a pocket from another hand is a fouled board, not another board), and
+// the check lists the two cards (Law 87A), nothing else.
+TEST(LabelReadLate, TheLabelOfAFouledBoardBeingScannedStillNamesItAndTheCheckFindsTheFoul) {
+  const std::string b3 = " board Spring_Pairs/1/3";
+  auto ev = test::run("zones station-scan\nat 1 scan pocket N as master" + b3 + "\nat 11 scan pocket E as master -HA +DJ" + b3 +
+                      "\nat 17 board Spring Pairs/1/3\nat 21 scan pocket S as master -DJ +HA" + b3 + "\nat 31 scan pocket W as master" + b3 +
+                      "\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{"deal_mismatch"}) << test::dump(ev);
+  EXPECT_EQ(of_type(ev, "board.identified"), Types{"3 at 17000"}) << test::dump(ev);
+}
+
+// A camera station (a reader under each pocket): North and East read, then the label.
+TEST(LabelReadLate, TheLabelReadBetweenThePocketsOfACameraStationNamesTheBoardInProgress) {
+  const std::string b3 = " board Spring_Pairs/1/3";
+  auto ev = test::run("zones station-hands\nat 1 hand N as master" + b3 + "\nat 1 hand E as master" + b3 +
+                      "\nat 2 board Spring Pairs/1/3\nat 3 hand S as master" + b3 + "\nat 3 hand W as master" + b3 + "\nend 5\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_EQ(of_type(ev, "board.verified"), Types{"3 at 3200"}) << test::dump(ev);  // West's and South's hands steady
+}
+
+// Another board's label while an unnamed board's pockets are scanned: the cards read are not that deal's,
+// so the operator has moved on -- what was read is checked as it is (and the director told), and the next
+// scan is the labelled board's, verified whole.
+TEST(LabelReadLate, AnotherBoardsLabelMidScanStillChecksWhatWasRead) {
+  const std::string b3 = " board Spring_Pairs/1/3";
+  auto ev = test::run("zones station-scan\nat 1 scan pocket N as master" + b3 + "\nat 11 scan pocket E as master" + b3 +
+                      "\nat 20 board Spring Pairs/1/4\nat 21 scan pocket N as master\nat 31 scan pocket E as master\n"
+                      "at 41 scan pocket S as master\nat 51 scan pocket W as master\nend 65\n");
+  EXPECT_FALSE(irregularities(ev).empty()) << test::dump(ev);
+  for (const Event& e : ev) {
+    if (e.type.rfind("irregularity.", 0) == 0) {
+      EXPECT_NE(e.board, 4) << test::dump(ev);
+    }
+  }
+  EXPECT_EQ(of_type(ev, "board.identified"), Types{"4 at 20000"}) << test::dump(ev);
+  EXPECT_EQ(of_type(ev, "board.verified"), Types{"4 at 60400"}) << test::dump(ev);
+}
