@@ -1,0 +1,148 @@
+// How much reader noise the table absorbs, in process and in a second: Spring Pairs/1 generated from the
+// master record (as cardtabled --simulate-session plays it), every input through the sim's FaultInjector
+// into a table, once per seed. Counts the sessions with any irregularity (none is real: the play is the
+// master's, legal), with a trick not counted, with a board returned other than once, and names their seeds.
+// The same session as tests/unit/devices/reader_faults_test.cpp, over more seeds; it measures, never asserts.
+//
+//   build/bench/reader_faults_sweep [--flicker 0.1] [--drop 0.1] [--misread 0.05] [--seeds 100] [--first 1]
+//                                   [--trace SEED]   (the faulty play-area reads and the events of one seed)
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "devices/sim/session_script.hpp"
+#include "devices/sim/simulator_device.hpp"
+#include "table/scenario.hpp"
+#include "table/table.hpp"
+
+using namespace cardtable;
+
+namespace {
+
+std::string cards_text(const bridge::Hand& h) {
+  if (h.empty()) return "-";
+  std::string out;
+  h.for_each_descending([&](bridge::Card c) { out += (out.empty() ? "" : ",") + c.str(); });
+  return out;
+}
+
+const bridge::MasterRecord& spring_pairs() {
+  static const bridge::MasterRecord m = [] {
+    bridge::MasterRecord r;
+    r.load({CARDTABLE_MASTER});
+    return r;
+  }();
+  return m;
+}
+
+std::vector<table::TableInput> session_inputs() {
+  std::string error;
+  auto text = devices::session_scenario(spring_pairs(), {"Spring Pairs", "1", "3NT S", {}, 80}, error);
+  if (!text) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    std::exit(1);
+  }
+  std::vector<table::ScenarioError> errors;
+  auto sc = table::parse_scenario(*text, ".", [](const auto&) -> const bridge::MasterRecord& { return spring_pairs(); }, errors);
+  if (!sc) {
+    std::fprintf(stderr, "the generated session does not parse\n");
+    std::exit(1);
+  }
+  return table::scenario_inputs(*sc);
+}
+
+struct Outcome {
+  std::vector<std::string> irregularities;  // "board N: type"
+  int tricks = 0;                           // play.trick with a winner
+  std::map<int, int> returned;              // board -> times
+  int uncertain = 0;
+};
+
+Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFaults& faults, bool trace) {
+  table::Table t(spring_pairs(), table::TableConfig::playing_table());
+  devices::FaultInjector injector(faults);
+  Outcome out;
+  for (const table::TableInput& in : inputs) {
+    auto faulty = injector.apply(in);
+    if (trace && in.kind == table::TableInput::Kind::Observe && in.observation.zone.kind == table::ZoneKind::Play) {
+      std::string was = cards_text(in.observation.cards);
+      std::string read = !faulty ? "(dropped)" : cards_text(faulty->observation.cards);
+      std::printf("%8lld %-8s %-6s %s%s\n", static_cast<long long>(in.time), in.observation.zone.str().c_str(), was.c_str(), read.c_str(),
+                  read != was ? "   <- fault" : "");
+    }
+    if (faulty) table::apply(t, *faulty);
+    for (const table::Event& e : t.take_events()) {
+      if (trace && e.type != "daemon.heartbeat") std::printf("         EVENT %s: %s\n", e.type.c_str(), (e.card_message.empty() ? e.message : e.card_message).c_str());
+      if (e.event_class() == "irregularity") out.irregularities.push_back("board " + std::to_string(e.board) + ": " + e.type);
+      if (e.type == "reading.uncertain") ++out.uncertain;
+      if (e.type == "board.returned") ++out.returned[e.board];
+      if (e.type == "play.trick")
+        for (const auto& [k, v] : e.evidence)
+          if (k == "winner" && v != "unknown") ++out.tricks;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  devices::SimFaults f;
+  f.flicker = 0.1;
+  f.drop = 0.1;
+  f.misread = 0.05;
+  int seeds = 100, first = 1, trace = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i];
+    double v = std::atof(argv[i + 1]);
+    if (k == "--flicker") f.flicker = v;
+    else if (k == "--drop") f.drop = v;
+    else if (k == "--misread") f.misread = v;
+    else if (k == "--seeds") seeds = static_cast<int>(v);
+    else if (k == "--first") first = static_cast<int>(v);
+    else if (k == "--trace") trace = static_cast<int>(v);
+    else {
+      std::fprintf(stderr, "unknown option %s\n", k.c_str());
+      return 2;
+    }
+  }
+  const auto inputs = session_inputs();
+  if (trace) {
+    f.seed = static_cast<std::uint32_t>(trace);
+    play(inputs, f, true);
+    return 0;
+  }
+  int irregular = 0, lost_sessions = 0, lost_tricks = 0, twice = 0, uncertain = 0;
+  std::string irregular_seeds, lost_seeds, twice_seeds;
+  for (int s = first; s < first + seeds; ++s) {
+    f.seed = static_cast<std::uint32_t>(s);
+    Outcome o = play(inputs, f, false);
+    uncertain += o.uncertain;
+    if (!o.irregularities.empty()) {
+      ++irregular;
+      irregular_seeds += " " + std::to_string(s) + "(";
+      for (std::size_t i = 0; i < o.irregularities.size(); ++i) irregular_seeds += (i ? "; " : "") + o.irregularities[i];
+      irregular_seeds += ")";
+    }
+    if (o.tricks != 8 * 13) {
+      ++lost_sessions;
+      lost_tricks += 8 * 13 - o.tricks;
+      lost_seeds += " " + std::to_string(s);
+    }
+    bool once = o.returned.size() == 8;
+    for (const auto& [board, n] : o.returned) once = once && n == 1;
+    if (!once) {
+      ++twice;
+      twice_seeds += " " + std::to_string(s);
+    }
+  }
+  std::printf("flicker=%g drop=%g misread=%g, seeds %d-%d\n", f.flicker, f.drop, f.misread, first, first + seeds - 1);
+  std::printf("sessions with an irregularity: %d of %d%s\n", irregular, seeds, irregular_seeds.c_str());
+  std::printf("sessions with a trick not counted: %d (%d tricks of %d)%s\n", lost_sessions, lost_tricks, seeds * 104, lost_seeds.c_str());
+  std::printf("sessions with a board not returned exactly once: %d%s\n", twice, twice_seeds.c_str());
+  std::printf("reading.uncertain events: %d (%.1f a session)\n", uncertain, static_cast<double>(uncertain) / seeds);
+  return 0;
+}
