@@ -41,6 +41,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     return feed(counted, config, noisy);
   }
   last_heard_ = o.time;
+  if (!o.cards.empty() && o.confidence >= config.min_confidence) card_heard_ = o.time;
   missed_replies_ = false;
   heard_ = true;
   if (o.confidence < config.min_confidence) {  // noise: breaks a run, never starts one
@@ -48,6 +49,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     candidate_.reset();
     lesser_.reset();
     aside_.reset();
+    one_offs_.clear();
     last_.reset();
     count_ = lesser_count_ = run_ = 0;
     return kNoNews;
@@ -79,8 +81,15 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
       lesser_count_ = 0;
     }
     ++count_;
-    ++since_misread_;
-    settled = settles(count_, candidate_since_, o.time, config);
+    // By time (two reads stable_ms apart) only for a slow reader: two reads in a row, nothing between,
+    // of a reading that adds to or takes from the stable one. Two reads of a card with missed polls or
+    // other cards between them, or a card *replacing* another, must be read stable_reads times: a
+    // misread card read twice 300 ms apart with empty polls between (a card faced, or one replacing the
+    // card there) is one session in a hundred at 10 % flicker and drops and 5 % misreads -- a false
+    // card from another hand (Law 87A) or revoke (Law 61). A reader does not invent a tag where none is,
+    // but it may name the tag that is there wrongly.
+    bool by_count_only = interrupted_ || !one_offs_.empty() || (stable_ && !hears_less(*stable_, *candidate_) && !hears_less(*candidate_, *stable_));
+    settled = by_count_only ? count_ >= config.stable_reads : settles(count_, candidate_since_, o.time, config);
   } else if (candidate_ && hears_less(o, *candidate_)) {
     // Fewer tags than the candidate: missed replies, or tags that left. It does not break the candidate's
     // run; it replaces it once it has lasted. Tags leaving the stable reading (a card withdrawn, a trick
@@ -94,57 +103,72 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
       lesser_count_ = 1;
       lesser_since_ = o.time;
     }
-    bool leaving = stable_ && hears_less(*lesser_, *stable_);
+    // Leaving: the stable reading, or a card read twice that is not stable yet (the candidate, or the run
+    // set aside at a misread): the reads without it are missed replies as much as they would be once it
+    // is stable. (A card faced for a second, read twice, then two empty polls running: on a noisy reader
+    // that made it gone, and the card was never played -- its seat's next card a false revoke.)
+    bool leaving = (stable_ && hears_less(*lesser_, *stable_)) || count_ >= 2 || (aside_ && hears_less(*lesser_, *aside_));
     bool gone = leaving && noisy ? lesser_count_ >= config.noisy_absent_reads : settles(lesser_count_, lesser_since_, o.time, config);
-    bool adds = !stable_ || hears_less(*stable_, *candidate_);
-    if (!gone && adds && count_ >= 2 && o.time - candidate_since_ >= config.stable_ms) {
-      // Tags added to the stable reading (a card faced on an empty play area), read twice and nothing
-      // but missed replies since, for stable_ms: they are there -- a reader does not invent a tag where
-      // none is, and a card faced for a second on a reader missing half its polls is still a card played.
-      // (A card *replacing* another must repeat in full: two equal misreads of the card there are rare,
-      // not impossible.)
-      settled = true;
-    } else if (gone) {
+    // The candidate's run is no longer read after read: it settles by count only (below).
+    interrupted_ = true;
+    if (gone) {
       aside_.reset();
+      one_offs_.clear();
       candidate_ = std::move(lesser_);
       count_ = lesser_count_;
       candidate_since_ = lesser_since_;
+      interrupted_ = false;
       lesser_.reset();
       lesser_count_ = 0;
       settled = true;
     }
   } else if (aside_ && aside_->same_reading(o)) {
-    // The candidate again after one read naming another card: that read was a misread (one poll), and the
-    // candidate's run goes on. Not again until the candidate has been read stable_reads times since: a
-    // zone that keeps naming two cards is flicker, not a misread.
+    // The candidate again after reads naming other cards, each once: they were misreads (one poll each),
+    // and the candidate's run goes on.
     candidate_ = std::move(aside_);
     count_ = aside_count_ + 1;
     candidate_since_ = aside_since_;
-    since_misread_ = 0;
+    interrupted_ = true;
     aside_.reset();
     lesser_.reset();
     lesser_count_ = 0;
     settled = count_ >= config.stable_reads;  // by count only: two reads around a misread are no stretch of time
   } else {
-    // A tag the candidate does not have: a real change, or a misread (which does not repeat: the
-    // candidate is set aside until the next read that hears a tag says which).
-    if (candidate_ && since_misread_ >= config.stable_reads && !candidate_->cards.empty()) {
-      aside_ = std::move(candidate_);  // replaced by `o` below
-      aside_count_ = count_;
-      aside_since_ = candidate_since_;
+    // A tag the candidate does not have: a real change, or a misread. A misread names a card at random and
+    // does not repeat: the run of the card read (the candidate, or the run already set aside when the
+    // candidate is itself a read naming another card) is set aside until a later read says which. It
+    // outlasts reads naming other cards, each once, as long as they are fewer than its own reads (the
+    // card read more often than all others together): at 5 % misreads two in the few reads of a card that
+    // lies a second are common, and a card never steady in the second it lies there was a false revoke
+    // or lead out of turn (Laws 61, 54) once its seat's next card came. A card read twice in the run is no
+    // misread: the zone names two cards (a real change, or flicker between two), and the run ends.
+    const bool again = std::any_of(one_offs_.begin(), one_offs_.end(), [&](const Observation& x) { return x.same_reading(o); });
+    const std::optional<Observation>& run = aside_ ? aside_ : candidate_;
+    const int run_count = aside_ ? aside_count_ : count_;
+    if (!again && run && !run->cards.empty() && static_cast<int>(one_offs_.size()) < run_count) {
+      if (!aside_) {
+        aside_ = std::move(candidate_);  // replaced by `o` below
+        aside_count_ = count_;
+        aside_since_ = candidate_since_;
+      }
+      one_offs_.push_back(reading_of(o));
     } else {
       aside_.reset();
+      one_offs_.clear();
     }
     candidate_ = o;
     count_ = 1;
     candidate_since_ = o.time;
-    since_misread_ = config.stable_reads;  // a new card may outlast one misread
+    interrupted_ = false;
     lesser_.reset();
     lesser_count_ = 0;
     settled = settles(count_, candidate_since_, o.time, config);
   }
   // A read that heard a tag, other than the one just set aside, ends the chance that it was a misread.
-  if (aside_ && candidate_ && !aside_->same_reading(*candidate_) && candidate_->same_reading(o) && count_ > 1) aside_.reset();
+  if (aside_ && candidate_ && !aside_->same_reading(*candidate_) && candidate_->same_reading(o) && count_ > 1) {
+    aside_.reset();
+    one_offs_.clear();
+  }
   if (!settled) return kNoNews;
   if (stable_ && stable_->same_reading(*candidate_)) return kNoNews;
   stable_ = candidate_;

@@ -11,6 +11,7 @@
 
 #include <deque>
 #include <optional>
+#include <vector>
 
 #include "table/observation.hpp"
 #include "table/table_config.hpp"
@@ -33,6 +34,8 @@ class StableReading {
   bool low_confidence_started(const TableConfig& config);
   const std::optional<Observation>& stable() const { return stable_; }
   Millis last_heard() const { return last_heard_; }
+  // The last read that heard a card (stable or not, a misread or not): a card was there then.
+  Millis card_heard() const { return card_heard_; }
   bool heard() const { return heard_; }
   // The reading the zone had when the last run's board ended (a restart between boards): stable from the
   // start and last heard at `heard`, so the same reading again is no news.
@@ -49,6 +52,7 @@ class StableReading {
     candidate_.reset();
     lesser_.reset();
     aside_.reset();
+    one_offs_.clear();
     last_.reset();
     count_ = lesser_count_ = run_ = 0;
   }
@@ -60,11 +64,14 @@ class StableReading {
   std::optional<Observation> candidate_;
   int count_ = 0;
   Millis candidate_since_ = 0;
-  int since_misread_ = 0;  // reads of the candidate since its run outlasted a misread (or since it came)
+  bool interrupted_ = false;  // other reads came between the candidate's (missed replies, misreads)
   // The candidate before a read that named another card: its run resumes if that read was a misread.
   std::optional<Observation> aside_;
   int aside_count_ = 0;
   Millis aside_since_ = 0;
+  // The readings taken for misreads in the candidate's run (reading_of: a card each, at a play area), each
+  // read once: one read again is no misread. Fewer than the run's own reads, so a handful at most.
+  std::vector<Observation> one_offs_;
   // Reads in a row that heard less than the candidate: missed replies, or the tags really gone.
   std::optional<Observation> lesser_;
   int lesser_count_ = 0;
@@ -76,6 +83,7 @@ class StableReading {
   int run_ = 0;
   Millis run_since_ = 0;
   Millis last_heard_ = 0;
+  Millis card_heard_ = -1;
   bool heard_ = false;
   std::deque<Millis> changes_;
   bool flicker_reported_ = false;

@@ -765,6 +765,43 @@ bool Table::lead_withdrawn(Seat s, Millis t) {
   return true;
 }
 
+// Three cards of the open trick read, all three gone from their play areas, and a card comes: the trick
+// was quitted (turned over) with its fourth card never read steadily -- a reader that drops and misreads
+// polls can miss a card that lies a second. The card that comes is the next trick's, not the missing
+// one: taken for it, the seat's next card becomes its card to this trick (a false revoke, Law 61) or
+// another seat's lead replaces its own card here (a false lead out of turn, Law 54). The table cannot
+// tell which card the unread one was, nor who won the trick: it says so (reading.uncertain), counts the
+// trick won by whoever leads next (as when the trumps are not known), and leaves the unread card out of
+// the revoke check (check_revoke). A lead taken back is lead_withdrawn's: there one card had left.
+// At the board's return (`next` empty) the same: the last trick quitted three cards read, its winner
+// not known.
+bool Table::quitted_with_a_card_unread(std::optional<Seat> next, Millis t) {
+  if (tricks_.empty()) return false;
+  Trick& tr = tricks_.back();
+  if (tr.count != 3 || tr.winner) return false;
+  for (std::size_t k = 0; k < 4; ++k)
+    if (tr.cards[k] && !taken_back_[k]) return false;
+  Seat unread = Seat::North;
+  for (Seat x : kAllSeats)
+    if (!tr.cards[static_cast<std::size_t>(index(x))]) unread = x;
+  // Only where a card was heard in that seat's play area while the trick lay there: a hand that had no
+  // card to play (short, Law 13) leaves its area silent, and that stays Law 13's alert.
+  if (readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, unread}.index())].card_heard() < tr.started) return false;
+  ++unread_[static_cast<std::size_t>(index(unread))];
+  std::size_t ti = tricks_.size() - 1;
+  Event e = make("reading.uncertain", Severity::Warning, {},
+                 board_text() + ": trick " + std::to_string(ti + 1) + " was quitted with " + seat_word(unread) +
+                     "'s card never read steadily; " + (next ? "the trick is counted to whoever leads next" : "who won it is not known"));
+  e.seats = {unread};
+  e.evidence = {{"zone", Zone{ZoneKind::Play, unread}.str()}, {"cause", "card not read"}, {"trick", std::to_string(ti + 1)}};
+  emit(std::move(e));
+  taken_back_ = {};
+  if (!next) return true;  // the last trick: left open, its winner not known
+  tr.count = 4;  // complete, one card unknown: the next card starts a trick, led by its seat
+  finish_trick(ti, *next, true, t);
+  return true;
+}
+
 void Table::close_trick(Millis t) {
   if (tricks_.empty() || tricks_.back().count < 4 || tricks_.back().winner || !trump_known(contract_)) return;
   const Trick& last = tricks_.back();
@@ -810,7 +847,8 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
     taken_back_[si] = false;
     return;
   }
-  bool relead = lead_withdrawn(s, t);
+  bool quitted = quitted_with_a_card_unread(s, t);
+  bool relead = !quitted && lead_withdrawn(s, t);
   if (relead && tricks_.empty()) opening_lead_check(s);
 
   if (phase_ == Phase::Waiting || phase_ == Phase::Auction) {
@@ -862,7 +900,7 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
       emit(std::move(e));
       return;
     }
-    tricks_.push_back(Trick{s, {}, 0, std::nullopt});
+    tricks_.push_back(Trick{s, {}, 0, std::nullopt, t});
     taken_back_ = {};
   }
   Trick& trick = tricks_.back();
@@ -1172,7 +1210,8 @@ void Table::check_revoke(Seat s, Card c, Millis t) {
       // only the play itself proves a revoke: one disturbed board, one alert.
       if (held_ && foreign_.empty() && held_->holder(c) == s) {
         Hand rest = remaining(s);
-        if (rest.length(led.suit()) > 0 && !already(s, ti)) {
+        // Cards the seat played unread (quitted_with_a_card_unread) may have been these very cards.
+        if (rest.length(led.suit()) > unread_[si] && !already(s, ti)) {
           Card held{};
           Hand::from_bits(std::uint64_t{rest.suit_bits(led.suit())} << (index(led.suit()) * kRanks)).for_each_descending([&](Card x) {
             if (held == Card{}) held = x;
@@ -1349,6 +1388,7 @@ void Table::board_returned(Millis t) {
     e.evidence = {{"passed_out", "yes"}};
     emit(std::move(e));
   }
+  quitted_with_a_card_unread(std::nullopt, t);
   close_trick(t);
   if (!tricks_.empty() && tricks_.back().count == 4 && !tricks_.back().winner) {
     // The last trick: with no trump known and no next lead, its winner is by rank alone if nobody ruffed.
@@ -1426,7 +1466,8 @@ void Table::board_returned(Millis t) {
     // played, so after a claim in the middle of a trick the counts played differ. Pockets read in full
     // show what each hand really holds: they are the evidence, not the count of cards played.
     std::array<std::size_t, 4> n{};
-    for (std::size_t i = 0; i < 4; ++i) n[i] = played_[i].size();
+    // A card played unread (quitted_with_a_card_unread) was played all the same.
+    for (std::size_t i = 0; i < 4; ++i) n[i] = played_[i].size() + static_cast<std::size_t>(unread_[i]);
     std::size_t most = *std::max_element(n.begin(), n.end());
     bool uneven = std::any_of(n.begin(), n.end(), [&](std::size_t x) { return x != most; });
     // Play that stopped in the middle of a trick before the thirteenth -- the seats after the leader in
@@ -1660,6 +1701,7 @@ void Table::reset_board() {
   cause_.clear();
   foreign_.clear();
   taken_back_ = {};
+  unread_ = {};
   lead_alerted_.reset();
 }
 

@@ -61,6 +61,7 @@ class Table {
     std::array<std::optional<bridge::Card>, 4> cards{};
     int count = 0;
     std::optional<Seat> winner;
+    Millis started = 0;  // its first card
   };
   // The board being played or checked, copied out of the master record so that a reload cannot pull it
   // from under the table.
@@ -118,6 +119,7 @@ class Table {
   void find_cause();                       // publishes the cause of cards from another hand once known
   void publish_cause(const std::string& cause, std::optional<bridge::Deal> held, const std::string& kind);
   bool lead_withdrawn(Seat seat, Millis t);
+  bool quitted_with_a_card_unread(std::optional<Seat> next, Millis t);  // a trick quitted with its fourth card never read
   void opening_lead_check(Seat leader);    // Laws 54 and 24: the opening lead from the wrong seat  // a lead taken back and another seat leading instead
   void check_revoke(Seat seat, bridge::Card card, Millis t);
   void check_established(Seat seat, Millis t);
@@ -184,6 +186,9 @@ class Table {
   std::string cause_;                             // the cause published for cards from another hand
   std::vector<std::pair<Seat, bridge::Card>> foreign_;  // cards played that the master gives to another seat
   std::array<bool, 4> taken_back_{};              // the seat's card of the open trick left its play area
+  // Cards each seat played that were never read steadily (a trick quitted three cards read): which
+  // they were is not known, so a card of a suit the seat "still holds" may be one of them (no revoke).
+  std::array<int, 4> unread_{};
   std::optional<PreviousBoard> previous_;          // the last board played out here (Law 6D2, quitted cards)
   std::optional<std::size_t> lead_alerted_;       // the trick (index) whose lead out of turn was reported
   bool ownership_reported_ = false;

@@ -562,3 +562,26 @@ TEST(CardFromOtherHand, ADealOfAnotherSessionIsNamedNotCalledAFouledBoard) {
   EXPECT_EQ(field_of(last, "cause"), "a deal from another session: the cards fit Autumn Teams / 1, board 1");
   EXPECT_EQ(last->laws, (std::vector<std::string>{"87A", "6D2"}));
 }
+
+// A reader that drops and misreads polls can miss a card that lies a second (docs/hardware.md): at trick 2
+// dummy's ♦A is heard once and never steadily, the trick is quitted with its other three cards read, and
+// North, who won it, leads ♥5. That lead is trick 3's, not North's card to trick 2 -- taken for it, it was
+// a false revoke ("North played ♥5 to ♦ led but holds ♦A", Law 61). The table cannot tell which card was
+// missed: it says so (reading.uncertain), counts trick 2 to the seat that leads next, and alerts nobody.
+TEST(Play, ATrickQuittedWithACardNeverReadSteadilyIsUncertainNotARevoke) {
+  auto ev = run(kStart + kContract +
+                "at 22 play W CA\nat 23 play N C3\nat 24 play E C4\nat 25 play S C2\n"
+                "at 27 play W -\nat 27 play N -\nat 27 play E -\nat 27 play S -\n"
+                "at 28 play W D2\nat 29 play N DA\nat 29.1 play N -\nat 30 play E D3\nat 31 play S D4\n"
+                "at 33 play W -\nat 33 play E -\nat 33 play S -\n"
+                "at 35 play N H5\nat 36 play E H3\nat 37 play S H2\nat 38 play W H6\n"
+                "at 40 play N -\nat 40 play E -\nat 40 play S -\nat 40 play W -\nend 42\n");
+  EXPECT_EQ(test::irregularities(ev), std::vector<std::string>{}) << test::dump(ev);
+  auto unread = std::find_if(ev.begin(), ev.end(), [](const Event& e) { return e.type == "reading.uncertain" && field_of(&e, "cause") == "card not read"; });
+  ASSERT_NE(unread, ev.end()) << test::dump(ev);
+  EXPECT_EQ(unread->seats, std::vector<Seat>{Seat::North});
+  std::vector<std::string> winners;
+  for (const Event& e : ev)
+    if (e.type == "play.trick") winners.push_back(field_of(&e, "trick") + ":" + field_of(&e, "winner"));
+  EXPECT_EQ(winners, (std::vector<std::string>{"1:W", "2:N", "3:W"})) << test::dump(ev);
+}

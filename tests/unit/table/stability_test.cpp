@@ -170,6 +170,65 @@ TEST(Stability, AOnePollMisreadDoesNotReplaceTheCard) {
   EXPECT_TRUE(r.stable()->cards.contains(*Card::parse("SA")));
 }
 
+// West's lead to trick 2 of board 4 in a simulated session at 10 % flicker and drops and 5 % misreads
+// (seed 5): ♦J read, read again, then two misreads naming two other cards, then ♦J. Each misread names a
+// card once; the card read more often than all of them together is the card there. Set aside at the first
+// misread and dropped at the second, ♦J was never steady in the second it lay there, and North's card of
+// the next trick made a false lead out of turn (Law 55).
+TEST(Stability, ACardOutlastsMisreadsNamingDifferentCardsEachOnce) {
+  TableConfig c;
+  StableReading r;
+  r.feed(obs(0, nullptr), c);
+  r.feed(obs(100, nullptr), c);
+  r.feed(obs(200, nullptr), c);
+  EXPECT_FALSE(r.feed(obs(300, "DJ"), c, true));
+  EXPECT_FALSE(r.feed(obs(400, "DJ"), c, true));
+  EXPECT_FALSE(r.feed(obs(500, "HA"), c, true));
+  EXPECT_FALSE(r.feed(obs(600, "C7"), c, true));
+  auto s = r.feed(obs(700, "DJ"), c, true);
+  ASSERT_TRUE(s);
+  EXPECT_TRUE(s->cards.contains(*Card::parse("DJ")));
+  EXPECT_EQ(s->cards.size(), 1);
+}
+
+// A card named twice among another card's reads is no misread: the zone names two cards, and neither is
+// taken for the card there until one is read stable_reads times.
+TEST(Stability, ACardNamedTwiceAmongAnothersReadsIsNoMisread) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, nullptr), c);
+  EXPECT_FALSE(r.feed(obs(300, "DJ"), c, true));
+  EXPECT_FALSE(r.feed(obs(400, "HA"), c, true));
+  EXPECT_FALSE(r.feed(obs(500, "DJ"), c, true));
+  EXPECT_FALSE(r.feed(obs(600, "HA"), c, true));
+  EXPECT_FALSE(r.feed(obs(700, "DJ"), c, true));
+  EXPECT_TRUE(r.stable()->cards.empty());
+}
+
+// South's card at trick 4 of board 3 (seed 582 of the same sweep): ♣7 faced, read as ♦2, two empty polls,
+// ♦2 again. Two reads of a card 300 ms apart with missed polls between are no proof: a reader does not
+// invent a tag, but it may name the tag that is there wrongly, twice. Taken for a card, ♦2 was a false
+// card from East's hand (Law 87A). Read with nothing between, two reads a stable_ms apart are a slow
+// reader's, and stand.
+TEST(Stability, AMisreadCardReadTwiceAroundMissedPollsIsNoCard) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, nullptr), c);
+  EXPECT_FALSE(r.feed(obs(300, "D2"), c, true));
+  EXPECT_FALSE(r.feed(obs(400, nullptr), c, true));
+  EXPECT_FALSE(r.feed(obs(500, nullptr), c, true));
+  EXPECT_FALSE(r.feed(obs(600, "D2"), c, true));
+  EXPECT_TRUE(r.stable()->cards.empty());
+
+  StableReading slow;
+  slow.feed(obs(0, nullptr), c);
+  slow.feed(obs(400, nullptr), c);
+  EXPECT_FALSE(slow.feed(obs(800, "D2"), c));
+  auto s = slow.feed(obs(1200, "D2"), c);
+  ASSERT_TRUE(s) << "two reads in a row, stable_ms apart: a slow reader";
+  EXPECT_FALSE(s->cards.empty());
+}
+
 TEST(Uncertainty, ASilentDeviceMakesItsZoneUnknownNotIrregular) {
   auto ev = test::run("zones playing-table\nat 0 clear play:W\nat 2 silent play:W\nend 10\n");
   const Event* e = test::first(ev, "reading.uncertain");
