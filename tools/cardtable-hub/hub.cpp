@@ -30,18 +30,6 @@ namespace {
 // Messages taken from one socket before the others are looked at again.
 constexpr int kForwardBatch = 1000;
 
-// The most one message (a heartbeat's last_seq, an event's seq) of a table without --table-control, or
-// whose snapshot questions were given up, may say was missed: a table journals a few thousand events a
-// session, so a claim this far past the last seq heard is a bug or a corrupted message (it would add ~2^62
-// to `missed` and hide every later gap of the table), and no snapshot can check it. The same distance below a first claim, that nothing could judge,
-// gives that claim up.
-constexpr std::uint64_t kBelievedGap = 1'000'000;
-
-// How a message's seq claim is named in the log: a heartbeat names the last seq journalled before it.
-std::string claim_of(std::uint64_t seq, bool through_heartbeat) {
-  return (through_heartbeat ? "a heartbeat named seq #" : "an event named seq #") + std::to_string(seq) + (through_heartbeat ? " as its last" : "");
-}
-
 using daemon::Priority;
 
 // The daemon's system log (daemon/system_log.hpp): journald with fields under systemd, "<N>" lines on
@@ -253,6 +241,7 @@ void Hub::forward_upstream() {
     }
     auto [entry, first_heard] = tables_.try_emplace(table);
     TableState& t = entry->second;
+    if (first_heard) t.claims = ClaimJudge(table_control_.contains(table));
     if (first_heard && !table_control_.contains(table)) t.seed = TableState::Seed::Done;  // nothing to ask it
     t.last_heard = std::chrono::steady_clock::now();
     if (std::exchange(t.silent, false)) log(Priority::Notice, table + ": heard again");
@@ -396,97 +385,20 @@ void Hub::follow_snapshots() {
 }
 
 // Seqs of one journal come one by one on the table's single PUB socket (a heartbeat, not journalled, names
-// the last seq journalled before it), so a seq skipped is an event lost on the way to the hub. A seq is a
-// claim, whether a heartbeat's or an event's own, and one rule judges both (a bug at the table or a
-// corrupted message may put 2^62 in either; the event itself is forwarded all the same):
-// - the first heard of a journal cannot be judged (nothing came before it) and is taken, nothing counted
-//   for what came before it (the first snapshot question covers that); but while no seq past it has come,
-//   a seq more than kBelievedGap below it shows it a claim no journal backs (a journal counts up one by
-//   one): the hub follows the lower one, says so, and counts nothing;
-// - one past the last seq skipping seqs counts the skipped ones in `missed` -- unless it is not believed
-//   (see unbelieved): then it is said once, not counted, and the last seq stays;
-// - a --table-control table's answer to the snapshot question that a gap asks judges the claim after
-//   (disown_claim).
+// the last seq journalled before it), so a seq skipped is an event lost on the way to the hub -- or a claim
+// no journal backs: the table's ClaimJudge tells which (claim_judge.hpp).
 void Hub::heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat) {
-  if (seq == 0 && !through_heartbeat) return;  // an event without a seq: not journalled
-  if (!t.last_seq) {
-    t.last_seq = t.counted_above = seq;
-    t.claimed_by_event = !through_heartbeat;
-    t.first_unjudged = true;
-    return;
-  }
-  const std::uint64_t last = *t.last_seq;
-  if (seq <= last) {
-    if (t.first_unjudged && last - seq > kBelievedGap) {
-      log(Priority::Warning, name + ": its first message, " + (t.claimed_by_event ? "an event" : "a heartbeat") + ", named seq #" + std::to_string(last) +
-                                 ", then " + (through_heartbeat ? "a heartbeat" : "an event") + " named #" + std::to_string(seq) + ", " + std::to_string(last - seq) +
-                                 " below it: the first is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(seq) +
-                                 ", nothing counted in missed");
-      t.last_seq = t.counted_above = seq;
-      t.claimed_by_event = !through_heartbeat;
-      t.heard_under_claim = 0;
-    }
-    if (through_heartbeat) return;
-    // Heard in order below the claim held: the claim counted it in missed (a table's single PUB socket
-    // keeps its order, so it came after the claim), and it came after all.
-    if (seq > t.event_seq && seq > t.counted_above) ++t.heard_under_claim;
-    t.event_seq = std::max(t.event_seq, seq);  // journalled in order, or heard before
-    return;
-  }
-  const std::uint64_t due_until = through_heartbeat ? seq : seq - 1;
-  if (due_until > last) {
-    if (const std::string why = unbelieved(name, t, seq); !why.empty()) {
-      if (!std::exchange(t.said_unbelieved, true))
-        log(Priority::Warning, name + ": " + claim_of(seq, through_heartbeat) + why + " (a bug at the table, or a corrupted message), not counted in missed" +
-                                   (through_heartbeat ? "" : "; the event itself is forwarded") + " (said once)");
-      return;
-    }
-    events_missed(name, t, last + 1, due_until);
-  } else if (!through_heartbeat) {
-    t.event_seq = seq;  // the next one: it backs the last seq
-    t.heard_under_claim = 0;
-  }
-  t.last_seq = seq;
-  t.claimed_by_event = !through_heartbeat;
-  t.first_unjudged = false;
+  const ClaimJudge::Heard h = t.claims.heard(seq, through_heartbeat);
+  if (h.ask_again_to) ask_snapshot_again(t, *h.ask_again_to);
+  if (!h.said.empty()) log(Priority::Warning, name + ": " + h.said);
+  if (h.missed) events_missed(name, t, h.missed->first, h.missed->second);
 }
 
-std::string Hub::unbelieved(const std::string& name, TableState& t, std::uint64_t seq) {
-  // A claim its snapshot disowned, made again: counted again and taken back at each answer, `missed`
-  // jumped and fell every 2 s. The table is asked again, for a journal that did get there.
-  if (t.disowned && seq >= *t.disowned) {
-    ask_snapshot_again(t, seq);
-    return " again, at or past #" + std::to_string(*t.disowned) + " that its snapshot disowned: not believed until its snapshot names it";
-  }
-  // No snapshot to check it against: a table without --table-control, or one whose snapshot questions
-  // were given up (its control endpoint unreachable: no answer would ever take the claim back, and `missed`
-  // kept ~2^62). A table whose snapshot answers has its claim checked by the answer instead (disown_claim).
-  const bool checked = table_control_.contains(name) && !t.seed_given_up;
-  if (const std::uint64_t last = *t.last_seq; !checked && seq - last > kBelievedGap)
-    return ", " + std::to_string(seq - last) + " past #" + std::to_string(last) + " heard: not believed" +
-           (t.seed_given_up ? " (its snapshot questions were given up: no answer can check it)" : "");
-  return {};
-}
-
-// The table's journal had `answered` when it answered, and a message names a seq already journalled: a
-// held last seq past both the answer and every event heard in order since came from a claim no journal
-// backs. Left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
 void Hub::disown_claim(const std::string& name, TableState& t, std::uint64_t answered) {
-  if (t.disowned && answered >= *t.disowned) t.disowned.reset();  // the journal did get there
-  const std::uint64_t real = std::max(answered, t.event_seq), heard_under = std::exchange(t.heard_under_claim, 0);
-  if (!t.last_seq || *t.last_seq <= real) return;
-  const std::uint64_t claimed = *t.last_seq, counted = claimed - std::max(real, t.counted_above);
-  // An event's own seq was heard, not missed: what it claimed stops below it. The events heard after the
-  // claim, below the real seq, were counted by it too (claim after #2, #3 lost, #4 heard, answer #4:
-  // the claim counted #3 to the claim, only #3 was missed).
-  const std::uint64_t added = (counted > 0 && t.claimed_by_event ? counted - 1 : counted) + heard_under;
-  missed_ -= std::min(missed_, added);
-  log(Priority::Warning, name + ": " + claim_of(claimed, !t.claimed_by_event) + ", its snapshot answered #" + std::to_string(answered) +
-                             ": the claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) +
-                             " again and " + std::to_string(added) + " events are taken back from missed");
-  t.disowned = std::min(t.disowned.value_or(claimed), claimed);
-  t.last_seq = t.counted_above = real;
-  t.claimed_by_event = t.first_unjudged = false;
+  const ClaimJudge::Disowned d = t.claims.answered(answered);
+  if (d.said.empty()) return;
+  missed_ -= std::min(missed_, d.taken_back);
+  log(Priority::Warning, name + ": " + d.said);
 }
 
 void Hub::ask_snapshot_again(TableState& t, std::uint64_t to) {
@@ -516,7 +428,7 @@ void Hub::snapshot_failed(const std::string& name, TableState& t, const std::str
   t.board.given_up();
   if (++t.seed_tries >= kSnapshotTries) {
     t.seed = TableState::Seed::Done;
-    t.seed_given_up = true;  // until an answer comes (a gap asks again): see unbelieved
+    t.claims.snapshots_given_up();  // until an answer comes (a gap asks again)
     log(Priority::Warning, name + ": " + why + "; gave up after " + std::to_string(kSnapshotTries) +
                                " questions: its board in progress is kept from what the hub hears, its next board whole");
     return;
@@ -549,7 +461,7 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
     if (is_true(r, "more")) {
       t.seed = TableState::Seed::Done;
       t.board.given_up();
-      t.seed_given_up = false;
+      t.claims.snapshots_answered();
       log(Priority::Warning, name + ": its board in progress holds more events than one snapshot reply: kept from what the hub hears");
       if (std::exchange(t.missing_until, 0) <= answered) disown_claim(name, t, answered);
       continue;
@@ -559,7 +471,7 @@ void Hub::take_snapshot_reply(const std::string& name, TableState& t) {
       continue;
     }
     t.board.seed(r["events"], answered);
-    t.seed_given_up = false;  // it answers: its answers check claims again
+    t.claims.snapshots_answered();  // it answers: its answers check claims again
     t.snapshot_control.reset();  // asked again only for a replaced journal or a gap
     log(Priority::Info, name + ": " + std::to_string(t.board.events().size()) + " events of its board in progress, from its control endpoint's snapshot");
     // Events found missing while the question was out, newer than the answer: not in it; ask again (a
@@ -625,10 +537,8 @@ void Hub::replace_journal(const std::string& name, TableState& t, const std::str
   t.snapshot_control.reset();
   t.seed = TableState::Seed::Unasked;
   t.seed_tries = 0;
-  t.last_seq.reset();  // the new journal's seqs start again at 1
-  t.missing_until = t.event_seq = t.counted_above = t.heard_under_claim = 0;
-  t.claimed_by_event = t.first_unjudged = t.said_unbelieved = false;
-  t.disowned.reset();  // the old journal's claims judged nothing of the new one's
+  t.missing_until = 0;
+  t.claims.new_journal();  // its seqs start again at 1; the old journal's claims judge nothing of the new one's
 }
 
 // Every table's open alerts, oldest first (by the time each was made; seqs are per table). The hub knows

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 #include <zmq.hpp>
 
+#include "claim_judge.hpp"
 #include "kept_board.hpp"
 #include "protocol/alert_book.hpp"
 #include "protocol/log_budget.hpp"
@@ -87,32 +88,12 @@ class Hub {
     std::unique_ptr<zmq::socket_t> snapshot_control;
     enum class Seed { Unasked, Asking, Done } seed = Seed::Unasked;
     int seed_tries = 0;  // questions given up, kSnapshotTries at most
-    // kSnapshotTries questions given up, no answer since (asked again after a gap, still none): no answer
-    // can disown a claim, so claims are judged as at a table without --table-control (see unbelieved). A
-    // replaced journal keeps it: the endpoint is the same.
-    bool seed_given_up = false;
     std::chrono::steady_clock::time_point seed_asked_at;
     bool seed_asked_ever = false;
-    // The newest seq of its journal the hub believes (none yet: nothing to check against). An event past
-    // the next one, or a heartbeat naming a later last seq, means events that never reached the hub (a
-    // network cut, a queue full upstream) -- or a claim no journal backs (see heard_seq).
-    std::optional<std::uint64_t> last_seq;
+    // What the seqs it claims (heartbeats, events) mean for `missed` (claim_judge.hpp); asks the table's
+    // snapshot when the hub does (HubOptions::table_control).
+    ClaimJudge claims;
     std::uint64_t missing_until = 0;  // the newest seq found missing while a snapshot question was out
-    // What vouches for last_seq: the newest seq of an event heard in order (the next one, or one below; an
-    // event that skips seqs only claims its seq, as a heartbeat does), and the seq gaps are counted above
-    // (the first heard of its journal, or a snapshot answer that disowned a claim), so that a claim
-    // disowned takes back from `missed` just what it added.
-    std::uint64_t event_seq = 0, counted_above = 0;
-    // Events heard in order below a claim held (past every event heard before, past counted_above): the
-    // claim counted them in `missed`, yet they came, so a claim disowned takes them back too.
-    std::uint64_t heard_under_claim = 0;
-    bool claimed_by_event = false;  // last_seq is an event's own seq (heard, so not counted in missed)
-    // last_seq is the first seq heard of its journal, no seq past it heard since: nothing could judge it.
-    bool first_unjudged = false;
-    // The lowest claim a snapshot answer disowned: a seq at or past it that skips seqs is not believed
-    // again until an answer of the table names it (a table repeating a bug's claim every heartbeat).
-    std::optional<std::uint64_t> disowned;
-    bool said_unbelieved = false;  // a claim not believed, logged once
     // The identity of the table's journal (protocol 1.4; empty: an older daemon). Another one means the
     // journal started again at seq 1: the book of the old one is closed (see replace_journal).
     std::string journal;
@@ -133,14 +114,11 @@ class Hub {
   void maybe_ask_snapshot(const std::string& name, TableState& t);
   void take_snapshot_reply(const std::string& name, TableState& t);
   void snapshot_failed(const std::string& name, TableState& t, const std::string& why);
-  // Seq `seq` heard from the table: an event's own (through_heartbeat false) or a heartbeat's last_seq.
-  // Both are claims judged by one rule (heartbeat or event alike): see hub.cpp.
+  // Seq `seq` heard from the table: an event's own (through_heartbeat false) or a heartbeat's last_seq,
+  // judged by its ClaimJudge; what it decides is said, counted and asked here.
   void heard_seq(const std::string& name, TableState& t, std::uint64_t seq, bool through_heartbeat);
-  // Why a seq past the last heard, skipping seqs, is not believed ("" when it is); a claim at or past
-  // one disowned asks the table's snapshot again, which alone can back it.
-  std::string unbelieved(const std::string& name, TableState& t, std::uint64_t seq);
-  // The table's snapshot answered `answered` as its last seq: a claim past it and past every event heard
-  // in order (a bug at the table, a corrupted message) is disowned: last_seq and `missed` go back.
+  // The table's snapshot answered `answered` as its last seq: what its ClaimJudge disowns is said and
+  // taken back from `missed`.
   void disown_claim(const std::string& name, TableState& t, std::uint64_t answered);
   // The table's snapshot asked for again (--table-control) because its journal may hold seqs up to `to`
   // that the hub has not heard; a question out is answered again if its answer comes short of `to`.
