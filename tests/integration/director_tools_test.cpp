@@ -217,6 +217,16 @@ class HubEndpoints : public Daemon {
         << text_of(dir / "hub.log");
     EXPECT_EQ(hub_reply("status").value("missed", std::uint64_t{0}), 1u) << hub_reply("status").dump();
   }
+  // The hub took back table 1's claim `claim` ("a heartbeat named seq #N as its last", "an event named seq
+  // #N") when its snapshot answered `answered`: it says so, `missed` goes back to 0, and the table's next
+  // lost event is found again (expect_a_later_gap_found).
+  void expect_claim_disowned(JournallingTable& table, const std::string& claim, std::uint64_t answered) {
+    const std::string said = "default/A/1: " + claim + ", its snapshot answered #" + std::to_string(answered);
+    EXPECT_TRUE(wait_for([&] { return text_of(dir / "hub.log").find(said) != std::string::npos; }, 8s)) << text_of(dir / "hub.log");
+    EXPECT_TRUE(wait_for([&] { return hub_reply("status").value("missed", std::uint64_t{1}) == 0; })) << hub_reply("status").dump() << "\n"
+                                                                                                   << text_of(dir / "hub.log");
+    expect_a_later_gap_found(table);
+  }
   // The hub alone, the test playing its table: a PUB socket connected to `up`. The hub ends with the test.
   zmq::socket_t start_hub_and_a_table() {
     lone_hub = fork_exec({HUB, "--upstream", up, "--downstream", down, "--control", hubctl}, (dir / "hub.log").string());
@@ -1492,15 +1502,9 @@ TEST_F(HubEndpoints, EventsLostOnTheWayToTheHubAreFoundByTheirSeqsAndItsBoardIsA
 TEST_F(HubEndpoints, AHeartbeatClaimingASeqTheTablesSnapshotDisownsIsTakenBackAndLaterGapsAreFound) {
   constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
   JournallingTable stand_in(ctx, folder.ipc("ctl1"), up);
-  zmq::socket_t& table = stand_in.pub;
-  const auto log = [&] { return text_of(dir / "hub.log"); };
   ASSERT_NO_FATAL_FAILURE(start_hub_seeded_by(stand_in, 2));
-  send_heartbeat(table, kBogus, 0);  // after #1 and #2 on the same socket: the hub has heard them
-  const std::string said = "default/A/1: a heartbeat named seq #" + std::to_string(kBogus) + " as its last, its snapshot answered #2";
-  EXPECT_TRUE(wait_for([&] { return log().find(said) != std::string::npos; }, 8s)) << log();
-  EXPECT_TRUE(wait_for([&] { return hub_reply("status").value("missed", std::uint64_t{1}) == 0; })) << hub_reply("status").dump() << "\n" << log();
-
-  expect_a_later_gap_found(stand_in);
+  send_heartbeat(stand_in.pub, kBogus, 0);  // after #1 and #2 on the same socket: the hub has heard them
+  expect_claim_disowned(stand_in, "a heartbeat named seq #" + std::to_string(kBogus) + " as its last", 2);
 }
 
 // A table whose board in progress holds more events than one snapshot reply answers in part ("more"):
@@ -1514,11 +1518,7 @@ TEST_F(HubEndpoints, AClaimIsDisownedByASnapshotAnsweredInPartToo) {
   stand_in.answers_in_part();
   send_heartbeat(stand_in.pub, kBogus, 0);
   EXPECT_TRUE(wait_for([&] { return log().find("holds more events than one snapshot reply") != std::string::npos; }, 8s)) << log();
-  const std::string said = "default/A/1: a heartbeat named seq #" + std::to_string(kBogus) + " as its last, its snapshot answered #2";
-  EXPECT_TRUE(wait_for([&] { return log().find(said) != std::string::npos; }, 8s)) << log();
-  EXPECT_TRUE(wait_for([&] { return hub_reply("status").value("missed", std::uint64_t{1}) == 0; })) << hub_reply("status").dump() << "\n" << log();
-
-  expect_a_later_gap_found(stand_in);
+  expect_claim_disowned(stand_in, "a heartbeat named seq #" + std::to_string(kBogus) + " as its last", 2);
 }
 
 // A table the hub cannot ask (no --table-control): nothing can disown a heartbeat's claim, so one that
@@ -1611,15 +1611,9 @@ TEST_F(HubEndpoints, AnEventClaimingAMillionSeqsPastTheLastHeardIsForwardedButIt
 TEST_F(HubEndpoints, AnEventClaimingASeqTheTablesSnapshotDisownsIsTakenBackAndLaterGapsAreFound) {
   constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
   JournallingTable stand_in(ctx, folder.ipc("ctl1"), up);
-  zmq::socket_t& table = stand_in.pub;
-  const auto log = [&] { return text_of(dir / "hub.log"); };
   ASSERT_NO_FATAL_FAILURE(start_hub_seeded_by(stand_in, 2));
-  send_event(table, "1", kBogus, "info", "a seq no journal backs");
-  const std::string said = "default/A/1: an event named seq #" + std::to_string(kBogus) + ", its snapshot answered #2";
-  EXPECT_TRUE(wait_for([&] { return log().find(said) != std::string::npos; }, 8s)) << log();
-  EXPECT_TRUE(wait_for([&] { return hub_reply("status").value("missed", std::uint64_t{1}) == 0; })) << hub_reply("status").dump() << "\n" << log();
-
-  expect_a_later_gap_found(stand_in);
+  send_event(stand_in.pub, "1", kBogus, "info", "a seq no journal backs");
+  expect_claim_disowned(stand_in, "an event named seq #" + std::to_string(kBogus), 2);
 }
 
 // A table that keeps sending the claim its snapshot disowned (a stuck bug: every heartbeat names it): each
