@@ -1616,6 +1616,43 @@ TEST_F(HubEndpoints, AnEventClaimingASeqTheTablesSnapshotDisownsIsTakenBackAndLa
   expect_claim_disowned(stand_in, "an event named seq #" + std::to_string(kBogus), 2);
 }
 
+// A table's bug numbered a heartbeat 2^62 and numbers its next event 2^62 + 1: that event merely continues
+// the claim. Taken as an event heard in order, it backed the claim: the snapshot's answer (#2) disowned
+// nothing, `missed` kept ~2^62 and no later gap of the table was found. Only the table's journal backs a
+// claim; the events continuing it are heard (not counted in missed) and disowned with it.
+TEST_F(HubEndpoints, AnEventThatMerelyContinuesAClaimDoesNotBackIt) {
+  constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
+  JournallingTable stand_in(ctx, folder.ipc("ctl1"), up);
+  ASSERT_NO_FATAL_FAILURE(start_hub_seeded_by(stand_in, 2));
+  // Within the 2 s the hub waits between two questions of a table: both are heard before its answer.
+  send_heartbeat(stand_in.pub, kBogus, 0);
+  send_event(stand_in.pub, "1", kBogus + 1, "info", "the bug's next seq");
+  expect_claim_disowned(stand_in, "a heartbeat named seq #" + std::to_string(kBogus) + " as its last, then seqs to #" + std::to_string(kBogus + 1), 2);
+}
+
+// The same bug in a table's first message, at a table the hub cannot ask: the event after it judged the
+// first claim (a seq past it), so the real events after it (#1, #2...) all came below it, and no gap of the
+// table was found again. A first claim stays unjudged while events merely continue it.
+TEST_F(HubEndpoints, AnEventThatMerelyContinuesAFirstHeartbeatsClaimDoesNotJudgeIt) {
+  constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
+  zmq::socket_t table = start_hub_and_a_table();
+  const auto log = [&] { return text_of(dir / "hub.log"); };
+  ASSERT_TRUE(wait_for([&] {
+    send_heartbeat(table, kBogus, 0);
+    return hub_reply("status").value("forwarded", 0) >= 1;
+  })) << log();
+  send_event(table, "1", kBogus + 1, "info", "the bug's next seq");
+  send_event(table, "1", 1, "info", "first");
+  send_event(table, "1", 2, "info", "second");
+  send_event(table, "1", 3, "info", "third");
+  send_event(table, "1", 5, "info", "after #4 was lost");
+  EXPECT_TRUE(wait_for([&] { return log().find("default/A/1: event #4 of its journal never reached the hub") != std::string::npos; })) << log();
+  EXPECT_EQ(hub_reply("status").value("missed", std::uint64_t{0}), 1u) << hub_reply("status").dump();
+  const std::string said = "default/A/1: its first message, a heartbeat, named seq #" + std::to_string(kBogus) + ", events to #" +
+                           std::to_string(kBogus + 1) + " continued it, then an event named #1";
+  EXPECT_NE(log().find(said), std::string::npos) << log();
+}
+
 // A table that keeps sending the claim its snapshot disowned (a stuck bug: every heartbeat names it): each
 // one was counted again, the table asked again, and the answer took it back -- `missed` jumped by ~2^62
 // and fell, every 2 s. A claim disowned stays disowned until an answer of the table names it: not counted

@@ -14,40 +14,48 @@ std::string claim_of(std::uint64_t seq, bool through_heartbeat) {
 }  // namespace
 
 // A seq is a claim, whether a heartbeat's or an event's own, and one rule judges both (the event itself is
-// forwarded all the same):
+// forwarded all the same). What backs a claim is evidence of the table's journal: its snapshot answer, or
+// an event heard in order past a seq already vouched for. An event that merely continues a claim (exactly
+// the claimed seq + 1) is no evidence: a bug that numbered one message 2^62 numbers the next 2^62 + 1.
 // - the first heard of a journal cannot be judged (nothing came before it) and is taken, nothing counted
-//   for what came before it (the first snapshot question covers that); but while no seq past it has come,
-//   a seq more than kBelievedGap below it shows it a claim no journal backs (a journal counts up one by
-//   one): the hub follows the lower one, says so, and counts nothing;
+//   for what came before it (the first snapshot question covers that); but until evidence judges it, a seq
+//   more than kBelievedGap below it shows it a claim no journal backs (a journal counts up one by one): the
+//   hub follows the lower one, says so, and counts nothing;
 // - one past the last seq skipping seqs counts the skipped ones in `missed` -- unless it is not believed
 //   (see unbelieved): then it is said once, not counted, and the last seq stays;
-// - a --table-control table's answer to the snapshot question that a gap asks judges the claim after
-//   (answered).
+// - a --table-control table's answer to the snapshot question that a gap asks backs the claim or
+//   disowns it (answered).
 ClaimJudge::Heard ClaimJudge::heard(std::uint64_t seq, bool through_heartbeat) {
   Heard out;
   if (seq == 0 && !through_heartbeat) return out;  // an event without a seq: not journalled
   if (!last_seq_) {
     last_seq_ = counted_above_ = seq;
-    claimed_by_event_ = !through_heartbeat;
+    first_ = {seq, !through_heartbeat, seq};
+    claims_ = {first_};
     first_unjudged_ = true;
     return out;
   }
   const std::uint64_t last = *last_seq_;
   if (seq <= last) {
-    if (first_unjudged_ && last - seq > kBelievedGap) {
-      out.said = std::string("its first message, ") + (claimed_by_event_ ? "an event" : "a heartbeat") + ", named seq #" + std::to_string(last) + ", then " +
-                 (through_heartbeat ? "a heartbeat" : "an event") + " named #" + std::to_string(seq) + ", " + std::to_string(last - seq) +
+    if (first_unjudged_ && first_.seq > seq && first_.seq - seq > kBelievedGap) {
+      out.said = std::string("its first message, ") + (first_.by_event ? "an event" : "a heartbeat") + ", named seq #" + std::to_string(first_.seq) +
+                 (last > first_.seq ? ", events to #" + std::to_string(last) + " continued it" : "") + ", then " +
+                 (through_heartbeat ? "a heartbeat" : "an event") + " named #" + std::to_string(seq) + ", " + std::to_string(first_.seq - seq) +
                  " below it: the first is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(seq) +
                  ", nothing counted in missed";
+      // The lower one is judged as a first seq in turn (the events continuing the other were never counted);
+      // an event's own seq, heard below a claim, is vouched for (below).
       last_seq_ = counted_above_ = seq;
-      claimed_by_event_ = !through_heartbeat;
+      first_ = {seq, !through_heartbeat, seq};
+      claims_.clear();
+      if (through_heartbeat) claims_.push_back(first_);
       heard_under_claim_ = 0;
     }
     if (through_heartbeat) return out;
     // Heard in order below the claim held: the claim counted it in missed (a table's single PUB socket
     // keeps its order, so it came after the claim), and it came after all.
-    if (seq > event_seq_ && seq > counted_above_) ++heard_under_claim_;
-    event_seq_ = std::max(event_seq_, seq);  // journalled in order, or heard before
+    if (seq > vouched_ && seq > counted_above_) ++heard_under_claim_;
+    vouched_ = std::max(vouched_, seq);  // journalled in order, or heard before
     return out;
   }
   const std::uint64_t due_until = through_heartbeat ? seq : seq - 1;
@@ -59,13 +67,17 @@ ClaimJudge::Heard ClaimJudge::heard(std::uint64_t seq, bool through_heartbeat) {
       return out;
     }
     out.missed = {last + 1, due_until};
-  } else if (!through_heartbeat) {
-    event_seq_ = seq;  // the next one: it backs the last seq
+    claims_.push_back({seq, !through_heartbeat, seq});
+    if (claims_.size() > kClaimsKept) claims_.erase(claims_.begin());
+    first_unjudged_ = false;
+  } else if (!through_heartbeat && claims_.empty()) {
+    vouched_ = seq;  // the next one past a seq vouched for: it is evidence in turn
     heard_under_claim_ = 0;
+    first_unjudged_ = false;
+  } else if (!through_heartbeat) {
+    claims_.back().top = seq;  // the next one past a claim continues it: heard, not counted, and no evidence
   }
   last_seq_ = seq;
-  claimed_by_event_ = !through_heartbeat;
-  first_unjudged_ = false;
   return out;
 }
 
@@ -86,25 +98,38 @@ std::string ClaimJudge::unbelieved(std::uint64_t seq, std::optional<std::uint64_
   return {};
 }
 
-// The table's journal had `answered` when it answered, and a message names a seq already journalled: a
-// held last seq past both the answer and every event heard in order since came from a claim no journal
-// backs. Left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
+// The table's journal had `answered` when it answered, and a message names a seq already journalled. The
+// claims held are backed when the answer reaches the newest (the events heard after it continue it in
+// order). Otherwise the last seq past both the answer and what was vouched for came from claims no journal
+// backs: left, it hid every later gap of the table (no seq ever came past it) and `missed` kept the claim.
 ClaimJudge::Disowned ClaimJudge::answered(std::uint64_t answered) {
   Disowned out;
   if (disowned_ && answered >= *disowned_) disowned_.reset();  // the journal did get there
-  const std::uint64_t real = std::max(answered, event_seq_), heard_under = std::exchange(heard_under_claim_, 0);
-  if (!last_seq_ || *last_seq_ <= real) return out;
-  const std::uint64_t claimed = *last_seq_, counted = claimed - std::max(real, counted_above_);
-  // An event's own seq was heard, not missed: what it claimed stops below it. The events heard after the
-  // claim, below the real seq, were counted by it too (claim after #2, #3 lost, #4 heard, answer #4:
-  // the claim counted #3 to the claim, only #3 was missed).
-  out.taken_back = (counted > 0 && claimed_by_event_ ? counted - 1 : counted) + heard_under;
-  out.said = claim_of(claimed, !claimed_by_event_) + ", its snapshot answered #" + std::to_string(answered) +
-             ": the claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) + " again and " +
-             std::to_string(out.taken_back) + " events are taken back from missed";
-  disowned_ = std::min(disowned_.value_or(claimed), claimed);
-  last_seq_ = counted_above_ = real;
-  claimed_by_event_ = first_unjudged_ = false;
+  const std::uint64_t real = std::max(answered, vouched_), heard_under = std::exchange(heard_under_claim_, 0);
+  if (!last_seq_) return out;
+  if (claims_.empty() || answered >= claims_.back().seq || *last_seq_ <= real) {
+    vouched_ = std::max({vouched_, answered, claims_.empty() ? vouched_ : *last_seq_});
+    claims_.clear();
+    first_unjudged_ = false;
+    return out;
+  }
+  // What the claims counted past the real seq: every seq up to the last, but those heard as events (a
+  // claim's own when an event made it, the events that continued it); and the events heard after a claim
+  // below the real seq, that it counted too (claim after #2, #3 lost, #4 heard, answer #4: only #3 was missed).
+  const std::uint64_t claimed = *last_seq_, floor = std::max(real, counted_above_);
+  std::uint64_t heard = 0;
+  for (const Claim& c : claims_)
+    if (const std::uint64_t from = std::max(c.by_event ? c.seq : c.seq + 1, floor + 1); c.top >= from) heard += c.top - from + 1;
+  out.taken_back = claimed - floor - std::min(heard, claimed - floor) + heard_under;
+  // The claim disowned: the first held past the answer (one below it is backed by it).
+  const Claim c = *std::find_if(claims_.begin(), claims_.end(), [answered](const Claim& k) { return k.seq > answered; });
+  out.said = claim_of(c.seq, !c.by_event) + (claimed > c.seq ? ", then seqs to #" + std::to_string(claimed) : "") + ", its snapshot answered #" +
+             std::to_string(answered) + ": the claim is not believed (a bug at the table, or a corrupted message), its last seq is #" + std::to_string(real) +
+             " again and " + std::to_string(out.taken_back) + " events are taken back from missed";
+  disowned_ = std::min(disowned_.value_or(c.seq), c.seq);
+  last_seq_ = counted_above_ = vouched_ = real;
+  claims_.clear();
+  first_unjudged_ = false;
   return out;
 }
 

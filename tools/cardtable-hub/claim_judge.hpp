@@ -6,10 +6,12 @@
 // and counts what the judge decides.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace cardtable::hub {
 
@@ -66,16 +68,32 @@ class ClaimJudge {
   bool asks_table_ = false;
   bool given_up_ = false;  // see snapshots_given_up
   std::optional<std::uint64_t> last_seq_;
-  // What vouches for last_seq: the newest seq of an event heard in order (the next one, or one below; an
-  // event that skips seqs only claims its seq, as a heartbeat does), and the seq gaps are counted above
-  // (the first heard of its journal, or a snapshot answer that disowned a claim), so that a claim
-  // disowned takes back from `missed` just what it added.
-  std::uint64_t event_seq_ = 0, counted_above_ = 0;
+  // The newest seq evidence vouches for: an event heard in order past a seq vouched for, an event heard
+  // below a claim, a snapshot answer. A seq past it is a claim, believed only for counting `missed`.
+  std::uint64_t vouched_ = 0;
+  // The seqs gaps are counted above: the first heard of its journal, or a snapshot answer that disowned a
+  // claim, so that a claim disowned takes back from `missed` just what it added.
+  std::uint64_t counted_above_ = 0;
+  // The claims last_seq rests on, none backed yet, oldest first: the first seq heard, each seq that skipped
+  // seqs past it. An event at exactly last_seq + 1 continues the newest (its `top`): a table's bug repeats
+  // its own numbering (heartbeat 2^62, then events 2^62 + 1...), so the next seq backs nothing -- only an
+  // answer of the table's journal does. Heard as events, so never counted in `missed`: the claim's own seq
+  // when an event made it, and (seq, top].
+  struct Claim {
+    std::uint64_t seq = 0;
+    bool by_event = false;
+    std::uint64_t top = 0;
+  };
+  std::vector<Claim> claims_;
+  // The most kept: a table whose answers never come (no --table-control) makes one at each gap, and only
+  // an answer reads them. Past it the oldest is forgotten: an answer below it is not to be expected.
+  static constexpr std::size_t kClaimsKept = 16;
+  Claim first_;  // the first seq heard (or the one that gave it up), while first_unjudged
   // Events heard in order below a claim held (past every event heard before, past counted_above): the
   // claim counted them in `missed`, yet they came, so a claim disowned takes them back too.
   std::uint64_t heard_under_claim_ = 0;
-  bool claimed_by_event_ = false;  // last_seq is an event's own seq (heard, so not counted in missed)
-  // last_seq is the first seq heard of its journal, no seq past it heard since: nothing could judge it.
+  // last_seq rests on the first seq heard of its journal (or the one that gave it up), and no evidence has
+  // judged it: no seq skipped past it, no answer, no event in order past a seq vouched for.
   bool first_unjudged_ = false;
   // The lowest claim a snapshot answer disowned: a seq at or past it that skips seqs is not believed
   // again until an answer of the table names it (a table repeating a bug's claim every heartbeat).

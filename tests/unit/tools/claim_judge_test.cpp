@@ -175,3 +175,73 @@ TEST(ClaimJudge, ANewJournalStartsAgainAtOneAndKeepsItsSnapshotsGivenUp) {
   events_in_order(j, 1, 2);
   EXPECT_TRUE(says(j.heard(kBogus, kHeartbeat).said, "its snapshot questions were given up"));
 }
+
+// A table's bug numbered a heartbeat 2^62, and numbers its next event 2^62 + 1: that event merely continues
+// the claim, it is no evidence of the journal. Taken as an event heard in order, it backed the claim: the
+// answer (#2) disowned nothing and `missed` kept ~2^62.
+TEST(ClaimJudge, AnEventThatMerelyContinuesAClaimDoesNotBackIt) {
+  ClaimJudge j(kAsksTable);
+  events_in_order(j, 1, 2);
+  EXPECT_EQ(j.heard(kBogus, kHeartbeat).missed, Seqs({3, kBogus}));
+  EXPECT_EQ(j.heard(kBogus + 1, kEvent).missed, Seqs{}) << "heard, not missed";
+  EXPECT_EQ(j.heard(kBogus + 2, kEvent).missed, Seqs{});
+  const auto d = j.answered(2);
+  EXPECT_EQ(d.taken_back, kBogus - 2) << "all the claim counted, not the events heard after it";
+  EXPECT_TRUE(says(d.said, "a heartbeat named seq #" + std::to_string(kBogus) + " as its last, then seqs to #" + std::to_string(kBogus + 2) +
+                               ", its snapshot answered #2"))
+      << d.said;
+  EXPECT_EQ(j.last_seq(), 2u);
+  EXPECT_EQ(j.heard(kBogus, kHeartbeat).missed, Seqs{}) << "the claim stays disowned";
+  EXPECT_EQ(j.heard(4, kEvent).missed, Seqs({3, 3})) << "the table's next lost event is found again";
+}
+
+TEST(ClaimJudge, AnEventContinuingAnEventsClaimIsHeardNotMissedWhenTheClaimIsDisowned) {
+  ClaimJudge j(kAsksTable);
+  events_in_order(j, 1, 2);
+  EXPECT_EQ(j.heard(kBogus, kEvent).missed, Seqs({3, kBogus - 1}));
+  j.heard(kBogus + 1, kEvent);
+  EXPECT_EQ(j.answered(2).taken_back, kBogus - 3);
+}
+
+// The same bug in a table's first message, at a table the hub cannot ask: the event after it was taken as
+// a seq past the first, judging it, and every real event after (#1, #2...) came below it unjudged.
+TEST(ClaimJudge, AnEventThatMerelyContinuesAFirstClaimDoesNotJudgeIt) {
+  ClaimJudge j(kCannotAsk);
+  j.heard(kBogus, kHeartbeat);
+  j.heard(kBogus + 1, kEvent);
+  const auto h = j.heard(1, kEvent);
+  EXPECT_TRUE(says(h.said, "its first message, a heartbeat, named seq #" + std::to_string(kBogus) + ", events to #" + std::to_string(kBogus + 1) +
+                               " continued it, then an event named #1"))
+      << h.said;
+  EXPECT_EQ(j.last_seq(), 1u);
+  events_in_order(j, 2, 3);
+  EXPECT_EQ(j.heard(5, kEvent).missed, Seqs({4, 4})) << "the table's gaps are found again";
+}
+
+// A real gap: #3 lost, #4 heard, the table asked; its answer was made at #4, and #5 came before the answer
+// did. The answer reaches the claim (#4): #5 continues it in order, nothing is disowned.
+TEST(ClaimJudge, AnAnswerThatReachesTheClaimBacksTheEventsHeardAfterItToo) {
+  ClaimJudge j(kAsksTable);
+  events_in_order(j, 1, 2);
+  EXPECT_EQ(j.heard(4, kEvent).missed, Seqs({3, 3}));
+  j.heard(5, kEvent);
+  const auto d = j.answered(4);
+  EXPECT_TRUE(d.said.empty()) << d.said;
+  EXPECT_EQ(d.taken_back, 0u);
+  EXPECT_EQ(j.last_seq(), 5u);
+  EXPECT_EQ(j.heard(7, kEvent).missed, Seqs({6, 6}));
+}
+
+// A real gap counted (#3, #4 lost, heartbeat names #5), then a bogus claim before the table's answer (#5):
+// the answer backs the first and disowns the second alone.
+TEST(ClaimJudge, AnAnswerBetweenTwoClaimsDisownsOnlyThePartPastIt) {
+  ClaimJudge j(kAsksTable);
+  events_in_order(j, 1, 2);
+  EXPECT_EQ(j.heard(5, kHeartbeat).missed, Seqs({3, 5}));
+  EXPECT_EQ(j.heard(kBogus, kHeartbeat).missed, Seqs({6, kBogus}));
+  const auto d = j.answered(5);
+  EXPECT_EQ(d.taken_back, kBogus - 5) << "#3 to #5 stay missed";
+  EXPECT_TRUE(says(d.said, "a heartbeat named seq #" + std::to_string(kBogus) + " as its last, its snapshot answered #5")) << d.said;
+  EXPECT_EQ(j.last_seq(), 5u);
+  EXPECT_EQ(j.heard(7, kEvent).missed, Seqs({6, 6})) << "a real gap past the answer is still believed";
+}
