@@ -2,9 +2,11 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstring>
 
 extern char** environ;
@@ -55,11 +57,32 @@ bool DoubleDummyHelper::start(const fs::path& pbn, std::string& error) {
   }
   // Everything the child needs is built here, before the spawn.
   std::string prog = program_->string(), file = pbn.string(), out = output_of(pbn).string();
+  // A path (--analyzer /x/cardtablectl) that cannot be run is reported here, not left to the spawn: where
+  // CLONE_VFORK is a plain fork (qemu-user, which runs the arm64 build's tests) a failed exec is not
+  // reported back, and its child lived on, holding the daemon's descriptors (the journal folder's lock:
+  // the next run on the folder found it "in use by another process"). A bare name is posix_spawnp's to
+  // look up on PATH.
+  if (prog.find('/') != std::string::npos) {
+    struct stat st {};
+    const char* why = nullptr;
+    if (::stat(prog.c_str(), &st) != 0 || (S_ISREG(st.st_mode) && ::access(prog.c_str(), X_OK) != 0))
+      why = std::strerror(errno);
+    else if (!S_ISREG(st.st_mode))
+      why = "not a file";
+    if (why) {
+      error = prog + ": cannot be run: " + why;
+      return false;
+    }
+  }
   const char* argv[] = {prog.c_str(), "records", "analyze", file.c_str(), "-o", out.c_str(), nullptr};
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  // Nothing else of the daemon's: a helper outlives a kill -9 of its daemon, and must not hold what the
+  // next run needs (a descriptor some library opened without O_CLOEXEC; under qemu-user, where an exec
+  // that fails goes unreported, every descriptor of the daemon until the child exits).
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   pid_t child = -1;
   int rc = ::posix_spawnp(&child, prog.c_str(), &actions, nullptr, const_cast<char* const*>(argv), environ);
   posix_spawn_file_actions_destroy(&actions);

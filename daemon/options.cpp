@@ -48,7 +48,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("control", po::value(&control)->default_value("bind:tcp://127.0.0.1:5552"), "the control endpoint (ROUTER) for commands")
       ("live", po::value(&live)->default_value("bind:tcp://127.0.0.1:5553"), "the PUB endpoint for live.* events (the deal, the cards played): broadcasters only, after the embargo")
       ("embargo", po::value(&o.embargo)->default_value(o.embargo), "seconds after a board is finished at this table before its live.* events are released")
-      ("analyzer", po::value(&o.analyzer), "cardtablectl, run as a short-lived process to add the double-dummy table to broadcast PBN files (default: beside cardtabled, then PATH)")
+      ("analyzer", po::value(&o.analyzer), "cardtablectl, run as a short-lived process to add the double-dummy table to broadcast PBN files (default: where the package installs it, then beside cardtabled or in its build tree; a bare name is looked up on PATH)")
       ("plaintext", po::bool_switch(&o.plaintext), "allow unencrypted tcp (loopback addresses only); with no keys there are no roles: every client acts as a director")
       ("curve-secret", po::value(&o.curve_secret), "the daemon's CURVE keypair file (cardtablectl keygen): encrypt every endpoint")
       ("clients", po::value(&o.clients), "the allowed clients: a folder with director/, broadcaster/ and hub/ folders of .pub files")
