@@ -6,6 +6,10 @@ set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(CMAKE_C_COMPILER aarch64-linux-gnu-gcc)
 set(CMAKE_CXX_COMPILER aarch64-linux-gnu-g++)
 set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
+# GNUInstallDirs gives Debian's multiarch library folder only when not cross-compiling (here it said lib):
+# the camera plug-in, and the daemon's CARDTABLE_PLUGIN_DIR that finds it, belong in
+# /usr/lib/aarch64-linux-gnu/cardtable, as the amd64 package's are in /usr/lib/x86_64-linux-gnu/cardtable.
+set(CMAKE_INSTALL_LIBDIR lib/aarch64-linux-gnu)
 # pkg-config finds the arm64 .pc files only.
 set(ENV{PKG_CONFIG_LIBDIR} "/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig")
 # Test binaries (and gtest_discover_tests' listing) run under qemu-user with the multiarch libc6:arm64's
