@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-
 #include <istream>
+#include <memory>
+#include <optional>
 
 #include "bridge/text_encoding.hpp"
 
@@ -607,13 +608,15 @@ void read_pbn(std::istream& in, std::string_view file_name, const BoardSink& sin
   const std::size_t kChunk = std::max<std::size_t>(chunk_bytes, 1);
   PbnParser parser(file_name, sink, diagnostics);
   std::string buffer, storage;
+  // Read into a block left uninitialised and append only what came: growing `buffer` by a whole chunk
+  // zero-filled 4 MB for every file, a 2 KB master record too, and the daemon loads its masters at each
+  // start (a restart test loads them hundreds of times; under ASan each fill was a fresh mapping's faults).
+  const std::unique_ptr<char[]> block(new char[kChunk]);
   bool first = true;
   std::optional<bool> latin2;
   while (true) {
-    std::size_t old = buffer.size();
-    buffer.resize(old + kChunk);
-    in.read(buffer.data() + old, static_cast<std::streamsize>(kChunk));
-    buffer.resize(old + static_cast<std::size_t>(in.gcount()));
+    in.read(block.get(), static_cast<std::streamsize>(kChunk));
+    buffer.append(block.get(), static_cast<std::size_t>(in.gcount()));
     bool end = !in;
     // Cut after the last empty line (no tag or game spans it), else after the last newline.
     std::size_t cut = buffer.size();
