@@ -133,6 +133,27 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     lesser_.reset();
     lesser_count_ = 0;
     settled = count_ >= config.stable_reads;  // by count only: two reads around a misread are no stretch of time
+  } else if (lesser_ && lesser_->cards.empty() && lesser_->unknown == 0 && lesser_count_ >= config.stable_reads && stable_ &&
+             !stable_->cards.empty() && hears_less(*lesser_, *stable_) && !settles(1, o.time, o.time, config)) {
+    // Another card, after empty reads in a row since the stable card left: the card had gone. On a reader
+    // dropping replies an empty zone needs noisy_absent_reads to count as empty, and a trick quitted
+    // for a second there may give fewer before the next trick's card comes (seeds 226 and 944 of
+    // bench/reader_faults_sweep): taken for a card *replacing* the one of the trick, the next trick's lead
+    // became a card changed in this one, and the seat's next card a false revoke (Law 61). A reader does
+    // not hear the card that lies there as empty and then as another card: the departure is the news
+    // now, and this card starts its own run. Were it a misread after missed replies, the card read again
+    // is the same card back (the table takes it as such).
+    stable_ = std::move(lesser_);
+    stable_->time = o.time;
+    lesser_.reset();
+    lesser_count_ = 0;
+    aside_.reset();
+    one_offs_.clear();
+    candidate_ = o;
+    count_ = 1;
+    candidate_since_ = o.time;
+    interrupted_ = false;
+    return stable_;
   } else {
     // A tag the candidate does not have: a real change, or a misread. A misread names a card at random and
     // does not repeat: the run of the card read (the candidate, or the run already set aside when the

@@ -229,6 +229,34 @@ TEST(Stability, AMisreadCardReadTwiceAroundMissedPollsIsNoCard) {
   EXPECT_FALSE(s->cards.empty());
 }
 
+// West's play area at trick 1 of board 6 (seed 944 of bench/reader_faults_sweep, 10 % flicker and drops,
+// 5 % misreads): ♥Q lies, the trick is quitted, seven empty reads in the second before West leads ♦10 to
+// trick 2 (three polls dropped). On a reader that drops replies an empty zone counts only after
+// noisy_absent_reads (8): ♦10 was taken for a card *replacing* ♥Q in trick 1, and South's next card for a
+// revoke (Law 61). Empty reads in a row, then another card: the card had gone, and that is the news first.
+TEST(Stability, AnotherCardAfterEmptyReadsSaysFirstThatTheCardHadGone) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, "HQ"), c, true);
+  ASSERT_TRUE(r.stable() && r.stable()->cards.contains(*Card::parse("HQ")));
+  for (Millis t : {1000, 1100, 1200, 1300, 1500, 1700, 1900}) EXPECT_FALSE(r.feed(obs(t, nullptr), c, true)) << t;
+  auto gone = r.feed(obs(2000, "DT"), c, true);
+  ASSERT_TRUE(gone) << "the departure, as ♦10 comes";
+  EXPECT_TRUE(gone->cards.empty());
+  EXPECT_FALSE(r.feed(obs(2100, "DT"), c, true));
+  EXPECT_FALSE(r.feed(obs(2200, nullptr), c, true));  // a missed reply
+  auto lead = r.feed(obs(2300, "DT"), c, true);
+  ASSERT_TRUE(lead);
+  EXPECT_TRUE(lead->cards.contains(*Card::parse("DT")));
+
+  // Missed replies of the card still there, then the card again: no departure, no news.
+  StableReading still;
+  for (int i = 0; i < 3; ++i) still.feed(obs(i * 100, "HQ"), c, true);
+  for (Millis t : {300, 400, 500, 600}) EXPECT_FALSE(still.feed(obs(t, nullptr), c, true));
+  EXPECT_FALSE(still.feed(obs(700, "HQ"), c, true));
+  EXPECT_TRUE(still.stable()->cards.contains(*Card::parse("HQ")));
+}
+
 TEST(Uncertainty, ASilentDeviceMakesItsZoneUnknownNotIrregular) {
   auto ev = test::run("zones playing-table\nat 0 clear play:W\nat 2 silent play:W\nend 10\n");
   const Event* e = test::first(ev, "reading.uncertain");
