@@ -234,6 +234,14 @@ class HubEndpoints : public Daemon {
     table.connect(up);
     return table;
   }
+  // The table's first message a heartbeat naming `seq` as its last, sent until the hub has forwarded one
+  // (the table's PUB drops what it sends before the connection is up). False when the hub never did.
+  bool first_heartbeat_claims(zmq::socket_t& table, std::uint64_t seq) {
+    return wait_for([&] {
+      send_heartbeat(table, seq, 0);
+      return hub_reply("status").value("forwarded", 0) >= 1;
+    });
+  }
   // `cardtablectl watch --json` of the hub's venue with `options`, its standard output a pipe the test
   // reads when it chooses (full, it blocks watch while its socket still receives), its stderr in watch.err.
   // Subscribed once its first line comes: table 1's seq 1 is published on `table` until it does. Its pid, or
@@ -1552,10 +1560,7 @@ TEST_F(HubEndpoints, AFirstHeartbeatClaimingASeqNoJournalBacksIsGivenUpWhenRealE
   constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
   zmq::socket_t table = start_hub_and_a_table();
   const auto log = [&] { return text_of(dir / "hub.log"); };
-  ASSERT_TRUE(wait_for([&] {
-    send_heartbeat(table, kBogus, 0);
-    return hub_reply("status").value("forwarded", 0) >= 1;
-  })) << log();
+  ASSERT_TRUE(first_heartbeat_claims(table, kBogus)) << log();
   send_event(table, "1", 1, "info", "first");
   send_event(table, "1", 2, "info", "second");
   send_event(table, "1", 3, "info", "third");
@@ -1637,10 +1642,7 @@ TEST_F(HubEndpoints, AnEventThatMerelyContinuesAFirstHeartbeatsClaimDoesNotJudge
   constexpr std::uint64_t kBogus = std::uint64_t{1} << 62;
   zmq::socket_t table = start_hub_and_a_table();
   const auto log = [&] { return text_of(dir / "hub.log"); };
-  ASSERT_TRUE(wait_for([&] {
-    send_heartbeat(table, kBogus, 0);
-    return hub_reply("status").value("forwarded", 0) >= 1;
-  })) << log();
+  ASSERT_TRUE(first_heartbeat_claims(table, kBogus)) << log();
   send_event(table, "1", kBogus + 1, "info", "the bug's next seq");
   send_event(table, "1", 1, "info", "first");
   send_event(table, "1", 2, "info", "second");
