@@ -134,7 +134,8 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     lesser_count_ = 0;
     settled = count_ >= config.stable_reads;  // by count only: two reads around a misread are no stretch of time
   } else if (lesser_ && lesser_->cards.empty() && lesser_->unknown == 0 && lesser_count_ >= config.stable_reads && stable_ &&
-             !stable_->cards.empty() && hears_less(*lesser_, *stable_) && !settles(1, o.time, o.time, config)) {
+             !stable_->cards.empty() && !stable_->same_reading(o) && hears_less(*lesser_, *stable_) &&
+             !settles(1, o.time, o.time, config)) {
     // Another card, after empty reads in a row since the stable card left: the card had gone. On a reader
     // dropping replies an empty zone needs noisy_absent_reads to count as empty, and a trick quitted
     // for a second there may give fewer before the next trick's card comes (seeds 226 and 944 of
