@@ -146,14 +146,9 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     // is the same card back (the table takes it as such).
     stable_ = std::move(lesser_);
     stable_->time = o.time;
-    lesser_.reset();
-    lesser_count_ = 0;
     aside_.reset();
     one_offs_.clear();
-    candidate_ = o;
-    count_ = 1;
-    candidate_since_ = o.time;
-    interrupted_ = false;
+    start_run(o);
     return stable_;
   } else {
     // A tag the candidate does not have: a real change, or a misread. A misread names a card at random and
@@ -178,12 +173,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
       aside_.reset();
       one_offs_.clear();
     }
-    candidate_ = o;
-    count_ = 1;
-    candidate_since_ = o.time;
-    interrupted_ = false;
-    lesser_.reset();
-    lesser_count_ = 0;
+    start_run(o);
     settled = settles(count_, candidate_since_, o.time, config);
   }
   // A read that heard a tag, other than the one just set aside, ends the chance that it was a misread.
@@ -196,6 +186,15 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
   stable_ = candidate_;
   stable_->time = o.time;
   return stable_;
+}
+
+void StableReading::start_run(const Observation& o) {
+  candidate_ = o;
+  count_ = 1;
+  candidate_since_ = o.time;
+  interrupted_ = false;
+  lesser_.reset();
+  lesser_count_ = 0;
 }
 
 bool StableReading::low_confidence_started(const TableConfig& config) {

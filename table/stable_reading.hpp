@@ -58,6 +58,9 @@ class StableReading {
   }
 
  private:
+  // `o` starts the run of a new candidate: read once, read after read, nothing heard less since.
+  void start_run(const Observation& o);
+
   std::optional<Observation> stable_;
   // The reading being confirmed, and how often it was read since it first came (reads hearing less do
   // not break it).
