@@ -56,6 +56,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
   }
   low_confidence_run_ = 0;
   low_confidence_reported_ = false;
+  if (!o.cards.empty() && card_came_ < 0) card_came_ = o.time;
 
   // Flicker is about the raw reads: a zone whose reads keep changing, whatever the change, is uncertain
   // until one reading repeats long enough.
@@ -146,6 +147,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     // is the same card back (the table takes it as such).
     stable_ = std::move(lesser_);
     stable_->time = o.time;
+    card_came_ = o.time;
     aside_.reset();
     one_offs_.clear();
     start_run(o);
@@ -182,6 +184,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     one_offs_.clear();
   }
   if (!settled) return kNoNews;
+  if (candidate_->cards.empty()) card_came_ = -1;
   if (stable_ && stable_->same_reading(*candidate_)) return kNoNews;
   stable_ = candidate_;
   stable_->time = o.time;

@@ -37,6 +37,9 @@ class StableReading {
   // The last read that heard a card (stable or not, a misread or not): a card was there then.
   Millis card_heard() const { return card_heard_; }
   bool heard() const { return heard_; }
+  // When the card now heard came: the first read that heard a card (a misread or not) since the zone last
+  // settled without one; -1 while none has. Which of two areas had a card first, whatever settled first.
+  Millis card_came() const { return card_came_; }
   // The reading the zone had when the last run's board ended (a restart between boards): stable from the
   // start and last heard at `heard`, so the same reading again is no news.
   void assume(const Observation& o, Millis heard) {
@@ -55,6 +58,7 @@ class StableReading {
     one_offs_.clear();
     last_.reset();
     count_ = lesser_count_ = run_ = 0;
+    card_came_ = -1;
   }
 
  private:
@@ -87,6 +91,7 @@ class StableReading {
   Millis run_since_ = 0;
   Millis last_heard_ = 0;
   Millis card_heard_ = -1;
+  Millis card_came_ = -1;
   bool heard_ = false;
   std::deque<Millis> changes_;
   bool flicker_reported_ = false;

@@ -240,6 +240,11 @@ void Table::tick(Millis now) {
     if (z.has_seat()) e.seats = {z.seat};
     emit(std::move(e));
   }
+  // The wait for the leader's card (card_played) ends when its area settles without a card, falls silent,
+  // or after lead_wait_ms: the lead out of turn stands.
+  if (pending_lead_ && (now_ - pending_lead_->since >= config_.lead_wait_ms ||
+                        readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, pending_lead_->want}.index())].card_came() < 0))
+    settle_pending_lead();
   // The board back with a pocket short, steady for return_settle_ms (on_pocket): judge it now.
   if (return_pending_ && (phase_ == Phase::Auction || phase_ == Phase::Play || phase_ == Phase::Over) &&
       now_ - *return_pending_ >= config_.return_settle_ms) {
@@ -847,6 +852,19 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
     taken_back_[si] = false;
     return;
   }
+  // The leader's card, waited for (pending_lead_), comes with nothing but the early card in the trick:
+  // it leads, and the early card follows it. Anything else ends the wait: the lead out of turn stands.
+  std::optional<Seat> followed;
+  if (pending_lead_) {
+    Trick& open = tricks_.back();
+    if (s == pending_lead_->want && tricks_.size() == pending_lead_->trick + 1 && open.count == 1 && !open.cards[si]) {
+      open.leader = s;
+      followed = pending_lead_->seat;
+      pending_lead_.reset();
+    } else {
+      settle_pending_lead();
+    }
+  }
   bool quitted = quitted_with_a_card_unread(s, t);
   bool relead = !quitted && lead_withdrawn(s, t);
   if (relead && tricks_.empty()) opening_lead_check(s);
@@ -871,24 +889,10 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
       if (!prev.winner) {
         finish_trick(tricks_.size() - 1, s, true, t);  // no trump known: the next leader won it
       } else if (*prev.winner != s) {
-        lead_alerted_ = tricks_.size();
-        Seat want = *prev.winner;
-        std::optional<Seat> decl = declarer();
-        // Law 55 is declarer's lead out of turn, from his hand or from dummy, whoever was on lead (the
-        // other hand of his side, or a defender); Law 56 (with 53) is a defender's.
-        bool declarer_side = decl && (s == *decl || s == partner(*decl));
-        bool wrong_hand = declarer_side && want == partner(s);
-        Event e = make("irregularity.lead_out_of_turn", Severity::Alert,
-                       declarer_side ? std::vector<std::string>{"55"} : std::vector<std::string>{"53", "56"},
-                       board_text() + ": trick " + std::to_string(tricks_.size() + 1) + " was led by " + seat_word(s) + "; " +
-                           seat_word(want) + " won the last trick and is on lead" +
-                           (wrong_hand      ? " \u2014 declarer led from the wrong hand (Law 55)"
-                            : declarer_side ? " \u2014 declarer led out of turn" + std::string(s == *decl ? "" : " from dummy") + " (Law 55)"
-                                            : " (Laws 53, 56)"));
-        e.seats = {s};
-        e.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))},
-                      {"lead", "trick " + std::to_string(tricks_.size() + 1)}};
-        emit(std::move(e));
+        // The leader's area heard a card before this one came, and has not read it steadily yet (misreads,
+        // missed replies): that card was there first and leads. The alert waits for it (pending_lead_).
+        if (leader_card_came_first(*prev.winner, s)) pending_lead_ = PendingLead{s, *prev.winner, tricks_.size(), t};
+        else trick_lead_out_of_turn(s, *prev.winner, tricks_.size());
       }
     }
     if (tricks_.size() >= 13) {
@@ -910,17 +914,59 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
   played_[si].push_back(c);
   taken_back_[si] = false;
 
-  Event pe = make("play.card", Severity::Info, {}, seat_word(s) + " plays " + c.display());
+  Event pe = make("play.card", Severity::Info, {}, seat_word(s) + " plays " + c.display() +
+                                                      (followed ? " (the lead: there before " + seat_word(*followed) + "'s card, read after it)" : ""));
   pe.seats = {s};
   pe.evidence = {{"card", c.str()}, {"trick", std::to_string(tricks_.size())}};
+  if (followed) pe.evidence.emplace_back("lead_before", std::string(1, seat_letter(*followed)));
   emit(std::move(pe));
 
   if (!info_) infer_board(t);
   if (info_) check_ownership(s, c, t);
   find_cause();
   check_revoke(s, c, t);
+  // The early card follows the lead now: Law 61 is judged for it against the suit led.
+  if (followed) check_revoke(*followed, *trick.cards[static_cast<std::size_t>(index(*followed))], t);
   check_established(s, t);
   if (tricks_.size() == 13 && tricks_.back().count == 4) phase_ = Phase::Over;
+}
+
+void Table::trick_lead_out_of_turn(Seat s, Seat want, std::size_t ti) {
+  lead_alerted_ = ti;
+  std::optional<Seat> decl = declarer();
+  // Law 55 is declarer's lead out of turn, from his hand or from dummy, whoever was on lead (the
+  // other hand of his side, or a defender); Law 56 (with 53) is a defender's.
+  bool declarer_side = decl && (s == *decl || s == partner(*decl));
+  bool wrong_hand = declarer_side && want == partner(s);
+  Event e = make("irregularity.lead_out_of_turn", Severity::Alert,
+                 declarer_side ? std::vector<std::string>{"55"} : std::vector<std::string>{"53", "56"},
+                 board_text() + ": trick " + std::to_string(ti + 1) + " was led by " + seat_word(s) + "; " + seat_word(want) +
+                     " won the last trick and is on lead" +
+                     (wrong_hand      ? " \u2014 declarer led from the wrong hand (Law 55)"
+                      : declarer_side ? " \u2014 declarer led out of turn" + std::string(s == *decl ? "" : " from dummy") + " (Law 55)"
+                                      : " (Laws 53, 56)"));
+  e.seats = {s};
+  e.evidence = {{"expected", std::string(1, seat_letter(want))}, {"observed", std::string(1, seat_letter(s))},
+                {"lead", "trick " + std::to_string(ti + 1)}};
+  emit(std::move(e));
+}
+
+// A reader that misreads and drops polls can take a second to read steadily a card that lies still, while
+// the next seat's card, read cleanly, settles first (seed 989 of bench/reader_faults_sweep: West's ♦9
+// read twice, then named as five other cards running; North's ♦Q settled a poll before it). Which card
+// came first is what the reads say: the leader's area heard a card before the other seat's did, and shows
+// none steadily yet (a card still lying from the last trick is no lead).
+bool Table::leader_card_came_first(Seat want, Seat s) const {
+  const StableReading& leader = readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, want}.index())];
+  const StableReading& other = readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, s}.index())];
+  return !faced_[static_cast<std::size_t>(index(want))] && leader.card_came() >= 0 && other.card_came() >= 0 &&
+         leader.card_came() < other.card_came();
+}
+
+void Table::settle_pending_lead() {
+  PendingLead p = *pending_lead_;
+  pending_lead_.reset();
+  if (tricks_.size() == p.trick + 1) trick_lead_out_of_turn(p.seat, p.want, p.trick);
 }
 
 void Table::card_withdrawn(Seat s, Card old, Millis t) {
@@ -1381,6 +1427,7 @@ void Table::dummy_known(Seat d, Millis t) {
 }
 
 void Table::board_returned(Millis t) {
+  if (pending_lead_) settle_pending_lead();  // the hands went back: the leader's card never came
   std::size_t cards_played = 0;
   for (const auto& p : played_) cards_played += p.size();
   if (phase_ == Phase::Auction && cards_played == 0) {
@@ -1703,6 +1750,7 @@ void Table::reset_board() {
   taken_back_ = {};
   unread_ = {};
   lead_alerted_.reset();
+  pending_lead_.reset();
 }
 
 }  // namespace cardtable::table

@@ -119,6 +119,10 @@ class Table {
   void find_cause();                       // publishes the cause of cards from another hand once known
   void publish_cause(const std::string& cause, std::optional<bridge::Deal> held, const std::string& kind);
   bool lead_withdrawn(Seat seat, Millis t);
+  // Law 53-56 at a trick's lead: `seat` led to trick `index` (0-based); `want` won the last trick.
+  void trick_lead_out_of_turn(Seat seat, Seat want, std::size_t index);
+  bool leader_card_came_first(Seat want, Seat seat) const;
+  void settle_pending_lead();  // the wait for the leader's card is over: the lead out of turn stands
   bool quitted_with_a_card_unread(std::optional<Seat> next, Millis t);  // a trick quitted with its fourth card never read
   void opening_lead_check(Seat leader);    // Laws 54 and 24: the opening lead from the wrong seat  // a lead taken back and another seat leading instead
   void check_revoke(Seat seat, bridge::Card card, Millis t);
@@ -191,6 +195,16 @@ class Table {
   std::array<int, 4> unread_{};
   std::optional<PreviousBoard> previous_;          // the last board played out here (Law 6D2, quitted cards)
   std::optional<std::size_t> lead_alerted_;       // the trick (index) whose lead out of turn was reported
+  // A trick led by another seat than the one on lead, while the leader's play area was already hearing a
+  // card it had not yet read steadily: the first card on the table leads, not the first read steadily.
+  // The alert waits for the leader's card (lead_wait_ms at most); see card_played.
+  struct PendingLead {
+    Seat seat;          // whose card settled first
+    Seat want;          // on lead, its card heard first
+    std::size_t trick;  // the trick's index
+    Millis since;
+  };
+  std::optional<PendingLead> pending_lead_;
   bool ownership_reported_ = false;
   bool inference_failed_ = false;
 };

@@ -32,6 +32,10 @@ struct TableConfig {
   // as every pocket holds 13 or more, or once no pocket's reading has changed for this long: a hand is
   // often pushed into its pocket a few cards at a time, and each stop reads steady (see Table::on_pocket).
   Millis return_settle_ms = 3000;
+  // Laws 53-56: a trick led by another seat than the one on lead while the leader's play area was already
+  // hearing a card (misread, never steady yet) waits this long at most for that card before the lead out
+  // of turn is alerted: the card there first leads (Table::card_played).
+  Millis lead_wait_ms = 2000;
   Millis board_allowance_ms = 7 * 60 * 1000 + 30 * 1000;  // 7.5 minutes a board
   std::size_t infer_limit = 4096;      // infer a board from the cards played among at most this many boards
 
