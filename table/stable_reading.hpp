@@ -40,6 +40,13 @@ class StableReading {
   // When the card now heard came: the first read that heard a card (a misread or not) since the zone last
   // settled without one; -1 while none has. Which of two areas had a card first, whatever settled first.
   Millis card_came() const { return card_came_; }
+  // Reads in a row, the last ones, that heard nothing while the stable reading holds a card: on a reader
+  // that drops replies the card is gone only after noisy_absent_reads of them, but this many say that a
+  // steady reader would have seen it go.
+  int absent_reads() const {
+    bool empty_run = lesser_ && lesser_->cards.empty() && lesser_->unknown == 0;
+    return empty_run && stable_ && !stable_->cards.empty() ? lesser_count_ : 0;
+  }
   // The reading the zone had when the last run's board ended (a restart between boards): stable from the
   // start and last heard at `heard`, so the same reading again is no news.
   void assume(const Observation& o, Millis heard) {

@@ -469,6 +469,28 @@ TEST(LeadOutOfTurn, TheNextCardOfTheTrickEndsTheWaitForTheLeader) {
   EXPECT_LT(alert, &*east) << "the alert before East's card";
 }
 
+// Trick 4 of board 4 at 0.2 flicker and drops (seed 22 of bench/reader_faults_sweep): South's card never
+// read steadily, the trick quitted, and West leads to the next trick while North's and East's areas have
+// read empty only six times -- on readers that drop replies a card is gone after eight. West's lead was
+// taken for a card *replacing* its own in the trick quitted, then North's and East's too: East's ♠8 went
+// back to East's hand, and East's next card to a spade was a false revoke (Law 61). Every area of the
+// trick reading empty as long as a steady reader needs: the trick was quitted.
+TEST(ReaderFaults, ATrickQuittedIsSeenWhenItsAreasReadEmptyThoughNoisyReadersHaveNotLetItsCardsGo) {
+  auto ev = run("set steady_after_reads 100000\n" + kTrickOneWonByWest +
+                "at 30 play W S9\nat 31 play N S5\nat 32 play E S8\nat 33 read play:S S7\nat 33.1 play S -\n"
+                "at 34 play W -\nat 34 play N -\nat 34 play E -\n"
+                "at 34.3 play W D2\nat 35.3 play N D5\nat 36.3 play E D9\nat 37.3 play S D4\n"
+                "at 39 clear play:W\nat 39 clear play:N\nat 39 clear play:E\nat 39 clear play:S\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  const Event* unread = test::first(ev, "reading.uncertain");
+  ASSERT_NE(unread, nullptr) << test::dump(ev);
+  EXPECT_EQ(*unread->find("cause"), "card not read");
+  auto tricks = all_of(ev, "play.trick");
+  ASSERT_EQ(tricks.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(*tricks[1]->find("cards"), "W:S9 N:S5 E:S8");
+  EXPECT_EQ(*tricks[2]->find("cards"), "W:D2 N:D5 E:D9 S:D4");
+}
+
 // Issue 7, item 3: after a dummy exchange is reported, the table follows the hands as they are.
 TEST(DummyExchange, Law43A2aThenAWholeBoardNoOtherAlert) {
   auto ev = run(kStart + kContract + "at 22 play all as master swap NS contract 4H S\nat 90 pockets full\nend 95\n");
