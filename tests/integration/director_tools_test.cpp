@@ -363,16 +363,21 @@ TEST_F(Daemon, WatchLiveDrawsTheDealOnItsOwnLinesAndStillEscapesTheWiresText) {
 
 // watch on an endpoint nothing publishes to (a mistyped address, a daemon not started) waited in silence
 // for ever; after three missed heartbeats it says so, once, and goes on listening.
+// Three heartbeats of the daemons' period (watch --heartbeat, as cardtabled's; 5 s by default): a fixed
+// 15 s called a daemon run with --heartbeat 30 silent every 15 s.
 TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
   const std::string nowhere = folder.ipc("nobody-publishes-here");
-  CtlRun r = run_ctl({"watch", "-e", nowhere, "--seconds", "16.5"});
+  CtlRun r = run_ctl({"watch", "-e", nowhere, "--heartbeat", "1", "--seconds", "4.5"});
   EXPECT_EQ(r.status, 0) << r.out;
-  EXPECT_NE(r.out.find("nothing from " + nowhere + " for 15 s, not even a heartbeat"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("nothing from " + nowhere + " for 3 s, not even a heartbeat (expected every 1 s"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("not even a heartbeat"), r.out.rfind("not even a heartbeat")) << "said once: " << r.out;
   // The live endpoint carries no heartbeat: its silence between finished boards is no fault.
-  r = run_ctl({"watch", "--live", "-e", nowhere, "--seconds", "16.5"});
+  r = run_ctl({"watch", "--live", "-e", nowhere, "--heartbeat", "1", "--seconds", "4.5"});
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find("not even a heartbeat"), std::string::npos) << r.out;
+  r = run_ctl({"watch", "-e", nowhere, "--heartbeat", "0"});
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find("--heartbeat must be above 0"), std::string::npos) << r.out;
 }
 
 // Through a hub, a gap in a table's seqs (events lost while the hub restarted) sent watch to replay from
@@ -1835,14 +1840,15 @@ TEST_F(HubEndpoints, AnEventOfAnotherShapeIsSaidAndTheWatchGoesOn) {
 // table alone, once.
 TEST_F(HubVenue, WatchThroughAHubSaysWhenOneTableFallsSilent) {
   start_venue();
-  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", folder.ipc("ctl1"), "--seconds", "19"}); });
+  // The tables beat every 0.2 s: watch told so (--heartbeat 1, three of them 3 s, still five times theirs).
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", folder.ipc("ctl1"), "--heartbeat", "1", "--seconds", "9"}); });
   ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("tables", 0) == 2; })) << hub_reply("status").dump(2);
   std::this_thread::sleep_for(1s);  // watch hears both tables
   ::kill(tables[1], SIGKILL);
   ::waitpid(tables[1], nullptr, 0);
   CtlRun r = watching.get();
   EXPECT_EQ(r.status, 0) << r.out;
-  const std::string said = "table default/A/2: nothing from it for 15 s, not even a heartbeat, while other tables are heard";
+  const std::string said = "table default/A/2: nothing from it for 3 s, not even a heartbeat, while other tables are heard";
   EXPECT_NE(r.out.find(said), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find(said), r.out.rfind(said)) << "said once: " << r.out;
   EXPECT_EQ(r.out.find("table default/A/1: nothing from it"), std::string::npos) << r.out;

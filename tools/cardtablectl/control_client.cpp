@@ -223,7 +223,7 @@ std::optional<json> request(zmq::context_t& ctx, const std::string& endpoint, co
 int run_watch(const std::vector<std::string>& args) {
   std::string endpoint, control;
   std::vector<std::string> filters;
-  double seconds = 0;
+  double seconds = 0, heartbeat = 5;
   po::options_description opts("cardtablectl watch [options]");
   opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint, or a hub's downstream (every table's)")(
       "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps; through a hub, "
@@ -248,7 +248,10 @@ int run_watch(const std::vector<std::string>& args) {
       "filter,f", po::value(&filters)->composing(), "topic prefix, e.g. irregularity/ (repeat for more; default: everything)")(
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
       "are shown first")(
-      "heartbeats", "show daemon.heartbeat events too")("json", "one JSON event a line")(
+      "heartbeats", "show daemon.heartbeat events too")(
+      "heartbeat", po::value(&heartbeat)->default_value(5), "seconds between the daemons' heartbeats (their --heartbeat): nothing heard "
+      "for three of them, watch says so on stderr, once, and goes on listening; through a hub, of each table silent while others are heard")(
+      "json", "one JSON event a line")(
       "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
       "key", po::value(&g_curve.key_file), "your CURVE keypair file (when the daemon encrypts): yours alone, mode 0600")(
       "server-key", po::value(&g_curve.server_file), "the public key file of --endpoint: the daemon's, or the hub's when watching through one")(
@@ -268,6 +271,10 @@ int run_watch(const std::vector<std::string>& args) {
   }
   if (auto why = load_curve(g_curve, vm)) {
     std::cerr << "cardtablectl watch: " << *why << "\n(see cardtablectl watch --help)\n";
+    return kExitUsage;
+  }
+  if (!(heartbeat > 0 && heartbeat <= 3600)) {  // the daemon's own bounds
+    std::cerr << "cardtablectl watch: --heartbeat must be above 0 and at most 3600 seconds, as cardtabled's\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
   // Taken before anything is awaited: taken after the --since replay, a stop during it (Ctrl-C, systemd
@@ -340,7 +347,7 @@ int run_watch(const std::vector<std::string>& args) {
   const auto start = std::chrono::steady_clock::now();
   // A subscriber cannot tell a wrong endpoint or a stopped daemon from a quiet table: said (not on the
   // live endpoint: it carries no heartbeat, and a board's cards come only when it is finished).
-  HeardTables heard(endpoint, !live, start);
+  HeardTables heard(endpoint, !live, heartbeat, start);
   // One live event's body, shown as the live path shows it: its gap replayed first, a seq already
   // shown (by the replay) not shown again.
   const auto take_live = [&](std::string_view body, std::chrono::steady_clock::time_point now) {

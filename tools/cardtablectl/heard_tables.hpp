@@ -1,6 +1,7 @@
 // When a watch last heard its endpoint and each table through it. A subscriber cannot tell a wrong
-// endpoint or a stopped daemon from a quiet table, but a daemon's heartbeat comes every 5 s by default
-// (through a hub too): three missed, and watch says so, once, then goes on listening. Through a hub the
+// endpoint or a stopped daemon from a quiet table, but a daemon's heartbeat comes every --heartbeat
+// seconds (5 by default; through a hub too): three missed, and watch says so, once, then goes on
+// listening. A fixed 15 s called every daemon run with --heartbeat 30 silent, every 15 s. Through a hub the
 // other tables' heartbeats keep coming when one table stops: that table's silence is said on its own, once,
 // and again when it is heard again (a table killed went unnoticed on the screen).
 #pragma once
@@ -15,13 +16,14 @@ namespace cardtable::tools {
 class HeardTables {
  public:
   using Clock = std::chrono::steady_clock;
-  static constexpr auto kQuiet = std::chrono::seconds(15);  // three heartbeats missed
+  static constexpr int kMissed = 3;  // heartbeats missed before a silence is said
 
   // `heartbeats_expected`: false on the live endpoint (no heartbeat; a board's cards come minutes apart).
-  HeardTables(std::string endpoint, bool heartbeats_expected, Clock::time_point start);
-  // Says each table not heard for kQuiet while others are, once per silence.
+  // `heartbeat`: the daemons' --heartbeat, seconds between heartbeats.
+  HeardTables(std::string endpoint, bool heartbeats_expected, double heartbeat, Clock::time_point start);
+  // Says each table not heard for three heartbeats while others are, once per silence.
   void say_silent_tables(Clock::time_point now);
-  // Nothing came in this poll: the endpoint quiet for kQuiet is said, once until something comes.
+  // Nothing came in this poll: the endpoint quiet for three heartbeats is said, once until something comes.
   void nothing(Clock::time_point now);
   // Something came from the endpoint (an event or not).
   void message(Clock::time_point now);
@@ -31,6 +33,9 @@ class HeardTables {
  private:
   std::string endpoint_;
   bool heartbeats_expected_;
+  double heartbeat_;
+  Clock::duration quiet_;  // kMissed heartbeats
+  std::string quiet_words_;  // "15 s"
   Clock::time_point last_heard_;
   bool quiet_said_ = false;
   std::map<std::string, Clock::time_point> table_heard_;
