@@ -56,7 +56,12 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
   }
   low_confidence_run_ = 0;
   low_confidence_reported_ = false;
-  if (!o.cards.empty() && card_came_ < 0) card_came_ = o.time;
+  if (o.cards.empty() && o.unknown == 0) {
+    ++empty_reads_;
+  } else {
+    empty_reads_ = 0;
+    if (!o.cards.empty() && card_came_ < 0) card_came_ = o.time;
+  }
 
   // Flicker is about the raw reads: a zone whose reads keep changing, whatever the change, is uncertain
   // until one reading repeats long enough.
@@ -184,7 +189,11 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     one_offs_.clear();
   }
   if (!settled) return kNoNews;
-  if (candidate_->cards.empty()) card_came_ = -1;
+  // The card that came has gone when the zone settles empty -- and has read empty stable_reads times
+  // running: an empty reading settled by time (two empty reads stable_ms apart, polls dropped between)
+  // says too little (seed 126 at 0.2 flicker and drops: West's card heard, two empty reads, heard again:
+  // it had lain there all along, since before North's card came).
+  if (candidate_->cards.empty() && empty_reads_ >= config.stable_reads) card_came_ = -1;
   if (stable_ && stable_->same_reading(*candidate_)) return kNoNews;
   stable_ = candidate_;
   stable_->time = o.time;

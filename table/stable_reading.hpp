@@ -38,7 +38,7 @@ class StableReading {
   Millis card_heard() const { return card_heard_; }
   bool heard() const { return heard_; }
   // When the card now heard came: the first read that heard a card (a misread or not) since the zone last
-  // settled without one; -1 while none has. Which of two areas had a card first, whatever settled first.
+  // settled without one, stable_reads empty reads running; -1 while none has. Which of two areas had a card first, whatever settled first.
   Millis card_came() const { return card_came_; }
   // Reads in a row, the last ones, that heard nothing while the stable reading holds a card: on a reader
   // that drops replies the card is gone only after noisy_absent_reads of them, but this many say that a
@@ -66,6 +66,7 @@ class StableReading {
     last_.reset();
     count_ = lesser_count_ = run_ = 0;
     card_came_ = -1;
+    empty_reads_ = 0;
   }
 
  private:
@@ -99,6 +100,7 @@ class StableReading {
   Millis last_heard_ = 0;
   Millis card_heard_ = -1;
   Millis card_came_ = -1;
+  int empty_reads_ = 0;  // confident reads running that heard nothing at all
   bool heard_ = false;
   std::deque<Millis> changes_;
   bool flicker_reported_ = false;

@@ -257,6 +257,27 @@ TEST(Stability, AnotherCardAfterEmptyReadsSaysFirstThatTheCardHadGone) {
   EXPECT_TRUE(still.stable()->cards.contains(*Card::parse("HQ")));
 }
 
+// Which of two play areas had a card first decides who led (Laws 53-56), whichever settled first. West's
+// area at the lead to trick 3 of board 8 (seed 126 of bench/reader_faults_sweep at 0.2 flicker and drops):
+// ♣J heard, then two empty reads 300 ms apart with polls dropped between -- an empty reading settled by
+// time -- then ♣J again, while North's card came between. The card had lain there all along: it came
+// when first heard. Only empty reads running as long as stable_reads say it went.
+TEST(Stability, ACardCameWhenFirstHeardAndWentOnlyAfterStableReadsEmptyReads) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, nullptr), c, true);
+  EXPECT_EQ(r.card_came(), -1);
+  r.feed(obs(1000, "CJ"), c, true);
+  EXPECT_EQ(r.card_came(), 1000);
+  r.feed(obs(1400, nullptr), c, true);
+  r.feed(obs(1700, nullptr), c, true);  // settled empty by time: no news (the stable reading was empty)
+  EXPECT_EQ(r.card_came(), 1000) << "two empty reads with polls dropped between: the card may lie there still";
+  r.feed(obs(1800, "CJ"), c, true);
+  EXPECT_EQ(r.card_came(), 1000);
+  for (Millis t : {1900, 2000, 2100}) r.feed(obs(t, nullptr), c, true);
+  EXPECT_EQ(r.card_came(), -1) << "three empty reads running, settled: the card went";
+}
+
 TEST(Uncertainty, ASilentDeviceMakesItsZoneUnknownNotIrregular) {
   auto ev = test::run("zones playing-table\nat 0 clear play:W\nat 2 silent play:W\nend 10\n");
   const Event* e = test::first(ev, "reading.uncertain");
