@@ -56,8 +56,14 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
   }
   low_confidence_run_ = 0;
   low_confidence_reported_ = false;
+  // A card came when its area first heard it, and went once the area has read empty as long as a card
+  // leaving the stable reading needs (noisy_absent_reads on a reader that drops replies): whether or not
+  // the reading settled. Two empty reads stable_ms apart with polls dropped between settle an empty
+  // reading by time, and three empty reads after a card read once settle it by count; on such a reader
+  // either made the leader's card, lying there since before another seat's, a later one -- and its lead a
+  // false lead out of turn (seeds 126 and 182 at 0.2 flicker and drops).
   if (o.cards.empty() && o.unknown == 0) {
-    ++empty_reads_;
+    if (++empty_reads_ >= (noisy ? config.noisy_absent_reads : config.stable_reads)) card_came_ = -1;
   } else {
     empty_reads_ = 0;
     if (!o.cards.empty() && card_came_ < 0) card_came_ = o.time;
@@ -189,11 +195,6 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
     one_offs_.clear();
   }
   if (!settled) return kNoNews;
-  // The card that came has gone when the zone settles empty -- and has read empty stable_reads times
-  // running: an empty reading settled by time (two empty reads stable_ms apart, polls dropped between)
-  // says too little (seed 126 at 0.2 flicker and drops: West's card heard, two empty reads, heard again:
-  // it had lain there all along, since before North's card came).
-  if (candidate_->cards.empty() && empty_reads_ >= config.stable_reads) card_came_ = -1;
   if (stable_ && stable_->same_reading(*candidate_)) return kNoNews;
   stable_ = candidate_;
   stable_->time = o.time;

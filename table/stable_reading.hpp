@@ -38,7 +38,8 @@ class StableReading {
   Millis card_heard() const { return card_heard_; }
   bool heard() const { return heard_; }
   // When the card now heard came: the first read that heard a card (a misread or not) since the zone last
-  // settled without one, stable_reads empty reads running; -1 while none has. Which of two areas had a card first, whatever settled first.
+  // read empty as long as a card needs to leave (stable_reads, noisy_absent_reads on a noisy reader);
+  // -1 while none has. Which of two areas had a card first, whatever settled first.
   Millis card_came() const { return card_came_; }
   // Reads in a row, the last ones, that heard nothing while the stable reading holds a card: on a reader
   // that drops replies the card is gone only after noisy_absent_reads of them, but this many say that a
