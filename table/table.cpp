@@ -243,7 +243,7 @@ void Table::tick(Millis now) {
   // The wait for the leader's card (card_played) ends when its area settles without a card, falls silent,
   // or after lead_wait_ms: the lead out of turn stands.
   if (pending_lead_ && (now_ - pending_lead_->since >= config_.lead_wait_ms ||
-                        readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, pending_lead_->want}.index())].card_came() < 0))
+                        play_reading(pending_lead_->want).card_came() < 0))
     settle_pending_lead();
   // The board back with a pocket short, steady for return_settle_ms (on_pocket): judge it now.
   if (return_pending_ && (phase_ == Phase::Auction || phase_ == Phase::Play || phase_ == Phase::Over) &&
@@ -791,7 +791,7 @@ bool Table::quitted_with_a_card_unread(std::optional<Seat> next, Millis t) {
   // East's hand, and East's next card to a spade a false revoke (Law 61).
   for (Seat x : kAllSeats) {
     auto k = static_cast<std::size_t>(index(x));
-    if (tr.cards[k] && !taken_back_[k] && readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, x}.index())].absent_reads() < config_.stable_reads)
+    if (tr.cards[k] && !taken_back_[k] && play_reading(x).absent_reads() < config_.stable_reads)
       return false;
   }
   Seat unread = Seat::North;
@@ -799,7 +799,7 @@ bool Table::quitted_with_a_card_unread(std::optional<Seat> next, Millis t) {
     if (!tr.cards[static_cast<std::size_t>(index(x))]) unread = x;
   // Only where a card was heard in that seat's play area while the trick lay there: a hand that had no
   // card to play (short, Law 13) leaves its area silent, and that stays Law 13's alert.
-  if (readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, unread}.index())].card_heard() < tr.started) return false;
+  if (play_reading(unread).card_heard() < tr.started) return false;
   const auto ui = static_cast<std::size_t>(index(unread));
   std::size_t ti = tricks_.size() - 1;
   // At the last trick the seat holds one card: the deal less what it played, as long as every card played
@@ -987,9 +987,11 @@ void Table::trick_lead_out_of_turn(Seat s, Seat want, std::size_t ti) {
 // read twice, then named as five other cards running; North's ♦Q settled a poll before it). Which card
 // came first is what the reads say: the leader's area heard a card before the other seat's did, and shows
 // none steadily yet (a card still lying from the last trick is no lead).
+const StableReading& Table::play_reading(Seat s) const { return readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, s}.index())]; }
+
 bool Table::leader_card_came_first(Seat want, Seat s) const {
-  const StableReading& leader = readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, want}.index())];
-  const StableReading& other = readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, s}.index())];
+  const StableReading& leader = play_reading(want);
+  const StableReading& other = play_reading(s);
   return !faced_[static_cast<std::size_t>(index(want))] && leader.card_came() >= 0 && other.card_came() >= 0 &&
          leader.card_came() < other.card_came();
 }
