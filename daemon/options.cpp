@@ -148,7 +148,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   if (o.journal_file_mb < 1) return fail("--journal-file-mb must be 1 or more");
   if (o.journal_file_mb > 4096) return fail("--journal-file-mb: at most 4096");
   // Written as !(inside) so that nan is refused too: --embargo nan held every board for ever.
-  if (!(o.heartbeat > 0 && o.heartbeat <= 3600)) return fail("--heartbeat must be above 0 and at most 3600 seconds (subscribers see gaps through it)");
+  if (!protocol::heartbeat_in_bounds(o.heartbeat)) return fail(std::string("--heartbeat ") + protocol::kHeartbeatBounds + " (subscribers see gaps through it)");
   if (!(o.embargo >= 0 && o.embargo <= 7 * 86400)) return fail("--embargo must be 0 to 604800 seconds (a week)");
   for (auto [name, text, into] : {std::tuple{"--publish", &publish, &o.publish}, {"--control", &control, &o.control}, {"--live", &live, &o.live}}) {
     std::string error;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "protocol/endpoint.hpp"
+#include "protocol/heartbeat.hpp"
 
 namespace cardtable::daemon {
 
@@ -41,7 +42,7 @@ struct Options {
   std::string state_dir = "/var/lib/cardtable";
   int journal_file_mb = 16;
   int journal_files = 16;
-  double heartbeat = 5.0;
+  double heartbeat = protocol::kHeartbeatDefaultSeconds;
 };
 
 struct ParseResult {

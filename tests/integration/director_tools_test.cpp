@@ -375,9 +375,14 @@ TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
   r = run_ctl({"watch", "--live", "-e", nowhere, "--heartbeat", "1", "--seconds", "4.5"});
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_EQ(r.out.find("not even a heartbeat"), std::string::npos) << r.out;
-  r = run_ctl({"watch", "-e", nowhere, "--heartbeat", "0"});
-  EXPECT_EQ(r.status, 2) << r.out;
-  EXPECT_NE(r.out.find("--heartbeat must be above 0"), std::string::npos) << r.out;
+  // The bounds are cardtabled's own (protocol/heartbeat.hpp): every period a daemon runs with, watch takes.
+  for (const char* refused : {"0", "3600.5", "nan"}) {
+    r = run_ctl({"watch", "-e", nowhere, "--heartbeat", refused});
+    EXPECT_EQ(r.status, 2) << refused << ": " << r.out;
+    EXPECT_NE(r.out.find("--heartbeat must be above 0 and at most 3600 seconds"), std::string::npos) << refused << ": " << r.out;
+  }
+  r = run_ctl({"watch", "-e", nowhere, "--heartbeat", "3600", "--seconds", "0.5"});
+  EXPECT_EQ(r.status, 0) << "the daemon's longest heartbeat: " << r.out;
 }
 
 // Through a hub, a gap in a table's seqs (events lost while the hub restarted) sent watch to replay from

@@ -1,4 +1,5 @@
 #include "control_client.hpp"
+#include "protocol/heartbeat.hpp"
 #include "protocol/json_fields.hpp"
 
 #include <boost/program_options.hpp>
@@ -223,7 +224,7 @@ std::optional<json> request(zmq::context_t& ctx, const std::string& endpoint, co
 int run_watch(const std::vector<std::string>& args) {
   std::string endpoint, control;
   std::vector<std::string> filters;
-  double seconds = 0, heartbeat = 5;
+  double seconds = 0, heartbeat = protocol::kHeartbeatDefaultSeconds;
   po::options_description opts("cardtablectl watch [options]");
   opts.add_options()("help,h", "this help")("endpoint,e", po::value(&endpoint)->default_value("tcp://127.0.0.1:5551"), "cardtabled's PUB endpoint, or a hub's downstream (every table's)")(
       "control,c", po::value(&control)->default_value("tcp://127.0.0.1:5552"), "its control endpoint, to replay what came before and gaps; through a hub, "
@@ -249,7 +250,7 @@ int run_watch(const std::vector<std::string>& args) {
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
       "are shown first")(
       "heartbeats", "show daemon.heartbeat events too")(
-      "heartbeat", po::value(&heartbeat)->default_value(5), "seconds between the daemons' heartbeats (their --heartbeat): nothing heard "
+      "heartbeat", po::value(&heartbeat)->default_value(protocol::kHeartbeatDefaultSeconds), "seconds between the daemons' heartbeats (their --heartbeat): nothing heard "
       "for three of them, watch says so on stderr, once, and goes on listening; through a hub, of each table silent while others are heard")(
       "json", "one JSON event a line")(
       "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
@@ -273,8 +274,8 @@ int run_watch(const std::vector<std::string>& args) {
     std::cerr << "cardtablectl watch: " << *why << "\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
-  if (!(heartbeat > 0 && heartbeat <= 3600)) {  // the daemon's own bounds
-    std::cerr << "cardtablectl watch: --heartbeat must be above 0 and at most 3600 seconds, as cardtabled's\n(see cardtablectl watch --help)\n";
+  if (!protocol::heartbeat_in_bounds(heartbeat)) {  // the daemon's own bounds
+    std::cerr << "cardtablectl watch: --heartbeat " << protocol::kHeartbeatBounds << ", as cardtabled's\n(see cardtablectl watch --help)\n";
     return kExitUsage;
   }
   // Taken before anything is awaited: taken after the --since replay, a stop during it (Ctrl-C, systemd

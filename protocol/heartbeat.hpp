@@ -1,0 +1,18 @@
+// The period of daemon.heartbeat: cardtabled sends one every --heartbeat seconds, and cardtablectl watch
+// is told the same period to know when a daemon has fallen silent. One set of bounds for both, so a
+// period the daemon runs with is never refused by the watch that follows it (or the other way round).
+#pragma once
+
+namespace cardtable::protocol {
+
+inline constexpr double kHeartbeatDefaultSeconds = 5.0;
+// At most an hour: a subscriber learns of a gap or a silence only through heartbeats, and longer than
+// that a director would not hear that a table went quiet before the round ended.
+inline constexpr double kHeartbeatMaxSeconds = 3600.0;
+
+constexpr bool heartbeat_in_bounds(double seconds) { return seconds > 0 && seconds <= kHeartbeatMaxSeconds; }
+
+// Said by both programs when the period is refused; each prefixes its own name and option.
+inline constexpr const char* kHeartbeatBounds = "must be above 0 and at most 3600 seconds";
+
+}  // namespace cardtable::protocol
