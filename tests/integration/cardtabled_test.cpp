@@ -347,7 +347,9 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       {{"--plaintext", "--journal-files", "0"}, "--journal-files must be 1 or more"},
       {{"--plaintext", "--journal-file-mb", "0"}, "--journal-file-mb must be 1 or more"},
       {{"--plaintext", "--tournament", "a/b"}, "--tournament 'a/b': no '/'"},
-      {{"--plaintext", "--heartbeat", "0"}, "--heartbeat must be above 0"},
+      {{"--plaintext", "--heartbeat", "0"}, "--heartbeat must be 0.1 to 3600 seconds"},
+      // Shorter than the loop's 100 ms wake-up: a heartbeat at every wake-up, a watch calling it silent.
+      {{"--plaintext", "--heartbeat", "1e-9"}, "--heartbeat must be 0.1 to 3600 seconds"},
       {{"--plaintext", "--silence", "0"}, "--silence must be above 0"},
       {{"--plaintext", "--return-settle", "0"}, "--return-settle must be above 0"},
       {{"--plaintext", "--board-allowance", "1e9"}, "--board-allowance must be above 0 and at most 86400"},
@@ -355,7 +357,7 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       // nan passed "embargo < 0" and held every board for ever; inf too; a heartbeat of inf was none.
       {{"--plaintext", "--embargo", "nan"}, "--embargo must be 0 to 604800 seconds"},
       {{"--plaintext", "--embargo", "inf"}, "--embargo must be 0 to 604800 seconds"},
-      {{"--plaintext", "--heartbeat", "inf"}, "--heartbeat must be above 0 and at most 3600"},
+      {{"--plaintext", "--heartbeat", "inf"}, "--heartbeat must be 0.1 to 3600 seconds"},
       // A folder given as the config file opened as an empty stream: the daemon ran on the defaults.
       {{"--plaintext", "--config", dir.string()}, dir.string() + ": a folder, not a config file"},
       {{"--plaintext", "--config", (dir / "typo.conf").string()}, (dir / "typo.conf").string() + ": unrecognised option 'tabel'"},

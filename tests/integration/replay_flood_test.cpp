@@ -70,7 +70,7 @@ TEST_F(Daemon, AClientsExcessReplayRequestsAreRefusedNamingTheBoundAndTheRestSer
 }
 
 TEST_F(Daemon, LiveEventsKeepArrivingInOrderBetweenTheRepliesOfAReplayFlood) {
-  heartbeat = "0.05";
+  heartbeat = "0.1";  // the shortest the daemon keeps (protocol/heartbeat.hpp)
   start("play-clean-board.scn", 200, {"--loop"});
   ASSERT_TRUE(wait_for([&] {
     auto s = request({{"command", "status"}}, 500);
