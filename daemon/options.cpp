@@ -38,7 +38,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk; the source tree's, run from the build tree)");
   po::options_description timing("The table's timeouts (seconds; default: the scenario's, else the value shown)");
   timing.add_options()
-      ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent) [5]")
+      ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent); at least 1 [5]")
       ("pocket-gap", po::value<double>(), "at the station, a pause this long between cards starts the next pocket [2]")
       ("return-settle", po::value<double>(), "a board back with a pocket read in full under 13 cards is judged once no pocket's reading has changed for this long (a hand put away a few cards at a time; Law 7C) [3]")
       ("board-allowance", po::value<double>(), "a board still in play after this long is timing.slow_board [450]");
@@ -144,6 +144,10 @@ ParseResult parse_options(int argc, const char* const* argv) {
     if (!(v > 0 && v <= 86400)) return fail(std::string("--") + name + " must be above 0 and at most 86400 seconds");
     *into = v;
   }
+  // A zone is silent when its reader has missed many polls (50-100 ms each), not one late reply:
+  // --silence 0.0001 (0 ms) called every zone silent at each tick and heard again at its next read,
+  // 480 lines in 4 s on the demo table, and the director's screen full of "No reading from pocket:W".
+  if (o.silence && *o.silence < 1) return fail("--silence must be at least 1 second (ten reader polls): a shorter silence is a late reply, not a silent reader");
   if (o.journal_files < 1) return fail("--journal-files must be 1 or more (the journal is where replays come from)");
   if (o.journal_file_mb < 1) return fail("--journal-file-mb must be 1 or more");
   if (o.journal_file_mb > 4096) return fail("--journal-file-mb: at most 4096");

@@ -351,6 +351,9 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       // Shorter than the loop's 100 ms wake-up: a heartbeat at every wake-up, a watch calling it silent.
       {{"--plaintext", "--heartbeat", "1e-9"}, "--heartbeat must be 0.1 to 3600 seconds"},
       {{"--plaintext", "--silence", "0"}, "--silence must be above 0"},
+      // Rounded to 0 ms: every zone silent at each tick and heard again at its next read, a flood.
+      {{"--plaintext", "--silence", "0.0001"}, "--silence must be at least 1 second"},
+      {{"--plaintext", "--silence", "0.5"}, "--silence must be at least 1 second"},
       {{"--plaintext", "--return-settle", "0"}, "--return-settle must be above 0"},
       {{"--plaintext", "--board-allowance", "1e9"}, "--board-allowance must be above 0 and at most 86400"},
       {{"--plaintext", "--table", ""}, "--table must not be empty"},
