@@ -10,6 +10,7 @@
 #include "daemon/startup_error.hpp"
 #include "daemon/wire_conversion.hpp"
 #include "protocol/card_seal.hpp"
+#include "protocol/heartbeat.hpp"
 #include "protocol/control.hpp"
 #include "table/command.hpp"
 #include "table/scenario.hpp"  // table::apply: an input record to the table
@@ -239,7 +240,8 @@ int TableHost::board_in_play() const {
 void TableHost::heartbeat() {
   auto hb = daemon_event("daemon.heartbeat", "info", "alive", options_, wall(), mono());
   hb.evidence = {{"last_seq", std::to_string(publisher_.journal().last_seq())}, {"phase", table_->phase_name()},
-                 {"open_alerts", std::to_string(alerts_.open_count())}};  // a hub checks its own list of the table's against it
+                 {"open_alerts", std::to_string(alerts_.open_count())},  // a hub checks its own list of the table's against it
+                 {protocol::kHeartbeatEveryKey, protocol::heartbeat_every_text(options_.heartbeat)}};  // when it is missed
   publisher_.publish(hb, false);  // not journalled: it carries the last seq so that a subscriber can see a gap
 }
 

@@ -3,6 +3,11 @@
 // period the daemon runs with is never refused by the watch that follows it (or the other way round).
 #pragma once
 
+#include <cstdio>
+#include <cstdlib>
+#include <optional>
+#include <string>
+
 namespace cardtable::protocol {
 
 inline constexpr double kHeartbeatDefaultSeconds = 5.0;
@@ -19,5 +24,27 @@ constexpr bool heartbeat_in_bounds(double seconds) { return seconds >= kHeartbea
 
 // Said by both programs when the period is refused; each prefixes its own name and option.
 inline constexpr const char* kHeartbeatBounds = "must be 0.1 to 3600 seconds";
+
+// The heartbeat says its own period (evidence `every`, protocol 1.7), so that a subscriber knows when a
+// table has missed heartbeats without being told each daemon's --heartbeat: watch called a daemon run with
+// --heartbeat 30 silent every 15 s unless it was given the same option, and a hub's --silent-after shorter
+// than a table's heartbeat called it silent between two of them, unsaid.
+inline constexpr const char* kHeartbeatEveryKey = "every";
+
+inline std::string heartbeat_every_text(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", seconds);
+  return text;
+}
+
+// The period a heartbeat's `every` names; nothing when it is not a period a daemon can send (an older
+// daemon's heartbeat has none; a hostile one may say anything).
+inline std::optional<double> heartbeat_every(const std::string& text) {
+  if (text.empty() || text.size() > 31) return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end != text.c_str() + text.size() || !heartbeat_in_bounds(v)) return std::nullopt;
+  return v;
+}
 
 }  // namespace cardtable::protocol

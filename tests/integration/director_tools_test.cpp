@@ -296,14 +296,14 @@ class HubEndpoints : public Daemon {
 // endpoints ctl1 and ctl2; every process ends with the test, whatever fails first.
 class HubVenue : public HubEndpoints {
  protected:
-  void start_venue(std::vector<std::string> hub_options = {}) {
+  void start_venue(std::vector<std::string> hub_options = {}, const std::string& table_heartbeat = "0.2") {
     std::vector<std::string> hub_args = {HUB, "--upstream", up, "--downstream", down, "--control", hubctl};
     hub_args.insert(hub_args.end(), hub_options.begin(), hub_options.end());
     hub = fork_exec(hub_args, (dir / "hub.log").string());
     for (const std::string t : {"1", "2"})
       tables.push_back(fork_exec({CARDTABLED, "--master", SCENARIO_DIR "/master", "--simulate", SCENARIO_DIR "/play-fouled-board.scn",
                                   "--speed", "50", "--plaintext", "--state-dir", (dir / ("state" + t)).string(), "--table", t,
-                                  "--heartbeat", "0.2", "--publish", "connect:" + up, "--control", "bind:" + folder.ipc("ctl" + t),
+                                  "--heartbeat", table_heartbeat, "--publish", "connect:" + up, "--control", "bind:" + folder.ipc("ctl" + t),
                                   "--live", "bind:" + folder.ipc("live" + t)},
                                  (dir / ("daemon" + t + ".log")).string()));
   }
@@ -385,6 +385,23 @@ TEST_F(Daemon, WatchOnASilentEndpointSaysSoAfterThreeMissedHeartbeats) {
   EXPECT_EQ(r.status, 0) << "the daemon's longest heartbeat: " << r.out;
 }
 
+// A daemon run with a heartbeat other than watch's --heartbeat: watch counted the silence in its own
+// --heartbeat (three of 5 s), so a daemon killed while heartbeating every 0.3 s went unsaid for 15 s, and one
+// at 30 s was called silent every 15 s. Each heartbeat says its period now (protocol 1.7), and watch counts
+// the silence in it.
+TEST_F(Daemon, WatchCountsASilenceInTheHeartbeatsTheDaemonSaysItSends) {
+  heartbeat = "0.3";
+  start("play-clean-board.scn", 1, {"--loop"});
+  ASSERT_TRUE(wait_for([&] { return request({{"command", "status"}}, 500).has_value(); })) << log();
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", pub, "-c", ctl, "--seconds", "5"}); });
+  std::this_thread::sleep_for(2s);  // watch subscribed and heard heartbeats
+  stop(SIGKILL);
+  CtlRun r = watching.get();
+  EXPECT_EQ(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("nothing from " + pub + " for 0.9 s, not even a heartbeat (expected every 0.3 s, as its heartbeats said)"), std::string::npos)
+      << r.out;
+}
+
 // Through a hub, a gap in a table's seqs (events lost while the hub restarted) sent watch to replay from
 // --control -- its default endpoint, or one table's -- for every table: 3 s without a line
 // for each gap, the venue frozen on the director's screen, and the lost events named nowhere. Now a gap of
@@ -452,7 +469,7 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_EQ(again.status, 1) << again.out;
   EXPECT_NE(again.out.find("already acknowledged by Anne"), std::string::npos) << again.out;
   CtlRun version = run_ctl({"version", "-c", ctl});
-  EXPECT_NE(version.out.find("protocol 1.6"), std::string::npos) << version.out;
+  EXPECT_NE(version.out.find("protocol 1.7"), std::string::npos) << version.out;
   CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
   EXPECT_EQ(evidence.status, 0) << evidence.out;
   EXPECT_NE(evidence.out.find("DQ"), std::string::npos) << evidence.out;
@@ -577,6 +594,28 @@ TEST_F(HubVenue, AHubCallsATableSilentOnceItsHeartbeatsStop) {
   EXPECT_NE(hub_status.out.find("table default/A/2: silent: its daemon stopped"), std::string::npos) << hub_status.out;
   EXPECT_EQ(hub_status.out.find("table default/A/1: silent"), std::string::npos) << hub_status.out;
   ASSERT_TRUE(wait_for([&] { return text_of(dir / "hub.log").find("default/A/2: silent for") != std::string::npos; })) << text_of(dir / "hub.log");
+  EXPECT_EQ(text_of(dir / "hub.log").find("less than two of them"), std::string::npos) << "1.5 s is seven heartbeats of 0.2 s";
+}
+
+// A hub whose --silent-after is shorter than two of a table's heartbeats calls the table silent between
+// two of them and heard again at the next, all session long, and nothing said why. The heartbeats say
+// their period (protocol 1.7): the hub says so once for each such table, with the value to give.
+TEST_F(HubVenue, AHubSaysOnceWhenATablesHeartbeatsComeFurtherApartThanItsSilentAfterAllows) {
+  start_venue({"--silent-after", "1.5"}, "1");
+  ASSERT_TRUE(wait_for([&] {
+    const std::string hub_log = text_of(dir / "hub.log");
+    return hub_log.find("default/A/1: its heartbeat comes every 1 s") != std::string::npos &&
+           hub_log.find("default/A/2: its heartbeat comes every 1 s") != std::string::npos;
+  })) << text_of(dir / "hub.log");
+  std::this_thread::sleep_for(2500ms);  // two heartbeats more of each
+  const std::string hub_log = text_of(dir / "hub.log");
+  EXPECT_NE(hub_log.find("its heartbeat comes every 1 s (its --heartbeat), and --silent-after 1.5 s is less than two of them: it will be called "
+                         "silent between heartbeats; give the hub --silent-after 3 (three heartbeats) or more"),
+            std::string::npos)
+      << hub_log;
+  std::size_t said = 0;
+  for (auto at = hub_log.find("less than two of them"); at != std::string::npos; at = hub_log.find("less than two of them", at + 1)) ++said;
+  EXPECT_EQ(said, 2u) << "once a table: " << hub_log;
 }
 
 // A table that plays its fouled board (an alert) publishing to a hub that is not there yet: the alert is
@@ -1844,9 +1883,10 @@ TEST_F(HubEndpoints, AnEventOfAnotherShapeIsSaidAndTheWatchGoesOn) {
 // 15 s" quiet, and the table's silence was said nowhere on the director's screen. Now it is said for that
 // table alone, once.
 TEST_F(HubVenue, WatchThroughAHubSaysWhenOneTableFallsSilent) {
-  start_venue();
-  // The tables beat every 0.2 s: watch told so (--heartbeat 1, three of them 3 s, still five times theirs).
-  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", folder.ipc("ctl1"), "--heartbeat", "1", "--seconds", "9"}); });
+  start_venue({}, "1");
+  // The tables beat every second and say so (protocol 1.7): watch, left at its default --heartbeat of 5 s,
+  // counts a table's silence in the table's own heartbeats, three of them 3 s.
+  auto watching = std::async(std::launch::async, [&] { return run_ctl({"watch", "-e", down, "-c", folder.ipc("ctl1"), "--seconds", "9"}); });
   ASSERT_TRUE(wait_for([&] { return hub_reply("status").value("tables", 0) == 2; })) << hub_reply("status").dump(2);
   std::this_thread::sleep_for(1s);  // watch hears both tables
   ::kill(tables[1], SIGKILL);

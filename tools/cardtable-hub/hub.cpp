@@ -15,6 +15,7 @@
 #include "protocol/control.hpp"
 #include "protocol/curve_keys.hpp"
 #include "protocol/endpoint.hpp"
+#include "protocol/heartbeat.hpp"
 #include "protocol/json_fields.hpp"
 #include "protocol/requests.hpp"
 
@@ -195,6 +196,14 @@ long heartbeat_number(const json& hb, const char* key) {
   }
 }
 
+// The period a heartbeat says it comes at (protocol 1.7); nothing from an older daemon or a bad value.
+std::optional<double> heartbeat_period(const json& hb) {
+  if (!hb.is_object() || !hb.contains("evidence") || !hb["evidence"].is_object()) return std::nullopt;
+  const json& ev = hb["evidence"];
+  if (!ev.contains(protocol::kHeartbeatEveryKey) || !ev[protocol::kHeartbeatEveryKey].is_string()) return std::nullopt;
+  return protocol::heartbeat_every(ev[protocol::kHeartbeatEveryKey].get<std::string>());
+}
+
 }  // namespace
 
 void Hub::forward_upstream() {
@@ -260,6 +269,15 @@ void Hub::forward_upstream() {
                                    "not counted in its alerts (" + std::to_string(stale_) + " so far)");
     } else if (topic.ends_with("/daemon.heartbeat")) {
       if (const long last = heartbeat_number(body, "last_seq"); last >= 0) heard_seq(table, t, static_cast<std::uint64_t>(last), true);
+      // A table whose heartbeats come further apart than --silent-after allows is called silent between
+      // two of them, and heard again at the next, all session long: said once (again if its period changes).
+      if (const auto every = heartbeat_period(body); every && *every != t.heartbeat_every) {
+        t.heartbeat_every = *every;
+        if (silent_after_ < 2 * *every)
+          log(Priority::Warning, table + ": its heartbeat comes every " + protocol::heartbeat_every_text(*every) + " s (its --heartbeat), and --silent-after " +
+                                     protocol::heartbeat_every_text(silent_after_) + " s is less than two of them: it will be called silent between " +
+                                     "heartbeats; give the hub --silent-after " + protocol::heartbeat_every_text(3 * *every) + " (three heartbeats) or more");
+      }
       t.last_heartbeat = std::move(body);
       maybe_ask_alerts(table, t);
     } else {

@@ -101,6 +101,7 @@ class Hub {
     std::deque<nlohmann::json> replaced;  // alerts open when their journal was replaced (the newest kept)
     std::chrono::steady_clock::time_point last_heard;  // its last message (heartbeat or event)
     bool silent = false;                               // said silent in the log, until heard again
+    double heartbeat_every = 0;                        // the period its heartbeats say (protocol 1.7); 0: not said
   };
   // Tables not heard for silent_after: logged once when they fall silent (and when heard again).
   void check_silent();

@@ -250,7 +250,7 @@ int run_watch(const std::vector<std::string>& args) {
       "seconds", po::value(&seconds)->default_value(0), "stop after this many seconds (0: until interrupted); stopped (this, SIGTERM, SIGINT), the events received already "
       "are shown first")(
       "heartbeats", "show daemon.heartbeat events too")(
-      "heartbeat", po::value(&heartbeat)->default_value(protocol::kHeartbeatDefaultSeconds), "seconds between the daemons' heartbeats (their --heartbeat): nothing heard "
+      "heartbeat", po::value(&heartbeat)->default_value(protocol::kHeartbeatDefaultSeconds), "seconds between the daemons' heartbeats (their --heartbeat), until a heartbeat says its own (protocol 1.7 and later): nothing heard "
       "for three of them, watch says so on stderr, once, and goes on listening; through a hub, of each table silent while others are heard")(
       "json", "one JSON event a line")(
       "live", "watch the live.* stream instead (the deal and the cards played, after the embargo; broadcasters)")(
@@ -354,7 +354,12 @@ int run_watch(const std::vector<std::string>& args) {
   const auto take_live = [&](std::string_view body, std::chrono::steady_clock::time_point now) {
     json e = json::parse(body, nullptr, false);
     if (!shown.well_formed(e)) return;  // not JSON, or of another shape: said
-    if (const std::string table = table_of(e); heard.table(table, now)) venue.first_heard(table);
+    const std::string table = table_of(e);
+    if (heard.table(table, now)) venue.first_heard(table);
+    // A heartbeat that says its period (protocol 1.7) is believed over --heartbeat, for that table.
+    if (e.value("type", "") == "daemon.heartbeat" && e.contains("evidence") && e["evidence"].is_object())
+      if (const auto every = e["evidence"].find(protocol::kHeartbeatEveryKey); every != e["evidence"].end() && every->is_string())
+        if (const auto period = protocol::heartbeat_every(every->get<std::string>())) heard.heartbeat_period(table, *period);
     venue.handle(std::move(e));
   };
   // What the backlog holds, oldest first (what came during --since; at a stop, what the socket held).

@@ -36,6 +36,30 @@ TEST(HeardTables, AnEndpointIsSilentAfterThreeOfItsDaemonsHeartbeats) {
   EXPECT_EQ(said([&] { live.nothing(t0 + 1h); }), "");
 }
 
+// Each heartbeat says its period (protocol 1.7): a table's silence is three of its own heartbeats, and the
+// endpoint's three of the longest period heard, whatever watch's --heartbeat.
+TEST(HeardTables, TheSilenceIsCountedInThePeriodTheHeartbeatsSay) {
+  const Clock::time_point t0{};
+  HeardTables slow("tcp://table:5551", true, 5, t0);  // watch left at its default
+  slow.message(t0);
+  slow.table("default/A/1", t0);
+  slow.heartbeat_period("default/A/1", 30);
+  EXPECT_EQ(said([&] { slow.nothing(t0 + 16s); }), "") << "three of 5 s are not three of the 30 s the heartbeats say";
+  std::string out = said([&] { slow.nothing(t0 + 91s); });
+  EXPECT_NE(out.find("for 90 s, not even a heartbeat (expected every 30 s, as its heartbeats said)"), std::string::npos) << out;
+
+  HeardTables venue("tcp://hub:5561", true, 5, t0);
+  venue.table("default/A/1", t0);
+  venue.table("default/A/2", t0);
+  venue.heartbeat_period("default/A/1", 0.2);
+  venue.table("default/A/2", t0 + 700ms);
+  venue.message(t0 + 700ms);
+  out = said([&] { venue.say_silent_tables(t0 + 700ms); });
+  EXPECT_EQ(out, "cardtablectl watch: table default/A/1: nothing from it for 0.6 s, not even a heartbeat, while other tables are heard: its "
+                 "daemon stopped, or its machine or network is down. Still listening.\n")
+      << "table 1 beats every 0.2 s; table 2, not saying, is held to --heartbeat";
+}
+
 TEST(HeardTables, ThroughAHubATableSilentWhileOthersAreHeardIsNamedOnceAndAgainWhenBack) {
   const Clock::time_point t0{};
   HeardTables venue("tcp://hub:5561", true, 0.5, t0);
