@@ -191,8 +191,8 @@ int main(int argc, char** argv) {
       "www", po::value(&www)->default_value(www), "the page's folder (index.html, console.js, console.css)")(
       "tls-cert", po::value(&tls_cert), "HTTPS certificate chain (PEM)")("tls-key", po::value(&tls_key), "HTTPS private key (PEM)")(
       "allowance", po::value(&allowance)->default_value(allowance), "seconds a board may take before it shows as slow")(
-      "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost; a --table never heard since the "
-                                                               "start shows as lost after as long")(
+      "lost-after", po::value(&lost_after)->default_value(lost_after), "seconds of silence (no heartbeat) before a table shows as lost, or three of its heartbeats when they say they come "
+                                                               "further apart (protocol 1.7); a --table never heard since the start shows as lost after as long")(
       "max-connections", po::value(&max_connections)->default_value(max_connections),
       "browser connections at most; when all are open, a newcomer closes the one waiting longest for a request (idle, or "
       "its request or TLS handshake still arriving) and takes its place; open pages and requests being answered are never "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "protocol/heartbeat.hpp"
 #include "protocol/json_fields.hpp"
 
 namespace cardtable::console {
@@ -83,11 +84,12 @@ void VenueState::declare_table(const std::string& id, double now) {
   if (t.last_heard == 0 && t.awaited_since == 0) t.awaited_since = now;
 }
 
-// Silent: nothing heard for lost_after_s, or, for a table named in the config and never heard, nothing
-// since the console began to wait for it (a dead daemon is not an idle table).
+// Silent: nothing heard for lost_after_s (or three of the table's heartbeats, when they say they come
+// further apart), or, for a table named in the config and never heard, nothing since the console began
+// to wait for it (a dead daemon is not an idle table).
 bool VenueState::silent(const TableView& t, double now) const {
   const double since = t.last_heard > 0 ? t.last_heard : t.awaited_since;
-  return since > 0 && now - since > lost_after_s_;
+  return since > 0 && now - since > std::max(lost_after_s_, 3 * t.heartbeat_every);
 }
 
 bool VenueState::apply_event(const json& e, double now) {
@@ -108,6 +110,7 @@ bool VenueState::apply_event(const json& e, double now) {
     // The heartbeat says the table is alive and in which phase; events say more, so it only fills gaps.
     std::string phase = evidence(e, "phase");
     if (phase == "auction" || phase == "play") t.phase = phase;
+    if (const auto every = protocol::heartbeat_every(evidence(e, protocol::kHeartbeatEveryKey))) t.heartbeat_every = *every;
     if (std::string tr = evidence(e, "tricks"); !tr.empty()) t.tricks = static_cast<int>(seconds_in(tr));
     return true;
   }

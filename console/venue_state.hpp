@@ -31,6 +31,9 @@ struct TableView {
   // until known. trick_seq: the board.trick they came from, so that a late reply never undoes a newer one.
   int tricks_ns = -1, tricks_ew = -1;
   std::uint64_t trick_seq = 0;
+  // The period its heartbeats say (protocol 1.7; 0 until one has): a table beating every 30 s is lost
+  // after three of them, not after --lost-after's 15 s, when it showed lost between every two.
+  double heartbeat_every = 0;
   std::uint64_t last_seq = 0;
   // The identity of the journal the table's seqs belong to (protocol 1.4; empty: an older daemon, or not
   // heard yet). Another one means the table's journal started again at seq 1 (a state folder wiped, a

@@ -68,6 +68,24 @@ TEST(Tile, ATableThatFallsSilentIsLostAndComesBack) {
   EXPECT_EQ(v.tile("t/A/7", 1017)["silent"], false);
 }
 
+// A table run with --heartbeat 30 showed lost between every two of its heartbeats under the default
+// --lost-after of 15 s. Its heartbeats say their period (protocol 1.7): it is lost after three of them.
+TEST(Tile, ATableWhoseHeartbeatsComeFurtherApartIsLostOnlyAfterThreeOfThem) {
+  VenueState v(450, /*lost_after_s=*/15);
+  v.apply_event(event("daemon.heartbeat", 0, "info", {{"phase", "play"}, {"every", "30"}}), 1000);
+  EXPECT_EQ(v.tile("t/A/7", 1029)["state"], "play") << "between two heartbeats 30 s apart";
+  EXPECT_EQ(v.tile("t/A/7", 1089)["state"], "play");
+  EXPECT_EQ(v.tile("t/A/7", 1091)["state"], "lost") << "three heartbeats missed";
+  // A period a daemon cannot send (a hostile or broken message) is not believed: --lost-after holds.
+  VenueState w(450, 15);
+  w.apply_event(event("daemon.heartbeat", 0, "info", {{"phase", "play"}, {"every", "1e9"}}), 1000);
+  EXPECT_EQ(w.tile("t/A/7", 1016)["state"], "lost");
+  // Beating faster than --lost-after allows for changes nothing: the console's own 15 s still hold.
+  VenueState fast(450, 15);
+  fast.apply_event(event("daemon.heartbeat", 0, "info", {{"phase", "play"}, {"every", "0.2"}}), 1000);
+  EXPECT_EQ(fast.tile("t/A/7", 1010)["state"], "play");
+}
+
 TEST(Tile, AnUnpluggedDeviceShowsUntilItReturns) {
   VenueState v;
   v.apply_event(event("device.lost", 1, "warning", {{"device", "reader-2"}}), 1000);
