@@ -10,8 +10,8 @@
 #include "daemon/startup_error.hpp"
 #include "daemon/wire_conversion.hpp"
 #include "protocol/card_seal.hpp"
-#include "protocol/heartbeat.hpp"
 #include "protocol/control.hpp"
+#include "protocol/heartbeat.hpp"
 #include "table/command.hpp"
 #include "table/scenario.hpp"  // table::apply: an input record to the table
 
