@@ -110,7 +110,7 @@ bool VenueState::apply_event(const json& e, double now) {
     // The heartbeat says the table is alive and in which phase; events say more, so it only fills gaps.
     std::string phase = evidence(e, "phase");
     if (phase == "auction" || phase == "play") t.phase = phase;
-    if (const auto every = protocol::heartbeat_every(evidence(e, protocol::kHeartbeatEveryKey))) t.heartbeat_every = *every;
+    if (const auto every = protocol::heartbeat_every(e)) t.heartbeat_every = *every;
     if (std::string tr = evidence(e, "tricks"); !tr.empty()) t.tricks = static_cast<int>(seconds_in(tr));
     return true;
   }

@@ -8,6 +8,10 @@
 #include <optional>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
+#include "protocol/json_fields.hpp"
+
 namespace cardtable::protocol {
 
 inline constexpr double kHeartbeatDefaultSeconds = 5.0;
@@ -45,6 +49,14 @@ inline std::optional<double> heartbeat_every(const std::string& text) {
   const double v = std::strtod(text.c_str(), &end);
   if (end != text.c_str() + text.size() || !heartbeat_in_bounds(v)) return std::nullopt;
   return v;
+}
+
+// The period a daemon.heartbeat says in its evidence, read the same way by the hub, watch and the console.
+inline std::optional<double> heartbeat_every(const nlohmann::json& heartbeat) {
+  if (!heartbeat.is_object()) return std::nullopt;
+  const auto evidence = heartbeat.find("evidence");
+  if (evidence == heartbeat.end()) return std::nullopt;
+  return heartbeat_every(string_field(*evidence, kHeartbeatEveryKey));
 }
 
 }  // namespace cardtable::protocol

@@ -196,14 +196,6 @@ long heartbeat_number(const json& hb, const char* key) {
   }
 }
 
-// The period a heartbeat says it comes at (protocol 1.7); nothing from an older daemon or a bad value.
-std::optional<double> heartbeat_period(const json& hb) {
-  if (!hb.is_object() || !hb.contains("evidence") || !hb["evidence"].is_object()) return std::nullopt;
-  const json& ev = hb["evidence"];
-  if (!ev.contains(protocol::kHeartbeatEveryKey) || !ev[protocol::kHeartbeatEveryKey].is_string()) return std::nullopt;
-  return protocol::heartbeat_every(ev[protocol::kHeartbeatEveryKey].get<std::string>());
-}
-
 }  // namespace
 
 void Hub::forward_upstream() {
@@ -271,7 +263,7 @@ void Hub::forward_upstream() {
       if (const long last = heartbeat_number(body, "last_seq"); last >= 0) heard_seq(table, t, static_cast<std::uint64_t>(last), true);
       // A table whose heartbeats come further apart than --silent-after allows is called silent between
       // two of them, and heard again at the next, all session long: said once (again if its period changes).
-      if (const auto every = heartbeat_period(body); every && *every != t.heartbeat_every) {
+      if (const auto every = protocol::heartbeat_every(body); every && *every != t.heartbeat_every) {
         t.heartbeat_every = *every;
         if (silent_after_ < 2 * *every)
           log(Priority::Warning, table + ": its heartbeat comes every " + protocol::heartbeat_every_text(*every) + " s (its --heartbeat), and --silent-after " +

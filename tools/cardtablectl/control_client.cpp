@@ -357,9 +357,8 @@ int run_watch(const std::vector<std::string>& args) {
     const std::string table = table_of(e);
     if (heard.table(table, now)) venue.first_heard(table);
     // A heartbeat that says its period (protocol 1.7) is believed over --heartbeat, for that table.
-    if (e.value("type", "") == "daemon.heartbeat" && e.contains("evidence") && e["evidence"].is_object())
-      if (const auto every = e["evidence"].find(protocol::kHeartbeatEveryKey); every != e["evidence"].end() && every->is_string())
-        if (const auto period = protocol::heartbeat_every(every->get<std::string>())) heard.heartbeat_period(table, *period);
+    if (protocol::string_field(e, "type") == "daemon.heartbeat")
+      if (const auto every = protocol::heartbeat_every(e)) heard.heartbeat_period(table, *every);
     venue.handle(std::move(e));
   };
   // What the backlog holds, oldest first (what came during --since; at a stop, what the socket held).
