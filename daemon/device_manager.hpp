@@ -45,6 +45,7 @@ class DeviceManager : public devices::DeviceSink {
   std::vector<table::Zone> zones() const;  // every zone some device serves
   nlohmann::json status() const;
   devices::Device* find(const std::string& name) const;
+  const std::vector<std::unique_ptr<devices::Device>>& all() const { return devices_; }
   bool lost(const table::Zone& zone) const;  // the zone's device is lost now
 
   void push(table::TableInput input) override { inputs_.push(std::move(input)); }

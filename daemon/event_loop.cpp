@@ -104,6 +104,7 @@ EventLoop::EventLoop(Options options)
   load_decks();
   auto ms = [](double seconds) { return static_cast<table::Millis>(seconds * 1000.0 + 0.5); };
   if (options_.silence) table_config.silence_ms = ms(*options_.silence);
+  poll_silence_ = PollSilence(table_config.silence_ms);
   if (options_.pocket_gap) table_config.pocket_gap_ms = ms(*options_.pocket_gap);
   if (options_.return_settle) table_config.return_settle_ms = ms(*options_.return_settle);
   if (options_.board_allowance) table_config.board_allowance_ms = ms(*options_.board_allowance);
@@ -214,6 +215,14 @@ int EventLoop::run() {
     log(Priority::Error, std::string("cannot start a device: ") + e.what());
     return 2;
   }
+  // Each device's period is known once it has started (its options read): a silence under three of its
+  // polls would flap its zones all session (poll_silence.hpp).
+  for (const auto& device : devices_.all())
+    if (auto why = poll_silence_.at_start(*device)) {
+      log(Priority::Error, "cannot start: " + *why);
+      devices_.stop();
+      return 2;
+    }
   // The table's clock: a tick every 100 ms (table_clock.hpp); not armed for a sped-up scenario's own ticks.
   if (!clock_.start_timer()) {
     log(Priority::Error, std::string("timerfd: ") + strerror(errno));
@@ -234,6 +243,8 @@ int EventLoop::run() {
       for (const devices::DeviceEvent& e : devices_.take_events()) {
         const devices::Device* device = devices_.find(e.device);
         host_->on_device_event(e, device ? device->driver() : std::string());
+        if (device && e.kind == devices::DeviceEvent::Kind::Added)
+          if (auto why = poll_silence_.on_added(*device)) log(Priority::Warning, *why);
       }
     if (items[4].revents & ZMQ_POLLIN) host_->apply(clock_.tick());
     if (items[5].revents & ZMQ_POLLIN)

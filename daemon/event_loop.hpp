@@ -23,6 +23,7 @@
 #include "daemon/journal_reader.hpp"
 #include "daemon/latency_window.hpp"
 #include "daemon/options.hpp"
+#include "daemon/poll_silence.hpp"
 #include "daemon/publisher.hpp"
 #include "daemon/service_notifier.hpp"
 #include "daemon/signal_set.hpp"
@@ -31,6 +32,7 @@
 #include "daemon/table_requests.hpp"
 #include "protocol/zap_authenticator.hpp"
 #include "table/input.hpp"
+#include "table/table_config.hpp"
 
 namespace cardtable::daemon {
 
@@ -55,6 +57,7 @@ class EventLoop {
   TableClock clock_;  // the table's one clock and its timer
   DeviceQueue queue_;
   DeviceManager devices_{queue_};
+  PollSilence poll_silence_{table::TableConfig{}.silence_ms};  // set from --silence before the devices start
   devices::InputScript scenario_;  // what the device "sim" plays (--simulate), made as it plays
   zmq::context_t context_;
   std::unique_ptr<protocol::ZapAuthenticator> zap_;  // with CURVE only

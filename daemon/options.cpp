@@ -38,7 +38,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk; the source tree's, run from the build tree)");
   po::options_description timing("The table's timeouts (seconds; default: the scenario's, else the value shown)");
   timing.add_options()
-      ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent); at least 1 [5]")
+      ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent); at least 1, and three polls of every reader [5]")
       ("pocket-gap", po::value<double>(), "at the station, a pause this long between cards starts the next pocket [2]")
       ("return-settle", po::value<double>(), "a board back with a pocket read in full under 13 cards is judged once no pocket's reading has changed for this long (a hand put away a few cards at a time; Law 7C) [3]")
       ("board-allowance", po::value<double>(), "a board still in play after this long is timing.slow_board [450]");

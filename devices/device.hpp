@@ -122,6 +122,10 @@ class Device {
   virtual bool present() const = 0;
   // Driver-specific health, merged into status(): firmware, poll period, last error.
   virtual nlohmann::json health() const { return nlohmann::json::object(); }
+  // The period, in ms, at which the device reads its zones, as far as it knows now (an option, the model
+  // named, its handshake): the daemon checks it against --silence. 0: it reads on no beat of its own (the
+  // sim, a camera's frames) or does not know yet (a reader whose model comes with the hardware).
+  virtual int poll_ms() const { return 0; }
   // Swaps the decks (on SIGHUP, after the daemon reloaded the folder).
   virtual void set_decks(std::shared_ptr<const DeckLibrary> decks) { (void)decks; }
 

@@ -90,6 +90,7 @@ bool UsbReader::start(DeviceSink& sink, std::string& error) {
     return false;
   }
   if (poll) poll_ms_ = option_poll_ms_ = static_cast<int>(*poll);
+  else poll_ms_ = expected_poll_ms(o.text("model"));
   warn_whole_hands();
   sink_ = &sink;
   {
@@ -174,6 +175,23 @@ nlohmann::json UsbReader::health() const {
   if (poll_ms_ > 0) j["poll_ms"] = poll_ms_;
   if (!last_error_.empty()) j["last_error"] = last_error_;
   return j;
+}
+
+int UsbReader::poll_ms() const {
+  std::lock_guard lock(mutex_);
+  return poll_ms_;
+}
+
+// Before the hardware is there, the period it will be polled at is known when the model is: named by
+// model=, or the only period the quirk file gives the driver's protocol. A board's HELLO may lengthen it.
+int UsbReader::expected_poll_ms(const std::optional<std::string>& model) const {
+  if (model) return quirks_.by_model(*model)->poll_ms;
+  int period = 0;
+  for (const ReaderQuirk* q : quirks_.by_protocol(protocol_)) {
+    if (period && q->poll_ms != period) return 0;
+    period = q->poll_ms;
+  }
+  return period;
 }
 
 void UsbReader::set_decks(std::shared_ptr<const DeckLibrary> decks) {

@@ -99,6 +99,7 @@ class UsbReader : public Device, private UsbListener {
   void stop() override;
   bool present() const override { return present_; }
   nlohmann::json health() const override;
+  int poll_ms() const override;
   void set_decks(std::shared_ptr<const DeckLibrary> decks) override;
 
  protected:
@@ -122,6 +123,7 @@ class UsbReader : public Device, private UsbListener {
 
  private:
   bool offer(libusb_device* device) override;
+  int expected_poll_ms(const std::optional<std::string>& model) const;
   void left(libusb_device* device) override;
   void run(libusb_device* device, ReaderQuirk quirk);
   Outcome open_and_handshake(libusb_device* device, const ReaderQuirk& quirk, libusb_device_handle*& handle,

@@ -252,6 +252,49 @@ TEST_F(DaemonWithReaders, ABoardThatGoesQuietMakesItsZonesSilentFromTheDaemonsOw
   EXPECT_TRUE(until([](auto& ev) { return count(ev, "reading.resumed") == 4; })) << log();
 }
 
+// A reader polled every 2 s under the default --silence of 5 s: one unanswered poll left its zones 4 s
+// without a reading, two running called them silent -- uncertain and resumed on every director's screen,
+// nothing saying why. Refused at start now (exit 2), naming the reader and the silence to give.
+TEST_F(DaemonWithReaders, ASilenceUnderThreePollsOfAReaderIsRefusedAtStartNamingTheSilenceToGive) {
+  start({"--master", SCENARIO_DIR "/master", "--device", "board0=cardtable-board:poll_ms=2000", "--zone", "play:N=board0/antenna0",
+         "--quirks", PATIENT_QUIRKS});
+  int st = 0;
+  pid_t ended = 0;
+  for (int i = 0; i < 200 && ended == 0; ++i) {
+    ended = ::waitpid(pid_, &st, WNOHANG);
+    if (ended == 0) std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_EQ(ended, pid_) << "still running after 10 s\n" << log();
+  pid_ = -1;
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 2) << log();
+  EXPECT_NE(log().find("board0 is polled every 2000 ms: --silence 5 is under three of its polls: a poll or two unanswered would call its zones silent; "
+                       "give --silence 6 or more, or a shorter poll_ms="),
+            std::string::npos)
+      << log();
+}
+
+// A board's HELLO says how fast it can scan, which the daemon learns only when the board is plugged in:
+// a board that scans every 2.5 s under the default silence is said once in the log, with the silence to
+// give; its zones still read.
+TEST_F(DaemonWithReaders, ABoardThatScansSlowerThanTheSilenceAllowsIsSaidOnceWhenItArrives) {
+  board_.min_poll_ms = 2500;
+  plug(4);
+  start(PATIENT_QUIRKS);
+  ASSERT_TRUE(until([](auto& ev) { return count(ev, "device.added") == 1; })) << log();
+  const std::string says = "board0 is polled every 2500 ms: --silence 5 is under three of its polls: a poll or two unanswered would call its zones silent; "
+                           "give --silence 7.5 or more";
+  auto said = [&] {
+    const std::string text = log();
+    std::size_t n = 0;
+    for (auto at = text.find(says); at != std::string::npos; at = text.find(says, at + 1)) ++n;
+    return n;
+  };
+  for (int i = 0; i < 100 && said() == 0; ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(said(), 1u) << log();
+  ASSERT_TRUE(status());
+  EXPECT_EQ((*status())["devices"][0]["poll_ms"], 2500);
+}
+
 // No scenario anywhere: the board's pockets on a reader board, short timeouts by option. The slow board
 // and the silent zones come from the daemon's own timer.
 TEST_F(DaemonWithReaders, ASlowBoardAndSilentZonesFireFromTheDaemonsClockWithNoScenario) {

@@ -371,6 +371,21 @@ TEST_F(UsbReaders, ABoardIsPolledNoFasterThanItsHelloSays) {
   EXPECT_LE(scans, 6) << "the quirk file's 20 ms would be 50";
   EXPECT_GE(scans, 2);
   EXPECT_EQ(reader.status()["poll_ms"], 250);
+  EXPECT_EQ(reader.poll_ms(), 250) << "what the daemon checks --silence against once the board is there";
+}
+
+// The daemon refuses a --silence under three polls before it starts reading (daemon/poll_silence.hpp): the
+// reader says its period as soon as its options or the quirk file say it, before any hardware is there.
+TEST_F(UsbReaders, AReaderSaysItsPollPeriodBeforeItIsPluggedInWhenItsOptionsOrTheQuirkFileSayIt) {
+  env_.quirks_path = CARDTABLE_SHIPPED_QUIRKS;  // acr122u and scl3711 both at 100 ms, the board at 50 ms
+  Device& by_option = start(std::make_unique<BoardReader>(config("board0", "cardtable-board", {{2, zone("scan")}}, {{"poll_ms", "2000"}}), env_));
+  EXPECT_EQ(by_option.poll_ms(), 2000);
+  Device& by_model = start(std::make_unique<Acr122uReader>(config("reader0", "acr122u", {{0, zone("play:N")}}, {{"model", "scl3711"}}), env_));
+  EXPECT_EQ(by_model.poll_ms(), 100);
+  Device& by_protocol = start(std::make_unique<Acr122uReader>(config("reader1", "acr122u", {{0, zone("play:S")}}), env_));
+  EXPECT_EQ(by_protocol.poll_ms(), 100) << "every pn53x-ccid model of the file is polled every 100 ms";
+  EXPECT_EQ(by_option.status()["poll_ms"], 2000);
+  EXPECT_FALSE(by_option.present());
 }
 
 TEST_F(UsbReaders, BoardShakesHandsAndMapsPhysicalAntennasThroughTheQuirkOrder) {
