@@ -2,10 +2,11 @@
 // A reader polled every P ms misses a poll now and then (a reply lost, a transfer timed out and retried:
 // docs/hardware.md): its zones then go 2P, and a slow transfer more, between two readings. A silence
 // under three polls calls such zones silent and heard again whenever a poll or two go unanswered -- a
-// reading.uncertain and a reading.resumed on every director's screen each time, nothing saying why. A period the daemon
-// knows at start (poll_ms=, model=, the quirk file's one period for the driver) is checked then and the
-// start refused; one it learns only when the reader arrives (a board whose HELLO says it scans slower, a
-// model the quirk file polls slowly) is said once in the log, naming the --silence to give.
+// reading.uncertain and a reading.resumed on every director's screen each time, nothing saying why. A
+// period the daemon knows at start (poll_ms=, model=, the quirk file's one period for the driver; a
+// recording's period_ms=) is checked then and the start refused; one it learns only when the reader
+// arrives (a board whose HELLO says it scans slower, a model the quirk file polls slowly) is said once in
+// the log, naming the --silence to give.
 #pragma once
 
 #include <map>

@@ -126,6 +126,8 @@ class Device {
   // named, its handshake): the daemon checks it against --silence. 0: it reads on no beat of its own (the
   // sim, a camera's frames) or does not know yet (a reader whose model comes with the hardware).
   virtual int poll_ms() const { return 0; }
+  // The option that sets that period, for the advice when it is too long for --silence.
+  virtual std::string poll_option() const { return "poll_ms"; }
   // Swaps the decks (on SIGHUP, after the daemon reloaded the folder).
   virtual void set_decks(std::shared_ptr<const DeckLibrary> decks) { (void)decks; }
 

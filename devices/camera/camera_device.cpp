@@ -101,7 +101,7 @@ void CameraDevice::run(DeviceSink& sink) {
     event(sink, DeviceEvent::Kind::Error, e.what());  // each source's error names its path
     return;
   }
-  const bool live = settings_.source.rfind("v4l2:", 0) == 0 || settings_.source.rfind("/dev/video", 0) == 0;
+  const bool live = this->live();
   vision::FrameStabiliser stabiliser(settings_.settle);
   std::map<int, table::Observation> last_by_zone;  // the last frame's reading, for a recording's end
   auto next_due = steady::now();

@@ -69,8 +69,13 @@ class CameraDevice : public Device {
   void stop() override;
   bool present() const override { return present_; }
   nlohmann::json health() const override;
+  // A recording is replayed at period_ms, each frame reporting every zone; a camera runs at its own rate,
+  // which it alone knows (0).
+  int poll_ms() const override { return live() ? 0 : static_cast<int>(settings_.period_ms); }
+  std::string poll_option() const override { return "period_ms"; }
 
  private:
+  bool live() const { return settings_.source.rfind("v4l2:", 0) == 0 || settings_.source.rfind("/dev/video", 0) == 0; }
   void run(DeviceSink& sink);
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
   std::unique_ptr<vision::FrameSource> open_source() const;

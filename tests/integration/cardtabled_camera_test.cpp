@@ -49,11 +49,11 @@ class DaemonWithCamera : public ::testing::Test {
     }
   }
   // name_the_model false: no model= (the daemon's default, from the build tree the source tree's model).
-  void start(const std::string& extra_options = "", bool name_the_model = true) {
+  void start(const std::string& extra_options = "", bool name_the_model = true, int period_ms = 100) {
     control_ = folder_.ipc("control");
     std::vector<std::string> args = {CARDTABLED, "--master", SCENARIO_DIR "/master",
                                      "--device", "cam0=camera:source=folder:" + (dir_ / "frames").string() + ",zones=" + (dir_ / "zones.txt").string() +
-                                                     (name_the_model ? ",model=" CARDTABLE_VISION_MODEL : "") + ",period_ms=100" + extra_options,
+                                                     (name_the_model ? ",model=" CARDTABLE_VISION_MODEL : "") + ",period_ms=" + std::to_string(period_ms) + extra_options,
                                      "--state-dir", (dir_ / "state").string(), "--publish", folder_.ipc("pub"),
                                      "--control", control_, "--live", folder_.ipc("live"), "--heartbeat", "3600"};
     pid_ = cardtable::test::spawn(args, (dir_ / "daemon.log").string());
@@ -116,6 +116,18 @@ class DaemonWithCamera : public ::testing::Test {
   pid_t pid_ = -1;
   std::vector<json> events_;
 };
+
+// A recording replayed at a frame every 2 s reports each zone every 2 s: under the default --silence of 5 s
+// its zones would be called silent whenever a frame or two came late. Refused at start, as a slow reader is.
+TEST_F(DaemonWithCamera, ARecordingReplayedSlowerThanTheSilenceAllowsIsRefusedAtStart) {
+  frames({}, 1);
+  start("", true, 2000);
+  EXPECT_EQ(cardtable::test::exit_within(pid_, 10s), 2) << log();
+  EXPECT_NE(log().find("cam0 reads its zones every 2000 ms: --silence 5 is under three of those reads: one or two missed would call its zones "
+                       "silent; give --silence 6 or more, or a shorter period_ms="),
+            std::string::npos)
+      << log();
+}
 
 TEST_F(DaemonWithCamera, TheCameraIsADeviceOfTheDaemonServingTheZonesOfItsCalibrationFile) {
   frames({}, 5);

@@ -45,6 +45,21 @@ inline int end_process(pid_t& pid, int sig = SIGTERM) {
   return st;
 }
 
+// Waits up to `limit` for a process that should end on its own (a start refused); its exit status, or
+// nothing while it still runs (then `pid` is left for end_process).
+inline std::optional<int> exit_within(pid_t& pid, std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    int st = 0;
+    if (::waitpid(pid, &st, WNOHANG) == pid) {
+      pid = -1;
+      return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    }
+    if (std::chrono::steady_clock::now() >= end) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 // One request on a fresh REQ socket; `prepare` may set options (CURVE keys) before it connects.
 inline std::optional<nlohmann::json> control_request(zmq::context_t& ctx, const std::string& endpoint, const nlohmann::json& body,
                                                      int timeout_ms, const std::function<void(zmq::socket_t&)>& prepare = {}) {

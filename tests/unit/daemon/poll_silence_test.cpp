@@ -30,18 +30,29 @@ TEST(PollSilence, ASilenceOfThreePollsOrMoreServesTheReader) {
 TEST(PollSilence, ASilenceUnderThreePollsIsRefusedAtStartNamingTheDeviceAndTheSilenceToGive) {
   const PollSilence silence(5000);
   EXPECT_EQ(silence.at_start(Beat(2000)),
-            "board0 is polled every 2000 ms: --silence 5 is under three of its polls: a poll or two unanswered would call its zones silent; "
+            "board0 reads its zones every 2000 ms: --silence 5 is under three of those reads: one or two missed would call its zones silent; "
             "give --silence 6 or more, or a shorter poll_ms=");
-  EXPECT_NE(PollSilence(1000).at_start(Beat(500)).value_or("").find("--silence 1 is under three of its polls: a poll or two unanswered would call its zones silent; "
+  EXPECT_NE(PollSilence(1000).at_start(Beat(500)).value_or("").find("--silence 1 is under three of those reads: one or two missed would call its zones silent; "
                                                                      "give --silence 1.5 or more"),
             std::string::npos);
+}
+
+// A recording replayed at one frame every 2 s: the advice names the camera's own option.
+TEST(PollSilence, TheAdviceNamesTheOptionThatSetsTheDevicesPeriod) {
+  struct Recording : Beat {
+    using Beat::Beat;
+    std::string poll_option() const override { return "period_ms"; }
+  };
+  const auto why = PollSilence(5000).at_start(Recording(2000));
+  ASSERT_TRUE(why);
+  EXPECT_TRUE(why->ends_with("give --silence 6 or more, or a shorter period_ms=")) << *why;
 }
 
 TEST(PollSilence, AReaderArrivingPolledTooSlowlyIsSaidOnceAndAgainOnlyWhenItsPeriodChanges) {
   PollSilence silence(5000);
   Beat board(2500);  // its HELLO said it scans no faster
   EXPECT_EQ(silence.on_added(board),
-            "board0 is polled every 2500 ms: --silence 5 is under three of its polls: a poll or two unanswered would call its zones silent; "
+            "board0 reads its zones every 2500 ms: --silence 5 is under three of those reads: one or two missed would call its zones silent; "
             "give --silence 7.5 or more");
   EXPECT_FALSE(silence.on_added(board)) << "plugged back in: said already";
   board.poll_ms_ = 4000;  // another board in its place, slower still

@@ -110,6 +110,18 @@ TEST_F(CameraDeviceTest, ItsZonesAreTheCalibrationFilesAndNoZoneOptionCanOverrid
   EXPECT_NE(error_of(c).find("zones come from its calibration file"), std::string::npos);
 }
 
+// The daemon checks --silence against a device's period (daemon/poll_silence.hpp): a recording reports
+// every zone each frame, at period_ms; a live camera at its own rate, which only it knows.
+TEST_F(CameraDeviceTest, ARecordingSaysItsFramePeriodAndALiveCameraNone) {
+  auto recording = make(config({{"period_ms", "2000"}}));
+  ASSERT_TRUE(recording);
+  EXPECT_EQ(recording->poll_ms(), 2000);
+  EXPECT_EQ(recording->poll_option(), "period_ms");
+  auto camera = make(config({{"source", "v4l2:/dev/video63"}}));
+  ASSERT_TRUE(camera);
+  EXPECT_EQ(camera->poll_ms(), 0);
+}
+
 TEST_F(CameraDeviceTest, ABadConfigurationIsRefusedNamingTheDeviceAndTheReason) {
   auto c = config();
   c.options.erase("source");
