@@ -154,7 +154,7 @@ bool VenueState::apply_event(const json& e, double now) {
     std::string dev = evidence(e, "device");
     if (dev.empty()) dev = type;
     t.devices[dev] = type.ends_with("lost") ? "lost" : type.ends_with("error") ? "error" : "ok";
-  } else if (type == "reading.uncertain" || type == "reading.resumed") {
+  } else if (type == "reading.resumed" || (type == "reading.uncertain" && zone_goes_unread(evidence(e, "cause")))) {
     std::string zone = evidence(e, "zone");
     if (zone.empty()) zone = "reading";
     t.devices[zone] = type == "reading.uncertain" ? "uncertain" : "ok";
@@ -237,6 +237,12 @@ void VenueState::apply_replayed(const json& e) {
   t.timeline.insert(at, std::move(v));
   if (t.timeline.size() > kTimelineLength) t.timeline.pop_back();
 }
+
+// A zone silent, or its device lost, reads nothing until a reading.resumed says so. Flicker and low
+// confidence are said when they begin and never when they end (the zone settles without a word), and a
+// stray zone's reading has no end at all: marked, each left its zone "uncertain" for the rest of the
+// session.
+bool VenueState::zone_goes_unread(const std::string& cause) { return cause == "silent" || cause == "device lost"; }
 
 bool VenueState::is_alert(const json& v) {
   const std::string sev = str(v, "severity"), cls = str(v, "class");

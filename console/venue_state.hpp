@@ -113,6 +113,8 @@ class VenueState {
   bool alert_open(const std::string& table, std::uint64_t seq) const;
   // An event a director must see to (alert severity; a warning of an irregularity or of timing).
   static bool is_alert(const nlohmann::json& view);
+  // Whether a reading.uncertain of this cause leaves its zone unread until a reading.resumed.
+  static bool zone_goes_unread(const std::string& cause);
   static constexpr std::size_t kAcksKept = 1000;
   // The first seq missing at a table, when this event (or a heartbeat's last_seq) shows a gap; 0 if none.
   std::uint64_t gap_before(const nlohmann::json& event) const;

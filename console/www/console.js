@@ -149,7 +149,7 @@ function drawTile(id) {
   won.dataset.ew = sides ? d.tricks_ew : '';
   t.el.title = `Table ${d.id}: ${d.state}` + (d.state === 'lost' ? ` (${lostWhy(d)})` : '') + (d.board ? `, board ${d.board}` : '') +
     (sides ? `, tricks North-South ${d.tricks_ns}, East-West ${d.tricks_ew}` : d.tricks ? `, ${d.tricks} tricks` : '') +
-    (d.alerts ? `, ${d.alerts} open alert(s)` : '') +
+    (d.alerts ? `, ${d.alerts} open alert(s)` : '') + unread(d) +
     (d.missed ? `, ${d.missed} event(s) missed that the console could not fetch (no control endpoint, the table did not answer, gone from its journal, or damaged in it; the log says which): check the table` : '') +
     (d.live_missed ? `, ${d.live_missed} released hand event(s) missed that the broadcasters' pages lack (the log says which)` : '');
   t.el.classList.toggle('missed', !!d.missed);
@@ -163,6 +163,13 @@ function lostWhy(d) {
   if (d.silent) return `silent: not heard since ${new Date(d.last_heard * 1000).toLocaleTimeString()}`;
   const gone = Object.entries(d.devices || {}).filter(([, h]) => h === 'lost').map(([name]) => name);
   return `device gone: ${gone.join(', ') || '?'}`;
+}
+
+// Zones that read nothing now (silent, or their device lost): the table's checks there are blind until
+// they read again, which the tile's state alone does not say.
+function unread(d) {
+  const zones = Object.entries(d.devices || {}).filter(([, h]) => h === 'uncertain').map(([name]) => name);
+  return zones.length ? `, not reading: ${zones.join(', ')}` : '';
 }
 
 function drawElapsed(t) {

@@ -3,7 +3,8 @@
 off, its daemon dead, its cable out) or a device of it gone (a reader unplugged): a director walks to the
 table either way, but looks for different things, and the tile's title said only "lost". Now it says
 "silent: not heard since <clock time>" or "device gone: <the device>", and the tile comes back when the table
-speaks again. The table is a stand-in publishing its events; the console and the browser are real.
+speaks again. A zone that reads nothing (silent, its device lost) is named on the tile ("not reading: play:N")
+until it reads again. The table is a stand-in publishing its events; the console and the browser are real.
   usage: lost_tile_test.py BUILD_DIR SOURCE_DIR    (exit 77: chromium or chromedriver missing)"""
 import os
 import sys
@@ -23,6 +24,15 @@ def check(venue, table, pub, driver):
     def says(type_="daemon.heartbeat", **kw):
         pub.send_multipart([s.encode() for s in event(1, next(seq), type_, **kw)])
     wait_for("the table heard", lambda: says() or tile().get_attribute("data-state") == "idle", 20, every=0.3)
+    # A zone that reads nothing (silent here) is named on the tile until it reads again: the table's checks
+    # there are blind meanwhile. A flicker warning is said only when it begins: it names no zone for good.
+    says("reading.uncertain", severity="warning", message="No reading from play:N", evidence={"zone": "play:N", "cause": "silent"})
+    says("reading.uncertain", severity="warning", message="play:W keeps changing", evidence={"zone": "play:W", "cause": "flicker"})
+    wait_for("the unread zone on the tile", lambda: "not reading: play:N" in (tile().get_attribute("title") or ""), 10)
+    print("unread:", tile().get_attribute("title"))
+    assert "play:W" not in tile().get_attribute("title"), tile().get_attribute("title")
+    says("reading.resumed", message="Readings from play:N again", evidence={"zone": "play:N"})
+    wait_for("the zone read again", lambda: "not reading" not in (tile().get_attribute("title") or ""), 10)
     # Silent: nothing more from it.
     wait_for("the silent table lost", lambda: tile().get_attribute("data-state") == "lost", 10)
     print("silent:", tile().get_attribute("title"))

@@ -94,6 +94,23 @@ TEST(Tile, AnUnpluggedDeviceShowsUntilItReturns) {
   EXPECT_NE(v.tile("t/A/7", 1001)["state"], "lost");
 }
 
+// A zone reads nothing while it is silent or its device is lost, until reading.resumed. Flicker and low
+// confidence are said only when they begin (the zone settles without a word), so they left their zone
+// "uncertain" for the rest of the session; a stray zone's reading has no end either.
+TEST(Tile, AZoneIsUnreadFromItsSilenceToItsResumptionAndAFlickerLeavesItRead) {
+  VenueState v;
+  auto zones = [&](double now) { return v.tile("t/A/7", now)["devices"]; };
+  v.apply_event(event("reading.uncertain", 1, "warning", {{"zone", "play:W"}, {"cause", "flicker"}, {"source", "board0"}}), 1000);
+  v.apply_event(event("reading.uncertain", 2, "warning", {{"zone", "play:E"}, {"cause", "low confidence"}, {"source", "cam0"}}), 1000);
+  v.apply_event(event("reading.uncertain", 3, "warning", {{"zone", "dummy"}, {"source", "board0"}}), 1000);
+  EXPECT_EQ(zones(1000), json::object()) << "nothing unread";
+  v.apply_event(event("reading.uncertain", 4, "warning", {{"zone", "play:N"}, {"cause", "silent"}, {"last_heard", "990.0 s"}}), 1001);
+  v.apply_event(event("reading.uncertain", 5, "warning", {{"zone", "play:S"}, {"cause", "device lost"}, {"source", "reader-2"}}), 1001);
+  EXPECT_EQ(zones(1001), (json{{"play:N", "uncertain"}, {"play:S", "uncertain"}}));
+  v.apply_event(event("reading.resumed", 6, "info", {{"zone", "play:N"}, {"source", "board0"}}), 1002);
+  EXPECT_EQ(zones(1002), (json{{"play:N", "ok"}, {"play:S", "uncertain"}}));
+}
+
 TEST(Broadcast, AFinishedBoardHoldsTheDealAndEachTrick) {
   VenueState v;
   v.apply_live(event("live.deal", 1, "info", {{"deal", "N:AKQJ.T98.765.432 - - -"}, {"dealer", "N"}}));
