@@ -215,8 +215,8 @@ int EventLoop::run() {
     log(Priority::Error, std::string("cannot start a device: ") + e.what());
     return 2;
   }
-  // Each device's period is known once it has started (its options read): a silence under three of its
-  // polls would flap its zones all session (poll_silence.hpp).
+  // Each device's period is known once it has started (its options read): under a silence of less than
+  // three of its polls, a poll or two missed would call its zones silent (poll_silence.hpp).
   for (const auto& device : devices_.all())
     if (auto why = poll_silence_.at_start(*device)) {
       log(Priority::Error, "cannot start: " + *why);

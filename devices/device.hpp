@@ -123,8 +123,9 @@ class Device {
   // Driver-specific health, merged into status(): firmware, poll period, last error.
   virtual nlohmann::json health() const { return nlohmann::json::object(); }
   // The period, in ms, at which the device reads its zones, as far as it knows now (an option, the model
-  // named, its handshake): the daemon checks it against --silence. 0: it reads on no beat of its own (the
-  // sim, a camera's frames) or does not know yet (a reader whose model comes with the hardware).
+  // named, its handshake, a recording's frame period): the daemon checks it against --silence. 0: it reads
+  // on no beat of its own (the sim, a live camera) or does not know yet (a reader whose model comes with
+  // the hardware).
   virtual int poll_ms() const { return 0; }
   // The option that sets that period, for the advice when it is too long for --silence.
   virtual std::string poll_option() const { return "poll_ms"; }
