@@ -4,9 +4,9 @@
 // under three polls calls such zones silent and heard again whenever a poll or two go unanswered -- a
 // reading.uncertain and a reading.resumed on every director's screen each time, nothing saying why. A
 // period the daemon knows at start (poll_ms=, model=, the quirk file's one period for the driver; a
-// recording's period_ms=) is checked then and the start refused; one it learns only when the reader
-// arrives (a board whose HELLO says it scans slower, a model the quirk file polls slowly) is said once in
-// the log, naming the --silence to give.
+// recording's period_ms= or a video file's own frame rate) is checked then and the start refused; one
+// it learns only when the reader arrives (a board whose HELLO says it scans slower, a model the quirk
+// file polls slowly) is said once in the log, naming the --silence to give.
 #pragma once
 
 #include <map>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -74,6 +75,10 @@ class VideoFileSource final : public FrameSource {
     std::error_code ec;
     if (!fs::exists(file, ec)) throw std::runtime_error(file.string() + ": no such file");
     if (!cap_.open(file.string())) throw std::runtime_error(file.string() + ": OpenCV cannot open this video");
+    // 0 (or NaN) where the container holds no rate; a rate that puts frames more than a minute apart, or
+    // less than a millisecond, is no camera's and is not believed either.
+    const double fps = cap_.get(cv::CAP_PROP_FPS);
+    if (std::isfinite(fps) && fps >= 1.0 / 60.0 && fps <= 1000.0) period_ms_ = 1000.0 / fps;
   }
   bool next_into(Frame& f) override {
     if (done_ || !cap_.read(f.image) || f.image.empty()) {  // read() decodes into f's buffer when it fits
@@ -87,11 +92,13 @@ class VideoFileSource final : public FrameSource {
   bool finished() const override { return done_; }
   bool healthy() const override { return true; }
   std::string describe() const override { return "file:" + file_.string(); }
+  std::optional<double> frame_period_ms() const override { return period_ms_; }
 
  private:
   fs::path file_;
   cv::VideoCapture cap_;
   bool done_ = false;
+  std::optional<double> period_ms_;
 };
 
 class ImageFolderSource final : public FrameSource {
@@ -140,6 +147,7 @@ class ImageFolderSource final : public FrameSource {
   bool finished() const override { return i_ >= files_.size(); }
   bool healthy() const override { return bad_.empty(); }
   std::string describe() const override { return "folder:" + dir_.string(); }
+  std::optional<double> frame_period_ms() const override { return static_cast<double>(period_); }
   std::vector<std::string> take_skipped() override { return std::exchange(skipped_, {}); }
 
  private:

@@ -40,13 +40,17 @@ class FrameSource {
   // The frames skipped since the last call, each with why ("0007.png: does not decode as an image"): a
   // folder's file that is gone or damaged is said and counted, not skipped without a word.
   virtual std::vector<std::string> take_skipped() { return {}; }
+  // The time from one frame to the next as the recording says it: a video file's own frame rate, a
+  // folder's period. None where the source does not say it (a camera runs at its own rate; a video file
+  // whose container holds no rate, or one outside 1 ms to 60 s).
+  virtual std::optional<double> frame_period_ms() const { return std::nullopt; }
 };
 
 // A V4L2 camera (/dev/videoN) through OpenCV's CAP_V4L2 with a buffer of one frame, so a frame is the
 // scene now, not a queued one; reopened after it is unplugged, at most every `retry`.
 std::unique_ptr<FrameSource> open_camera(const std::string& device, int width = 0, int height = 0,
                                          std::chrono::milliseconds retry = std::chrono::milliseconds(1000));
-// A video file, frame by frame; time from the file's own position.
+// A video file, frame by frame; time from the file's own position, its frame period from its frame rate.
 std::unique_ptr<FrameSource> open_video_file(const std::filesystem::path& file);
 // The images of a folder in name order, `period_ms` apart (a recording of frames).
 std::unique_ptr<FrameSource> open_image_folder(const std::filesystem::path& dir, std::int64_t period_ms = 100);

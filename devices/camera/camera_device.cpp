@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -53,6 +56,11 @@ nlohmann::json CameraDevice::health() const {
                       {"refused_indices", refused_.load()},
                       {"unsettled_reports", unsettled_.load()},
                       {"last_frame_ms", static_cast<double>(last_frame_us_.load()) / 1000.0}};
+  if (!live()) {
+    // The pace a recording is replayed at, and why: a video file's own rate unless period_ms= says another.
+    j["period_ms"] = static_cast<double>(settings_.period.count()) / 1000.0;
+    j["period_from"] = settings_.period_from;
+  }
   if (recogniser_) {
     // The operating point the camera reads at, so a director sees what the options made of it.
     // (the model's own where the device's options leave it unset).
@@ -87,7 +95,7 @@ std::string CameraDevice::last_error() const {
 std::unique_ptr<vision::FrameSource> CameraDevice::open_source() const {
   const std::string& s = settings_.source;
   if (s.rfind("v4l2:", 0) == 0) return vision::open_camera(s.substr(5), settings_.width, settings_.height);
-  if (s.rfind("folder:", 0) == 0) return vision::open_image_folder(s.substr(7), settings_.period_ms);
+  if (s.rfind("folder:", 0) == 0) return vision::open_image_folder(s.substr(7), settings_.period.count() / 1000);
   return vision::open_source(s);
 }
 
@@ -116,7 +124,7 @@ void CameraDevice::run(DeviceSink& sink) {
   while (true) {
     if (!live) {
       // A recording is replayed at its frame period, as the camera that made it saw the table.
-      next_due += std::chrono::milliseconds(settings_.period_ms);
+      next_due += settings_.period;
       if (!worker_.sleep_until(next_due)) return;
     } else if (worker_.stopping()) {
       return;
@@ -217,6 +225,36 @@ void CameraDevice::run(DeviceSink& sink) {
   }
 }
 
+bool is_live_source(const std::string& source) { return source.rfind("v4l2:", 0) == 0 || source.rfind("/dev/video", 0) == 0; }
+
+namespace {
+
+// A video file replays at the pace it was recorded at, which its container says: at the 100 ms default
+// a 30 frames/s recording of a session ran three times slower than the table it shows, and every time
+// the table measures (a card's stable_ms, the flicker window, --silence) met a table three times slower
+// than it was. The file is opened here, before the daemon starts its devices, so that the period is
+// known when --silence is checked against it (daemon/poll_silence.hpp); a file that is not there is left
+// to the device's start, which says so as it does for any recording.
+void recording_period(CameraSettings& s) {
+  std::error_code ec;
+  if (is_live_source(s.source) || s.source.rfind("folder:", 0) == 0 || std::filesystem::is_directory(s.source, ec)) return;
+  try {
+    const auto source = vision::open_source(s.source);
+    if (const auto ms = source->frame_period_ms()) {
+      s.period = std::chrono::microseconds(std::llround(*ms * 1000.0));
+      char text[64];
+      std::snprintf(text, sizeof text, "the file's %.4g frames/s", 1000.0 / *ms);
+      s.period_from = text;
+    } else {
+      s.period_from = "the default: the file says no frame rate";
+    }
+  } catch (const std::exception&) {
+    // Not there, or not a video OpenCV opens: the device says so when it starts, with the file's name.
+  }
+}
+
+}  // namespace
+
 std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvironment& env, std::string& error) {
   DeviceOptions o(config, {"source", "zones", "model", "deck", "settle", "period_ms", "width", "height", "floor", "margin", "pair_floor",
                            "deck_margin"});
@@ -234,7 +272,10 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
   s.source = *source;
   s.model = config.option("model").value_or(data_files::source_or_installed(CARDTABLE_VISION_MODEL_SOURCE, CARDTABLE_VISION_MODEL_INSTALLED));
   if (auto v = o.whole("settle", 1, 100)) s.settle = static_cast<int>(*v);
-  if (auto v = o.whole("period_ms", 1, 60000)) s.period_ms = *v;
+  if (auto v = o.whole("period_ms", 1, 60000)) {
+    s.period = std::chrono::milliseconds(*v);
+    s.period_from = "period_ms=";
+  }
   if (auto v = o.whole("width", 1, 16384)) s.width = static_cast<int>(*v);
   if (auto v = o.whole("height", 1, 16384)) s.height = static_cast<int>(*v);
   // The operating point: the model's own (model.json reader.operating_point) unless set here.
@@ -263,6 +304,7 @@ std::unique_ptr<Device> make_camera(const DeviceConfig& config, const DeviceEnvi
       c.antennas[i++] = r.zone;
     }
     if (c.antennas.empty()) throw std::runtime_error(*zones + ": no zone");
+    if (!config.option("period_ms")) recording_period(s);
     return std::make_unique<CameraDevice>(std::move(c), std::move(s), env.clock);
   } catch (const std::exception& e) {
     error = config.name + ": " + e.what();

@@ -17,8 +17,10 @@
 //   deck=PATH       a deck learnt by `cardtable-vision enroll` (cards read by prototype; optional); a
 //                   faces deck (`enroll --faces`) reads lone cards by their whole face, with no model
 //   settle=3        frames a zone's reading must hold before it is reported as read
-//   period_ms=100   a recording's frame period (a folder or a file is replayed at this pace; a camera
-//                   runs at its own rate)
+//   period_ms=      a recording's frame period, the pace it is replayed at (default: a video file's own
+//                   frame rate, so it replays as fast as the camera that made it saw the table; 100 for a
+//                   folder of frames, or a video whose container holds no rate). A camera runs at its own
+//                   rate
 //   width=, height= the V4L2 capture size (default: the camera's)
 //   floor=, margin= the recogniser's refusal floor and margin (default: the model's operating point,
 //                   model.json reader.operating_point, chosen with its reader)
@@ -32,6 +34,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -56,9 +59,15 @@ struct CameraSettings {
   // deck"); 0.20 keeps twice that distance, as the deck's unit tests do.
   double deck_margin = 0.20;
   int settle = 3;
-  Millis period_ms = 100;
+  // A recording's frame period, in microseconds: a 30 frames/s video's 33.3 ms paced as 33 ms would run
+  // 1 % fast, a minute early in an afternoon's session. And where it came from, for status.
+  std::chrono::microseconds period{100000};
+  std::string period_from = "the default";
   int width = 0, height = 0;
 };
+
+// A camera (v4l2:DEV, /dev/videoN), not a recording: it runs at its own rate.
+bool is_live_source(const std::string& source);
 
 class CameraDevice : public Device {
  public:
@@ -69,13 +78,14 @@ class CameraDevice : public Device {
   void stop() override;
   bool present() const override { return present_; }
   nlohmann::json health() const override;
-  // A recording is replayed at period_ms, each frame reporting every zone; a camera runs at its own rate,
-  // which it alone knows (0).
-  int poll_ms() const override { return live() ? 0 : static_cast<int>(settings_.period_ms); }
+  // A recording is replayed at its frame period, each frame reporting every zone (a part of a millisecond
+  // counts as one: the silence must cover the whole of three); a camera runs at its own rate, which it
+  // alone knows (0).
+  int poll_ms() const override { return live() ? 0 : static_cast<int>((settings_.period.count() + 999) / 1000); }
   std::string poll_option() const override { return "period_ms"; }
 
  private:
-  bool live() const { return settings_.source.rfind("v4l2:", 0) == 0 || settings_.source.rfind("/dev/video", 0) == 0; }
+  bool live() const { return is_live_source(settings_.source); }
   void run(DeviceSink& sink);
   void event(DeviceSink& sink, DeviceEvent::Kind kind, std::string reason);
   std::unique_ptr<vision::FrameSource> open_source() const;

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <opencv2/videoio.hpp>
 #include <thread>
 #include <zmq.hpp>
 
@@ -127,6 +128,26 @@ TEST_F(DaemonWithCamera, ARecordingReplayedSlowerThanTheSilenceAllowsIsRefusedAt
                        "silent; give --silence 6 or more, or a shorter period_ms="),
             std::string::npos)
       << log();
+}
+
+// A video file replays at the rate it was recorded at (here a frame every 2 s), not at a default: its
+// period is read from the file before the devices start, and checked against --silence as a folder's
+// period_ms= is. At the old 100 ms it replayed twenty times faster than the table it showed.
+TEST_F(DaemonWithCamera, AVideoRecordedSlowerThanTheSilenceAllowsIsRefusedAtStartByItsOwnRate) {
+  const auto clip = dir_ / "slow.avi";
+  {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 0.5, cv::Size(640, 640));
+    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
+    w.write(art_.play_frame({}));
+  }
+  control_ = folder_.ipc("control");
+  pid_ = cardtable::test::spawn({CARDTABLED, "--master", SCENARIO_DIR "/master", "--device",
+                                 "cam0=camera:source=file:" + clip.string() + ",zones=" + (dir_ / "zones.txt").string() + ",model=" CARDTABLE_VISION_MODEL,
+                                 "--state-dir", (dir_ / "state").string(), "--publish", folder_.ipc("pub"), "--control", control_, "--live",
+                                 folder_.ipc("live"), "--heartbeat", "3600"},
+                                (dir_ / "daemon.log").string());
+  EXPECT_EQ(cardtable::test::exit_within(pid_, 10s), 2) << log();
+  EXPECT_NE(log().find("cam0 reads its zones every 2000 ms: --silence 5 is under three of those reads"), std::string::npos) << log();
 }
 
 TEST_F(DaemonWithCamera, TheCameraIsADeviceOfTheDaemonServingTheZonesOfItsCalibrationFile) {

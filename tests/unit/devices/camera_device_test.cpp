@@ -390,6 +390,44 @@ TEST_F(CameraDeviceTest, AVideoFileReplaysThroughTheSameDevice) {
   EXPECT_TRUE(of_zone(sink.inputs(), "play:S")[3].cards.empty());
 }
 
+// A video replayed at the 100 ms default whatever its own rate ran a 30 frames/s recording of a session three
+// times slower than the table it shows: every time the table measures (a card's stable_ms, the flicker
+// window, --silence) met another table. A video file now replays at the rate its container says, unless
+// period_ms= says another, and its period is known before the device starts, for the --silence check.
+TEST_F(CameraDeviceTest, AVideoFileReplaysAtItsOwnFrameRateUnlessPeriodMsSaysAnother) {
+  if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
+  const auto clip = dir_ / "two-a-second.avi";
+  {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 2, cv::Size(640, 640));
+    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
+    const cv::Mat f = art_.play_frame({{Seat::North, Card(Suit::Diamonds, Rank::Ten)}});
+    for (int i = 0; i < 4; ++i) w.write(f);
+  }
+  auto own_rate = config({{"source", "file:" + clip.string()}});
+  own_rate.options.erase("period_ms");
+  auto d = make(own_rate);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->poll_ms(), 500) << "known before it starts, for the daemon's --silence check";
+  EXPECT_EQ(d->status()["period_ms"], 500.0);
+  EXPECT_EQ(d->status()["period_from"], "the file's 2 frames/s");
+  test::RecordingSink sink;
+  std::string error;
+  ASSERT_TRUE(d->start(sink, error)) << error;
+  ASSERT_TRUE(sink.wait([&](auto& in, auto&) { return of_zone(in, "play:N").size() >= 4; }, 60));
+  d->stop();
+  const auto n = of_zone(sink.inputs(), "play:N");
+  // A sleep never ends early: four frames half a second apart span at least 1.5 s (0.3 s at the default).
+  EXPECT_GE(n[3].time - n[0].time, 1400) << "the recording was not replayed at its own 2 frames/s";
+
+  auto paced = make(config({{"source", "file:" + clip.string()}, {"period_ms", "100"}}));
+  ASSERT_TRUE(paced);
+  EXPECT_EQ(paced->poll_ms(), 100) << "period_ms= replays it at another pace";
+  EXPECT_EQ(paced->status()["period_from"], "period_ms=");
+  auto folder = config();
+  folder.options.erase("period_ms");
+  EXPECT_EQ(make(folder)->poll_ms(), 100) << "a folder of frames says no rate: the default";
+}
+
 TEST_F(CameraDeviceTest, ACameraThatIsNotThereLeavesTheDeviceAbsentAndStopsPromptly) {
   auto d = make(config({{"source", "v4l2:" + (dir_ / "video99").string()}}));
   ASSERT_TRUE(d);

@@ -62,6 +62,26 @@ TEST(FrameSource, AVideoReadIntoTheLastFrameReusesItsBuffer) {
   fs::remove_all(d);
 }
 
+// A recording replays at the pace it was made at: a video file's rate is its container's, a folder's
+// period the one it was opened with; a camera says none (it runs at its own rate).
+TEST(FrameSource, AVideoSaysItsFramePeriodFromItsRateAndAFolderTheOneItWasGiven) {
+  const auto d = temp_dir("rate");
+  const auto clip = d / "clip.avi";
+  {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 25, cv::Size(64, 48));
+    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPEG video";
+    w.write(cv::Mat(48, 64, CV_8UC3, cv::Scalar(0, 0, 80)));
+  }
+  const auto period = open_source("file:" + clip.string())->frame_period_ms();
+  ASSERT_TRUE(period);
+  EXPECT_NEAR(*period, 40.0, 0.01);
+  fs::create_directories(d / "frames");
+  ASSERT_TRUE(cv::imwrite((d / "frames" / "0.png").string(), cv::Mat(48, 64, CV_8UC3, cv::Scalar(0, 80, 0))));
+  EXPECT_EQ(open_image_folder(d / "frames", 250)->frame_period_ms(), 250.0);
+  EXPECT_FALSE(open_camera("/dev/video-that-is-not-there")->frame_period_ms());
+  fs::remove_all(d);
+}
+
 TEST(FrameSource, AMissingCameraIsUnhealthyAndYieldsNothingUntilItComes) {
   auto cam = open_camera("/dev/video-that-is-not-there");
   EXPECT_FALSE(cam->healthy());
