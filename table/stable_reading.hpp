@@ -65,6 +65,7 @@ class StableReading {
     aside_.reset();
     one_offs_.clear();
     last_.reset();
+    dip_.reset();
     count_ = lesser_count_ = run_ = 0;
     card_came_ = -1;
     empty_reads_ = 0;
@@ -98,6 +99,11 @@ class StableReading {
   std::optional<Observation> last_;
   int run_ = 0;
   Millis run_since_ = 0;
+  // Reads in a row hearing less than last_ (replies missed, or tags gone): no change to flicker unless
+  // they last until they would settle, and then they are the reading.
+  std::optional<Observation> dip_;
+  int dip_run_ = 0;
+  Millis dip_since_ = 0;
   Millis last_heard_ = 0;
   Millis card_heard_ = -1;
   Millis card_came_ = -1;

@@ -207,7 +207,12 @@ void Table::observe(const Observation& o) {
   bool noisy = (noise != missed_replies_.end() && o.time - noise->second <= config_.noise_memory_ms) || heard < config_.steady_after_reads;
   if (heard < config_.steady_after_reads && o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++heard;
   const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
-  if (r.missed_replies()) missed_replies_[o.source] = o.time;
+  ReaderReads& counted = reader_reads_[o.source];
+  ++counted.reads;
+  if (r.missed_replies()) {
+    missed_replies_[o.source] = o.time;
+    ++counted.missed_replies;
+  }
   if (r.flicker_started(o.time, config_)) {
     Event e = make("reading.uncertain", Severity::Warning, {},
                    "The reading of " + o.zone.str() + " keeps changing; nothing is concluded from it until it settles");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -52,6 +53,15 @@ class Table {
 
   // What the table knows now (for status and snapshots).
   std::optional<std::uint32_t> board() const { return board_; }
+  // By reader (an observation's source): the reads it gave, and how often it heard again tags it had
+  // missed for a read or more. A reply missed is no change of reading and nothing is said of each one
+  // (the table keeps the card: stable_reading.hpp); these counts are how a director sees a reader that
+  // misses more than readers do.
+  struct ReaderReads {
+    std::uint64_t reads = 0;
+    std::uint64_t missed_replies = 0;
+  };
+  const std::map<std::string, ReaderReads>& reader_reads() const { return reader_reads_; }
   std::string phase_name() const;
 
  private:
@@ -151,6 +161,7 @@ class Table {
   std::array<bool, kZoneCount> silent_{};          // heard before, then nothing for silence_ms
   std::map<std::string, Millis> missed_replies_;   // by reader (source): when it last missed tags that were there
   std::map<std::string, int> reads_heard_;         // by reader: its reads that heard a tag, up to steady_after_reads
+  std::map<std::string, ReaderReads> reader_reads_;
   std::array<bool, kZoneCount> stray_reported_{};  // a reading from a zone the table does not have, reported
   Millis now_ = 0;
 

@@ -24,7 +24,8 @@ struct TableConfig {
   // missed replies running come about once a session in the first second (a pocket seen emptied).
   int steady_after_reads = 40;
   double min_confidence = 0.5;         // readings below count as noise
-  Millis flicker_window_ms = 1000;     // this many changes within the window, never stable: uncertain
+  Millis flicker_window_ms = 1000;     // this many changes within the window, never stable: uncertain (a reply
+                                       // missed and heard again is no change: stable_reading.cpp)
   int flicker_changes = 4;
   Millis silence_ms = 5000;            // a zone not heard from for this long is unknown (device silent)
   Millis pocket_gap_ms = 2000;         // station: a pause this long between cards starts the next pocket

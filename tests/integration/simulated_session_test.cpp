@@ -97,18 +97,23 @@ TEST_F(SimulatedSession, AFouledBoardIsTheOnlyIrregularOneAndItsHandsAreFoundSwa
   EXPECT_EQ((*s)["status"]["simulator"]["scenario"], "session " + kSession);
 }
 
-// 5 % flicker and 5 % dropped reads, seed 7: before the table took a read hearing fewer tags for a missed
-// reply, this session lost 12 of its 104 tricks (docs/hardware.md).
-TEST_F(SimulatedSession, FlickerAndDroppedReadsAreUncertainReadingsNeverIrregularities) {
+// 5 % flicker (a reply missed for a poll) and 5 % dropped reads, seed 7: before the table took a read
+// hearing fewer tags for a missed reply, this session lost 12 of its 104 tricks (docs/hardware.md). Each
+// missed reply was then also said as a zone that "keeps changing" (about 70 warnings a session, while the
+// table concluded rightly from the same reads); now they are counted by reader in status.
+TEST_F(SimulatedSession, MissedRepliesAndDroppedReadsAreCountedByReaderNeverIrregularities) {
   start_session(kMaster, kSession, 300, {"--sim-faults", "flicker=0.05,drop=0.05,seed=7"});
   auto ev = subscribe_until_finished();
   EXPECT_EQ(returned(ev), (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8})) << log();
-  std::size_t flicker = 0;
   for (const json& e : ev) {
     EXPECT_NE(e["class"], "irregularity") << e.dump();
-    if (e["type"] == "reading.uncertain" && e["evidence"].value("cause", "") == "flicker") ++flicker;
+    EXPECT_FALSE(e["type"] == "reading.uncertain" && e["evidence"].value("cause", "") == "flicker") << "a missed reply said as flicker: " << e.dump();
   }
-  EXPECT_GT(flicker, 0u) << "the flicker was not seen as uncertain readings";
+  auto reply = request({{"command", "status"}});
+  ASSERT_TRUE(reply);
+  const json sim = (*reply)["status"]["reads_by_device"]["sim"];
+  EXPECT_GT(sim.value("missed_replies", 0), 0) << (*reply)["status"].dump();
+  EXPECT_GT(sim.value("reads", 0), 20 * sim.value("missed_replies", 0)) << "more missed replies than the sim's 5 % of reads";
   EXPECT_EQ(of_type(ev, "board.trick").size(), 8u * 13u);
   // Each board counts its own tricks from 1: a board that follows another without a board.arrived once
   // went on from the last one's 13 ("13 tricks played" at its first trick).
@@ -120,12 +125,13 @@ TEST_F(SimulatedSession, FlickerAndDroppedReadsAreUncertainReadingsNeverIrregula
 }
 
 // The simulator says `finished` once the table has applied every input it queued, not once it has queued
-// them: the loop serves status between batches of inputs, and a simulator at --speed 10000 whose flicker
-// makes the loop journal an event (an fdatasync) every few readings runs ahead of it. A client that took
+// them: the loop serves status between batches of inputs, and a simulator at --speed 10000 whose misreads
+// make the loop journal an event (an fdatasync) every few readings runs ahead of it (missed replies did
+// too until they stopped being said as flicker, protocol 1.8). A client that took
 // `finished` for the end of the session once read a journal without the last board's return (CI, under
 // a loaded disk: boards 1-7 of 8). Here, before the fix, 3 runs of 3 saw events concluded after it.
 TEST_F(SimulatedSession, WhenTheSimulatorSaysFinishedTheTableHasPlayedEverythingItQueued) {
-  start_session(kMaster, kSession, 10000, {"--sim-faults", "flicker=0.05,drop=0.05,seed=7"});
+  start_session(kMaster, kSession, 10000, {"--sim-faults", "flicker=0.05,drop=0.05,misread=0.05,seed=7"});
   std::optional<json> done;
   ASSERT_TRUE(wait_for_each_reply([&](const json& r) {
     if (r["status"]["simulator"]["finished"].get<bool>()) done = r;

@@ -93,6 +93,44 @@ TEST(Stability, FlickerIsReportedOnceAndNeverStable) {
   EXPECT_EQ(reported, 1);
 }
 
+// A reader that misses the card's reply now and then reads the area empty for a poll: the card is still
+// there, and the table keeps it (a read hearing less is a reply missed). That is no reading that "keeps
+// changing": the zone is not said to be uncertain for it, however often it comes, while the card read,
+// missed, read again makes its reader's missed replies known.
+TEST(Stability, ACardWhoseReplyIsMissedEveryOtherPollIsNoFlicker) {
+  TableConfig c;
+  StableReading r;
+  int reported = 0, missed = 0;
+  for (int i = 0; i < 40; ++i) {
+    (void)r.feed(obs(i * 100, i % 2 ? nullptr : "SA"), c);
+    reported += r.flicker_started(i * 100, c) ? 1 : 0;
+    missed += r.missed_replies() ? 1 : 0;
+  }
+  EXPECT_EQ(reported, 0);
+  ASSERT_TRUE(r.stable());
+  EXPECT_TRUE(r.stable()->cards.contains(*Card::parse("SA"))) << "the card is there";
+  EXPECT_GT(missed, 0);
+}
+
+// A card really taken away reads empty until the empty reading settles: that is a change, not flicker.
+// Two cards taken for each other, read after read, are a zone that keeps changing: flicker.
+TEST(Stability, ACardTakenAwayIsNoFlickerAndTwoCardsTakenForEachOtherAre) {
+  TableConfig c;
+  StableReading r;
+  int reported = 0;
+  for (int i = 0; i < 10; ++i) (void)r.feed(obs(i * 100, "SA"), c);
+  for (int i = 10; i < 20; ++i) reported += (r.feed(obs(i * 100, nullptr), c), r.flicker_started(i * 100, c)) ? 1 : 0;
+  EXPECT_EQ(reported, 0) << "a card taken away is no flicker";
+  ASSERT_TRUE(r.stable());
+  EXPECT_TRUE(r.stable()->cards.empty());
+  // SA, SK, SA, SK...: a tag heard that the last read did not have is a change each time.
+  for (int i = 20; i < 40; ++i) {
+    (void)r.feed(obs(i * 100, (i / 2) % 2 ? "SA" : "SK"), c);
+    reported += r.flicker_started(i * 100, c) ? 1 : 0;
+  }
+  EXPECT_EQ(reported, 1);
+}
+
 TEST(Stability, ReadingsBelowTheConfidenceFloorNeverCount) {
   TableConfig c;
   StableReading r;
