@@ -6,6 +6,7 @@
 //
 //   build/bench/reader_faults_sweep [--flicker 0.1] [--drop 0.1] [--misread 0.05] [--seeds 100] [--first 1]
 //                                   [--trace SEED]   (the faulty play-area reads and the events of one seed)
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -59,6 +60,7 @@ struct Outcome {
   int tricks = 0;                           // play.trick with a winner
   std::map<int, int> returned;              // board -> times
   int uncertain = 0;
+  table::Table::ReaderReads reads;  // what the table counted of the sim reader's reads
 };
 
 Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFaults& faults, bool trace) {
@@ -84,6 +86,7 @@ Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFau
           if (k == "winner" && v != "unknown") ++out.tricks;
     }
   }
+  for (const auto& [source, r] : t.reader_reads()) out.reads = r;  // one reader: the sim
   return out;
 }
 
@@ -116,11 +119,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   int irregular = 0, lost_sessions = 0, lost_tricks = 0, twice = 0, uncertain = 0;
+  std::uint64_t heard = 0, missed = 0;
   std::string irregular_seeds, lost_seeds, twice_seeds;
   for (int s = first; s < first + seeds; ++s) {
     f.seed = static_cast<std::uint32_t>(s);
     Outcome o = play(inputs, f, false);
     uncertain += o.uncertain;
+    heard += o.reads.heard;
+    missed += o.reads.missed_replies;
     if (!o.irregularities.empty()) {
       ++irregular;
       irregular_seeds += " " + std::to_string(s) + "(";
@@ -144,5 +150,7 @@ int main(int argc, char** argv) {
   std::printf("sessions with a trick not counted: %d (%d tricks of %d)%s\n", lost_sessions, lost_tricks, seeds * 104, lost_seeds.c_str());
   std::printf("sessions with a board not returned exactly once: %d%s\n", twice, twice_seeds.c_str());
   std::printf("reading.uncertain events: %d (%.1f a session)\n", uncertain, static_cast<double>(uncertain) / seeds);
+  std::printf("missed replies counted (status reads_by_device): %llu of %llu reads that heard a card (%.2f %%)\n",
+              static_cast<unsigned long long>(missed), static_cast<unsigned long long>(heard), heard ? 100.0 * static_cast<double>(missed) / static_cast<double>(heard) : 0.0);
   return 0;
 }

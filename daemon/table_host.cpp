@@ -185,7 +185,7 @@ json TableHost::status() const {
   // A reply missed is said in no event (the table keeps the card): here a director sees the reader
   // that misses more than readers do (1.8).
   json reads = json::object();
-  for (const auto& [device, r] : table_->reader_reads()) reads[device] = {{"reads", r.reads}, {"missed_replies", r.missed_replies}};
+  for (const auto& [device, r] : table_->reader_reads()) reads[device] = {{"reads", r.reads}, {"heard", r.heard}, {"missed_replies", r.missed_replies}};
   s["reads_by_device"] = std::move(reads);
   if (surroundings_.add_status) surroundings_.add_status(s);
   return s;

@@ -209,6 +209,7 @@ void Table::observe(const Observation& o) {
   const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
   ReaderReads& counted = reader_reads_[o.source];
   ++counted.reads;
+  if (o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++counted.heard;
   if (r.missed_replies()) {
     missed_replies_[o.source] = o.time;
     ++counted.missed_replies;

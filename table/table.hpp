@@ -53,12 +53,14 @@ class Table {
 
   // What the table knows now (for status and snapshots).
   std::optional<std::uint32_t> board() const { return board_; }
-  // By reader (an observation's source): the reads it gave, and how often it heard again tags it had
-  // missed for a read or more. A reply missed is no change of reading and nothing is said of each one
-  // (the table keeps the card: stable_reading.hpp); these counts are how a director sees a reader that
-  // misses more than readers do.
+  // By reader (an observation's source): the reads it gave, those that heard a card (at or above the
+  // confidence floor: a miss shows only where there is a card to miss), and how often it heard again tags
+  // it had missed for a read or more. A reply missed is no change of reading and nothing is said of each
+  // one (the table keeps the card: stable_reading.hpp); these counts are how a director sees a reader
+  // that misses more than readers do: missed_replies / heard is about its share of replies missed.
   struct ReaderReads {
     std::uint64_t reads = 0;
+    std::uint64_t heard = 0;
     std::uint64_t missed_replies = 0;
   };
   const std::map<std::string, ReaderReads>& reader_reads() const { return reader_reads_; }

@@ -603,14 +603,22 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       if (s.contains("journal") && s["journal"].is_string()) std::cout << ", journal " << printable(s["journal"].get<std::string>());
       if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
       std::cout << '\n';
-      // One line per device: present or not, the zones it serves (antenna → zone), its error counters.
+      // One line per device: present or not, the zones it serves (antenna → zone), its error counters, and
+      // (1.8) the table's count of its reads and of the replies it missed, which no event says.
+      const json no_reads = json::object();
+      const json& reads = s.contains("reads_by_device") && s["reads_by_device"].is_object() ? s["reads_by_device"] : no_reads;
       for (const json& d : s.value("devices", json::array())) {
         std::cout << "  " << printable(d.value("name", "")) << " (" << printable(d.value("driver", "")) << "): " << (d.value("present", false) ? "present" : "absent");
         for (const json& z : d.value("zones", json::array())) std::cout << ", antenna" << z.value("antenna", 0) << " " << printable(z.value("zone", ""));
         const json c = d.value("counters", json::object());
         std::cout << "; frames " << c.value("frames", 0) << ", garbage " << c.value("garbage", 0) << ", short " << c.value("short_frames", 0)
                   << ", crc " << c.value("crc_errors", 0) << ", out of sequence " << c.value("out_of_sequence", 0) << ", timeouts "
-                  << c.value("timeouts", 0) << ", resets " << c.value("resets", 0) << '\n';
+                  << c.value("timeouts", 0) << ", resets " << c.value("resets", 0);
+        const auto r = reads.find(d.value("name", ""));
+        if (r != reads.end() && r->is_object())
+          std::cout << "; reads " << r->value("reads", std::uint64_t{0}) << " (" << r->value("heard", std::uint64_t{0}) << " heard a card), missed replies "
+                    << r->value("missed_replies", std::uint64_t{0});
+        std::cout << '\n';
       }
     } else if (command == "load-record") {
       std::cout << "master record loaded: " << counted(reply->value("boards", std::uint64_t{0}), "board") << '\n';

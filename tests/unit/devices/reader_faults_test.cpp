@@ -169,7 +169,10 @@ TEST(ReaderFaults, MissedRepliesAreCountedByReaderNotSaidAsAZoneThatKeepsChangin
   const Session s = play(f);
   EXPECT_EQ(s.flicker, 0u) << "missed replies said as flicker";
   EXPECT_GT(s.sim.missed_replies, 0u) << "the missed replies were not counted";
-  EXPECT_GT(s.sim.reads, 20 * s.sim.missed_replies) << "more missed replies counted than the sim's 5 % of reads";
+  // The sim misses 5 % of its reads of a card: counted against the reads that heard one, about that.
+  EXPECT_GT(s.sim.reads, s.sim.heard);
+  EXPECT_GT(s.sim.missed_replies * 100, s.sim.heard * 2) << s.sim.missed_replies << " of " << s.sim.heard;
+  EXPECT_LT(s.sim.missed_replies * 100, s.sim.heard * 8) << s.sim.missed_replies << " of " << s.sim.heard;
   f.flicker = 0;
   f.drop = 0;
   EXPECT_EQ(play(f).sim.missed_replies, 0u) << "a reader that misses nothing is counted as missing replies";
