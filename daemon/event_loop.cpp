@@ -135,6 +135,11 @@ EventLoop::EventLoop(Options options)
   if (!broadcast_->analyzer())
     log(Priority::Warning, "cardtablectl not found: broadcast PBN files will have no double-dummy table (see --analyzer)");
 
+  // The devices start, and their periods are checked against --silence, before the journal says a start:
+  // a start refused here (a device's options wrong, a silence under three of its polls) left
+  // daemon.version, record.loaded and table.capabilities in the journal -- and with subscribers and the
+  // hub -- of a daemon that never ran. What they push meanwhile waits in the queue for run().
+  start_devices();
   auto version = daemon_event("daemon.version", "info",
                               "cardtabled " CARDTABLE_VERSION " started, protocol " + std::to_string(protocol::kProtoMajor) + "." +
                                   std::to_string(protocol::kProtoMinor),
@@ -208,21 +213,23 @@ void EventLoop::on_signals() {
   }
 }
 
-int EventLoop::run() {
+void EventLoop::start_devices() {
   try {
     devices_.start();
   } catch (const std::runtime_error& e) {
-    log(Priority::Error, std::string("cannot start a device: ") + e.what());
-    return 2;
+    devices_.stop();
+    throw StartupError(std::string("cannot start a device: ") + e.what());
   }
   // Each device's period is known once it has started (its options read): under a silence of less than
   // three of its polls, a poll or two missed would call its zones silent (poll_silence.hpp).
   for (const auto& device : devices_.all())
     if (auto why = poll_silence_.at_start(*device)) {
-      log(Priority::Error, "cannot start: " + *why);
       devices_.stop();
-      return 2;
+      throw StartupError("cannot start: " + *why);
     }
+}
+
+int EventLoop::run() {
   // The table's clock: a tick every 100 ms (table_clock.hpp); not armed for a sped-up scenario's own ticks.
   if (!clock_.start_timer()) {
     log(Priority::Error, std::string("timerfd: ") + strerror(errno));

@@ -47,6 +47,8 @@ class EventLoop {
 
  private:
   void load_decks();
+  // Starts every device and checks its period against --silence; throws StartupError (exit 2) naming why.
+  void start_devices();
   void take_inputs();  // a bounded batch from the DeviceQueue, each reading's wait measured
   void apply_input(const DeviceQueue::Queued& q);  // one reading to the table: a batch's, or one drained at stop
   void on_signals();   // SIGHUP: decks and the master record reloaded; else stop_ set

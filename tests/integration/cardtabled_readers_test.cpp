@@ -263,6 +263,21 @@ TEST_F(DaemonWithReaders, ASilenceUnderThreePollsOfAReaderIsRefusedAtStartNaming
                        "give --silence 6 or more, or a shorter poll_ms="),
             std::string::npos)
       << log();
+  // Refused before the journal says a start: daemon.version, record.loaded and table.capabilities were
+  // journalled (and published) for a daemon that never ran.
+  const auto said = cardtable::test::journalled_types(dir_ / "state");
+  EXPECT_TRUE(said.empty()) << said.size() << " events journalled, the first " << said.front();
+}
+
+// A reader whose options are wrong stops the start (exit 2) naming the device and the option, before the
+// journal says a start it never made.
+TEST_F(DaemonWithReaders, AReaderWhoseOptionsAreWrongIsRefusedAtStartBeforeAnythingIsJournalled) {
+  start({"--master", SCENARIO_DIR "/master", "--device", "board0=cardtable-board:poll_ms=5", "--zone", "play:N=board0/antenna0", "--quirks",
+         PATIENT_QUIRKS});
+  EXPECT_EQ(cardtable::test::exit_within(pid_, 10s), 2) << log();
+  EXPECT_NE(log().find("cannot start a device: board0: poll_ms=5 is not a whole number in 10..10000"), std::string::npos) << log();
+  const auto said = cardtable::test::journalled_types(dir_ / "state");
+  EXPECT_TRUE(said.empty()) << said.size() << " events journalled, the first " << said.front();
 }
 
 // A board's HELLO says how fast it can scan, which the daemon learns only when the board is plugged in:

@@ -10,6 +10,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -58,6 +61,23 @@ inline std::optional<int> exit_within(pid_t& pid, std::chrono::milliseconds limi
     if (std::chrono::steady_clock::now() >= end) return std::nullopt;
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
+}
+
+// The event types a daemon's journals under `state_dir` hold, in file order (journal and live journal
+// alike): what a daemon said before it stopped, read without it.
+inline std::vector<std::string> journalled_types(const std::filesystem::path& state_dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(state_dir, ec)) {
+    if (!e.is_regular_file()) continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    for (std::size_t at = text.find("\"type\":\""); at != std::string::npos; at = text.find("\"type\":\"", at + 1)) {
+      const std::size_t from = at + 8, to = text.find('"', from);
+      if (to != std::string::npos) out.push_back(text.substr(from, to - from));
+    }
+  }
+  return out;
 }
 
 // One request on a fresh REQ socket; `prepare` may set options (CURVE keys) before it connects.

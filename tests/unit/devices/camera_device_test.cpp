@@ -51,6 +51,14 @@ class CameraDeviceTest : public ::testing::Test {
     std::snprintf(name, sizeof name, "%04d.png", n);
     ASSERT_TRUE(cv::imwrite((dir_ / "frames" / name).string(), image));
   }
+  // Four frames of North's 10♦ as an MJPG video at `fps`; false where this OpenCV writes none.
+  bool write_clip(const fs::path& clip, double fps) {
+    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), fps, cv::Size(640, 640));
+    if (!w.isOpened()) return false;
+    const cv::Mat f = art_.play_frame({{Seat::North, Card(Suit::Diamonds, Rank::Ten)}});
+    for (int i = 0; i < 4; ++i) w.write(f);
+    return true;
+  }
   std::unique_ptr<Device> make(const DeviceConfig& c) {
     std::string error;
     auto d = make_camera(c, DeviceEnvironment{}, error);
@@ -372,12 +380,7 @@ TEST_F(CameraDeviceTest, ACameraWhoseFramesReadAgainShowsNoErrorInStatus) {
 TEST_F(CameraDeviceTest, AVideoFileReplaysThroughTheSameDevice) {
   if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
   const auto clip = dir_ / "clip.avi";
-  {
-    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 10, cv::Size(640, 640));
-    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
-    const cv::Mat f = art_.play_frame({{Seat::North, Card(Suit::Diamonds, Rank::Ten)}});
-    for (int i = 0; i < 4; ++i) w.write(f);
-  }
+  if (!write_clip(clip, 10)) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
   auto d = make(config({{"source", "file:" + clip.string()}}));
   ASSERT_TRUE(d);
   test::RecordingSink sink;
@@ -397,12 +400,7 @@ TEST_F(CameraDeviceTest, AVideoFileReplaysThroughTheSameDevice) {
 TEST_F(CameraDeviceTest, AVideoFileReplaysAtItsOwnFrameRateUnlessPeriodMsSaysAnother) {
   if (!art_.available()) GTEST_SKIP() << "needs kdegames-card-data-kf5 and rsvg-convert";
   const auto clip = dir_ / "two-a-second.avi";
-  {
-    cv::VideoWriter w(clip.string(), cv::VideoWriter::fourcc('M', 'J', 'P', 'G'), 2, cv::Size(640, 640));
-    if (!w.isOpened()) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
-    const cv::Mat f = art_.play_frame({{Seat::North, Card(Suit::Diamonds, Rank::Ten)}});
-    for (int i = 0; i < 4; ++i) w.write(f);
-  }
+  if (!write_clip(clip, 2)) GTEST_SKIP() << "this OpenCV writes no MJPG AVI";
   auto own_rate = config({{"source", "file:" + clip.string()}});
   own_rate.options.erase("period_ms");
   auto d = make(own_rate);
