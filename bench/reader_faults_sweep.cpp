@@ -3,6 +3,8 @@
 // into a table, once per seed. Counts the sessions with any irregularity (none is real: the play is the
 // master's, legal), with a trick not counted, with a board returned other than once, and names their seeds.
 // The same session as tests/unit/devices/reader_faults_test.cpp, over more seeds; it measures, never asserts.
+// Also how the daemon's device.health (daemon/reply_health.hpp, at its default 15 %) judges the sim reader:
+// in how many sessions it is said missing replies, and during which board it first is.
 //
 //   build/bench/reader_faults_sweep [--flicker 0.1] [--drop 0.1] [--misread 0.05] [--seeds 100] [--first 1]
 //                                   [--trace SEED]   (the faulty play-area reads and the events of one seed)
@@ -14,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/reply_health.hpp"
 #include "devices/sim/session_script.hpp"
 #include "devices/sim/simulator_device.hpp"
 #include "table/scenario.hpp"
@@ -61,12 +64,16 @@ struct Outcome {
   std::map<int, int> returned;              // board -> times
   int uncertain = 0;
   table::Table::ReaderReads reads;  // what the table counted of the sim reader's reads
+  int health_board = 0;             // the board (1-8 of the session) during which device.health first said it missing replies
+  int health_changes = 0;           // device.health said, either way
 };
 
 Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFaults& faults, bool trace) {
   table::Table t(spring_pairs(), table::TableConfig::playing_table());
   devices::FaultInjector injector(faults);
+  daemon::ReplyHealth health(0.15);
   Outcome out;
+  int boards_back = 0;
   for (const table::TableInput& in : inputs) {
     auto faulty = injector.apply(in);
     if (trace && in.kind == table::TableInput::Kind::Observe && in.observation.zone.kind == table::ZoneKind::Play) {
@@ -76,11 +83,22 @@ Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFau
                   read != was ? "   <- fault" : "");
     }
     if (faulty) table::apply(t, *faulty);
+    if (faulty && faulty->kind == table::TableInput::Kind::Observe)
+      if (auto counts = t.reader_reads().find(faulty->observation.source); counts != t.reader_reads().end())
+        if (auto change = health.on_read(faulty->observation, counts->second)) {
+          ++out.health_changes;
+          if (change->missing && !out.health_board) out.health_board = boards_back + 1;
+          if (trace) std::printf("         DEVICE.HEALTH %s: %llu of %llu\n", change->missing ? "missing replies" : "good",
+                                 static_cast<unsigned long long>(change->missed), static_cast<unsigned long long>(change->heard));
+        }
     for (const table::Event& e : t.take_events()) {
       if (trace && e.type != "daemon.heartbeat") std::printf("         EVENT %s: %s\n", e.type.c_str(), (e.card_message.empty() ? e.message : e.card_message).c_str());
       if (e.event_class() == "irregularity") out.irregularities.push_back("board " + std::to_string(e.board) + ": " + e.type);
       if (e.type == "reading.uncertain") ++out.uncertain;
-      if (e.type == "board.returned") ++out.returned[e.board];
+      if (e.type == "board.returned") {
+        ++out.returned[e.board];
+        ++boards_back;
+      }
       if (e.type == "play.trick")
         for (const auto& [k, v] : e.evidence)
           if (k == "winner" && v != "unknown") ++out.tricks;
@@ -120,6 +138,8 @@ int main(int argc, char** argv) {
   }
   int irregular = 0, lost_sessions = 0, lost_tricks = 0, twice = 0, uncertain = 0;
   std::uint64_t heard = 0, missed = 0;
+  int health_said = 0, health_changes = 0;
+  std::map<int, int> health_boards;  // the board during which it was first said -> sessions
   std::string irregular_seeds, lost_seeds, twice_seeds;
   for (int s = first; s < first + seeds; ++s) {
     f.seed = static_cast<std::uint32_t>(s);
@@ -127,6 +147,11 @@ int main(int argc, char** argv) {
     uncertain += o.uncertain;
     heard += o.reads.heard;
     missed += o.reads.missed_replies;
+    health_changes += o.health_changes;
+    if (o.health_board) {
+      ++health_said;
+      ++health_boards[o.health_board];
+    }
     if (!o.irregularities.empty()) {
       ++irregular;
       irregular_seeds += " " + std::to_string(s) + "(";
@@ -152,5 +177,9 @@ int main(int argc, char** argv) {
   std::printf("reading.uncertain events: %d (%.1f a session)\n", uncertain, static_cast<double>(uncertain) / seeds);
   std::printf("missed replies counted (status reads_by_device): %llu of %llu reads that heard a card (%.2f %%)\n",
               static_cast<unsigned long long>(missed), static_cast<unsigned long long>(heard), heard ? 100.0 * static_cast<double>(missed) / static_cast<double>(heard) : 0.0);
+  std::string during;
+  for (const auto& [board, n] : health_boards) during += (during.empty() ? "; first during board " : ", ") + std::to_string(board) + ": " + std::to_string(n);
+  std::printf("device.health (15 %%) said missing replies in %d of %d sessions (%d said either way)%s\n", health_said, seeds,
+              health_changes, during.c_str());
   return 0;
 }

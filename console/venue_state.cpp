@@ -153,7 +153,10 @@ bool VenueState::apply_event(const json& e, double now) {
   } else if (cls == "device") {
     std::string dev = evidence(e, "device");
     if (dev.empty()) dev = type;
-    t.devices[dev] = type.ends_with("lost") ? "lost" : type.ends_with("error") ? "error" : "ok";
+    // A reader missing many replies still reads (1.9): named on the tile until it is said good again,
+    // not taken for a device gone.
+    if (type == "device.health") t.devices[dev] = evidence(e, "state") == "missing replies" ? "missing replies" : "ok";
+    else t.devices[dev] = type.ends_with("lost") ? "lost" : type.ends_with("error") ? "error" : "ok";
   } else if (type == "reading.resumed" || (type == "reading.uncertain" && zone_goes_unread(evidence(e, "cause")))) {
     std::string zone = evidence(e, "zone");
     if (zone.empty()) zone = "reading";

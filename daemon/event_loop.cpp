@@ -119,7 +119,11 @@ EventLoop::EventLoop(Options options)
   broadcast_ = std::make_unique<BoardBroadcast>(*publisher_, options_, self_path());
   host_ = std::make_unique<TableHost>(std::move(loaded_record.record), table_config, options_, clock_, *publisher_, *broadcast_,
                                       TableHost::Surroundings{[this](const table::Zone& z) { return devices_.lost(z); },
-                                                              [this](json& s) { add_status(s); }});
+                                                              [this](json& s) { add_status(s); },
+                                                              [this](const std::string& source) {
+                                                                const devices::Device* d = devices_.find(source);
+                                                                return d && d->driver() == "camera";
+                                                              }});
   reader_ = std::make_unique<JournalReader>();
   requests_ = std::make_unique<TableRequests>(*host_, *publisher_, *reader_, host_->alerts(), options_, clock_);
   control_ = std::make_unique<ControlServer>(

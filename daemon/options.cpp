@@ -35,7 +35,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
       ("device", po::value(&o.devices)->composing(), "NAME=DRIVER[:KEY=VALUE,...]: a device, e.g. north=acr122u:port=1-1 or board0=cardtable-board (drivers: sim, acr122u, cardtable-board, camera; docs/hardware.md); a camera, e.g. cam0=camera:source=v4l2:/dev/video0,zones=/etc/cardtable/zones.txt, takes its zones from its calibration file")
       ("zone", po::value(&o.zones)->composing(), "ZONE=DEVICE[/antennaN]: which device (and antenna) serves a zone (pocket:N, play:W, dummy, scan, hand:E), e.g. play:N=board0/antenna2; default: the scenario's zones, served by sim")
       ("decks", po::value(&o.decks), "folder of deck files (UID -> card, docs/hardware.md), loaded at start and on SIGHUP")
-      ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk; the source tree's, run from the build tree)");
+      ("quirks", po::value(&o.quirks), "the reader quirk file (default: the installed readers.quirk; the source tree's, run from the build tree)")
+      ("missed-replies-alert", po::value(&o.missed_replies_alert)->default_value(o.missed_replies_alert), "PERCENT: a reader missing this share of its replies over 400 reads that heard a card is device.health (state \"missing replies\"; readers miss about 3 %; from about 12 % the table begins to read wrongly), said again (\"good\") under half of it; 0: never");
   po::options_description timing("The table's timeouts (seconds; default: the scenario's, else the value shown)");
   timing.add_options()
       ("silence", po::value<double>(), "a zone not heard from for this long is unknown (reading.uncertain, cause silent); at least 1, and three polls of every reader [5]")
@@ -148,6 +149,8 @@ ParseResult parse_options(int argc, const char* const* argv) {
   // --silence 0.0001 (0 ms) called every zone silent at each tick and heard again at its next read,
   // 480 lines in 4 s on the demo table, and the director's screen full of "No reading from pocket:W".
   if (o.silence && *o.silence < 1) return fail("--silence must be at least 1 second (ten reader polls): a shorter silence is a late reply, not a silent reader");
+  // Written as !(inside) so that nan is refused too.
+  if (!(o.missed_replies_alert >= 0 && o.missed_replies_alert <= 100)) return fail("--missed-replies-alert must be a percent, 0 to 100 (0: never)");
   if (o.journal_files < 1) return fail("--journal-files must be 1 or more (the journal is where replays come from)");
   if (o.journal_file_mb < 1) return fail("--journal-file-mb must be 1 or more");
   if (o.journal_file_mb > 4096) return fail("--journal-file-mb: at most 4096");

@@ -28,6 +28,7 @@ struct Options {
   std::vector<std::string> zones;    // "ZONE=DEVICE[/antennaN]"; default: the scenario's zones, served by "sim"
   std::string decks;                 // folder of deck files (UID -> card), loaded at start and on SIGHUP
   std::string quirks;                // the reader quirk file; empty: the installed one
+  double missed_replies_alert = 15;  // percent of a reader's replies missed that is device.health; 0: never
   // The table's timeouts in seconds (table/table_config.hpp); unset: the scenario's, else the defaults.
   std::optional<double> silence, pocket_gap, return_settle, board_allowance;
   Endpoint publish{true, "tcp://127.0.0.1:5551"};

@@ -29,6 +29,7 @@ TableHost::TableHost(std::unique_ptr<bridge::MasterRecord> master, const table::
       publisher_(publisher),
       broadcast_(broadcast),
       surroundings_(std::move(surroundings)),
+      reply_health_(options.missed_replies_alert / 100, surroundings_.camera),
       board_first_seq_(publisher.journal().last_seq() + 1) {
   alerts_.load(publisher_.journal());
 }
@@ -166,6 +167,35 @@ void TableHost::apply(const table::TableInput& in, double wall) {
     if (auto c = table::parse_contract_command(in.command.text)) broadcast_.on_contract(*c);
   table::apply(*table_, in);
   logged(in, drain_table(wall));
+  if (in.kind == table::TableInput::Kind::Observe) watch_replies(in.observation);
+}
+
+void TableHost::watch_replies(const table::Observation& read) {
+  const auto counts = table_->reader_reads().find(read.source);
+  if (counts == table_->reader_reads().end()) return;  // a zone this table does not have
+  // Replaying the last run's board rebuilds the counts; this run judges its own reads.
+  if (replaying()) {
+    reply_health_.pass(read, counts->second);
+    return;
+  }
+  auto change = reply_health_.on_read(read, counts->second);
+  if (!change) return;
+  char share[16];
+  std::snprintf(share, sizeof share, "%.1f", 100.0 * static_cast<double>(change->missed) / static_cast<double>(change->heard));
+  const std::string of = std::to_string(change->missed) + " of its last " + std::to_string(change->heard) + " reads that heard a card";
+  auto e = change->missing
+               ? daemon_event("device.health", "warning",
+                              "Reader " + change->device + " misses " + share + " % of its replies (" + of +
+                                  "; readers miss about 3 %): the table still reads " + change->zones +
+                                  ", but check the reader's antennas, cable and what lies near them",
+                              options_, wall(), mono())
+               : daemon_event("device.health", "info",
+                              "Reader " + change->device + " misses replies as readers do again: " + share + " % (" + of + ")",
+                              options_, wall(), mono());
+  e.evidence = {{"device", change->device}, {"zones", change->zones},
+                {"state", change->missing ? "missing replies" : "good"}, {"share", share},
+                {"missed_replies", std::to_string(change->missed)}, {"heard", std::to_string(change->heard)}};
+  publish(e);
 }
 
 json TableHost::status() const {
@@ -182,8 +212,8 @@ json TableHost::status() const {
             {"analyzer", broadcast_.analyzer() ? broadcast_.analyzer()->string() : std::string()},
             {"clock", clock_.real() ? "daemon" : "scenario"}};
   if (auto b = table_->board()) s["board"] = {{"board", master_->board(*b).board}, {"name", master_->describe(*b)}};
-  // A reply missed is said in no event (the table keeps the card): here a director sees the reader
-  // that misses more than readers do (1.8).
+  // A reply missed is said in no event (the table keeps the card): here a director sees how many each
+  // reader misses (1.8); one that misses many more than readers do is device.health (watch_replies).
   json reads = json::object();
   for (const auto& [device, r] : table_->reader_reads()) reads[device] = {{"reads", r.reads}, {"heard", r.heard}, {"missed_replies", r.missed_replies}};
   s["reads_by_device"] = std::move(reads);

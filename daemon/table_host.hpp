@@ -21,6 +21,7 @@
 #include "daemon/device_loss.hpp"
 #include "daemon/options.hpp"
 #include "daemon/publisher.hpp"
+#include "daemon/reply_health.hpp"
 #include "daemon/table_clock.hpp"
 #include "daemon/table_requests.hpp"
 #include "daemon/trick_tally.hpp"
@@ -38,6 +39,7 @@ class TableHost : public TableRequests::Table {
   struct Surroundings {
     std::function<bool(const table::Zone&)> zone_lost;
     std::function<void(nlohmann::json&)> add_status;
+    std::function<bool(const std::string&)> camera;  // whether a device is a camera (none: no device is)
   };
   // `options`: the table's identity and --master (a reload changes it); `clock`: wall and mono for events,
   // carried on after a resumed board.
@@ -86,6 +88,8 @@ class TableHost : public TableRequests::Table {
   // starts a new one). Nothing while replaying.
   void logged(const table::TableInput& in, const std::vector<Published>& events);
   void resume(const devices::InputScript& scenario);
+  // After a read: device.health when its reader's share of missed replies crossed the line (reply_health.hpp).
+  void watch_replies(const table::Observation& read);
   bool replaying() const { return board_resume_ && board_resume_->replaying(); }  // the last run's inputs
   // The board in progress starts at its first event: its label identified or its cards arrived
   // (board_first_seq_); it ends at its return or verification. From the journal's events when resuming.
@@ -104,6 +108,7 @@ class TableHost : public TableRequests::Table {
   TrickTally tally_;
   protocol::AlertBook alerts_;
   DeviceLoss device_loss_;  // the zones a lost device made unknown
+  ReplyHealth reply_health_;  // each reader's share of replies missed: device.health
   std::unique_ptr<BoardResume> board_resume_;  // the board in progress kept across a restart (from start())
   table::Millis last_table_time_ = 0;
   // Until a board begins, where the input log's next board starts looking for it (after the last board's

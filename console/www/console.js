@@ -166,10 +166,13 @@ function lostWhy(d) {
 }
 
 // Zones that read nothing now (silent, or their device lost): the table's checks there are blind until
-// they read again, which the tile's state alone does not say.
+// they read again, which the tile's state alone does not say. Readers missing many replies (device.health)
+// still read, but want a look before they read wrongly.
 function unread(d) {
   const zones = Object.entries(d.devices || {}).filter(([, h]) => h === 'uncertain').map(([name]) => name);
-  return zones.length ? `, not reading: ${zones.join(', ')}` : '';
+  const missing = Object.entries(d.devices || {}).filter(([, h]) => h === 'missing replies').map(([name]) => name);
+  return (zones.length ? `, not reading: ${zones.join(', ')}` : '') +
+    (missing.length ? `, reader missing replies: ${missing.join(', ')}` : '');
 }
 
 function drawElapsed(t) {

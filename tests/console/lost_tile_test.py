@@ -4,7 +4,7 @@ off, its daemon dead, its cable out) or a device of it gone (a reader unplugged)
 table either way, but looks for different things, and the tile's title said only "lost". Now it says
 "silent: not heard since <clock time>" or "device gone: <the device>", and the tile comes back when the table
 speaks again. A zone that reads nothing (silent, its device lost) is named on the tile ("not reading: play:N")
-until it reads again. The table is a stand-in publishing its events; the console and the browser are real.
+until it reads again, and a reader missing many replies until it is said good. The table is a stand-in publishing its events; the console and the browser are real.
   usage: lost_tile_test.py BUILD_DIR SOURCE_DIR    (exit 77: chromium or chromedriver missing)"""
 import os
 import sys
@@ -33,6 +33,14 @@ def check(venue, table, pub, driver):
     assert "play:W" not in tile().get_attribute("title"), tile().get_attribute("title")
     says("reading.resumed", message="Readings from play:N again", evidence={"zone": "play:N"})
     wait_for("the zone read again", lambda: "not reading" not in (tile().get_attribute("title") or ""), 10)
+    # A reader missing many replies (device.health, 1.9) still reads: named, the table not lost.
+    says("device.health", severity="warning", message="Reader board0 misses 21.5 % of its replies",
+         evidence={"device": "board0", "state": "missing replies", "share": "21.5"})
+    wait_for("the reader named", lambda: "reader missing replies: board0" in (tile().get_attribute("title") or ""), 10)
+    assert tile().get_attribute("data-state") != "lost", tile().get_attribute("title")
+    says("device.health", message="Reader board0 misses replies as readers do again",
+         evidence={"device": "board0", "state": "good", "share": "2.0"})
+    wait_for("the reader no longer named", lambda: "missing replies" not in (tile().get_attribute("title") or ""), 10)
     # Silent: nothing more from it.
     wait_for("the silent table lost", lambda: tile().get_attribute("data-state") == "lost", 10)
     print("silent:", tile().get_attribute("title"))

@@ -94,6 +94,17 @@ TEST(Tile, AnUnpluggedDeviceShowsUntilItReturns) {
   EXPECT_NE(v.tile("t/A/7", 1001)["state"], "lost");
 }
 
+// A reader missing many of its replies (device.health, 1.9) still reads: the tile names it, and the table
+// is not lost; said good again, it is no longer named.
+TEST(Tile, AReaderMissingRepliesIsNamedButTheTableIsNotLost) {
+  VenueState v;
+  v.apply_event(event("device.health", 1, "warning", {{"device", "board0"}, {"state", "missing replies"}, {"share", "21.5"}}), 1000);
+  EXPECT_NE(v.tile("t/A/7", 1000)["state"], "lost");
+  EXPECT_EQ(v.tile("t/A/7", 1000)["devices"], (json{{"board0", "missing replies"}}));
+  v.apply_event(event("device.health", 2, "info", {{"device", "board0"}, {"state", "good"}, {"share", "2.0"}}), 1001);
+  EXPECT_EQ(v.tile("t/A/7", 1001)["devices"], (json{{"board0", "ok"}}));
+}
+
 // A zone reads nothing while it is silent or its device is lost, until reading.resumed. Flicker and low
 // confidence are said only when they begin (the zone settles without a word), so they left their zone
 // "uncertain" for the rest of the session; a stray zone's reading has no end either.

@@ -361,6 +361,10 @@ TEST_F(Daemon, OptionsThatWouldMisbehaveAreRefusedWithExitTwoAndTheReason) {
       {{"--plaintext", "--embargo", "nan"}, "--embargo must be 0 to 604800 seconds"},
       {{"--plaintext", "--embargo", "inf"}, "--embargo must be 0 to 604800 seconds"},
       {{"--plaintext", "--heartbeat", "inf"}, "--heartbeat must be 0.1 to 3600 seconds"},
+      // A share of missed replies is a percent: -1 would say every reader failing, nan none.
+      {{"--plaintext", "--missed-replies-alert=-1"}, "--missed-replies-alert must be a percent, 0 to 100"},
+      {{"--plaintext", "--missed-replies-alert", "nan"}, "--missed-replies-alert must be a percent, 0 to 100"},
+      {{"--plaintext", "--missed-replies-alert", "150"}, "--missed-replies-alert must be a percent, 0 to 100"},
       // A folder given as the config file opened as an empty stream: the daemon ran on the defaults.
       {{"--plaintext", "--config", dir.string()}, dir.string() + ": a folder, not a config file"},
       {{"--plaintext", "--config", (dir / "typo.conf").string()}, (dir / "typo.conf").string() + ": unrecognised option 'tabel'"},

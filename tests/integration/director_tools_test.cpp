@@ -471,7 +471,7 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_EQ(again.status, 1) << again.out;
   EXPECT_NE(again.out.find("already acknowledged by Anne"), std::string::npos) << again.out;
   CtlRun version = run_ctl({"version", "-c", ctl});
-  EXPECT_NE(version.out.find("protocol 1.8"), std::string::npos) << version.out;
+  EXPECT_NE(version.out.find("protocol 1.9"), std::string::npos) << version.out;
   CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
   EXPECT_EQ(evidence.status, 0) << evidence.out;
   EXPECT_NE(evidence.out.find("DQ"), std::string::npos) << evidence.out;

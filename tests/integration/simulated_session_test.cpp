@@ -4,6 +4,7 @@
 // a lost device whose zones are uncertain, then resume.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -108,6 +109,7 @@ TEST_F(SimulatedSession, MissedRepliesAndDroppedReadsAreCountedByReaderNeverIrre
   for (const json& e : ev) {
     EXPECT_NE(e["class"], "irregularity") << e.dump();
     EXPECT_FALSE(e["type"] == "reading.uncertain" && e["evidence"].value("cause", "") == "flicker") << "a missed reply said as flicker: " << e.dump();
+    EXPECT_NE(e["type"], "device.health") << "a reader missing replies as readers do said failing: " << e.dump();
   }
   auto reply = request({{"command", "status"}});
   ASSERT_TRUE(reply);
@@ -122,6 +124,25 @@ TEST_F(SimulatedSession, MissedRepliesAndDroppedReadsAreCountedByReaderNeverIrre
   std::vector<int> one_to_thirteen(13);
   std::iota(one_to_thirteen.begin(), one_to_thirteen.end(), 1);
   for (const auto& [board, seen] : counts) EXPECT_EQ(seen, one_to_thirteen) << "board " << board;
+}
+
+// A reader missing three replies in ten (an antenna detuned, a cable working loose) is said to directors,
+// once, with its share and its zones, while the table goes on reading from it: by the first board's end.
+TEST_F(SimulatedSession, AReaderMissingManyRepliesIsSaidOnceWithItsShare) {
+  start_session(kMaster, kSession, 300, {"--sim-faults", "flicker=0.3,seed=7"});
+  auto ev = subscribe_until_finished();
+  auto health = of_type(ev, "device.health");
+  ASSERT_EQ(health.size(), 1u) << log();
+  const json& e = health[0];
+  EXPECT_EQ(e["severity"], "warning");
+  EXPECT_EQ(e["evidence"]["device"], "sim");
+  EXPECT_EQ(e["evidence"]["state"], "missing replies");
+  EXPECT_GE(std::stod(e["evidence"]["share"].get<std::string>()), 15.0) << e.dump();
+  EXPECT_NE(e["evidence"]["zones"].get<std::string>().find("pocket:N"), std::string::npos) << e.dump();
+  EXPECT_NE(e["message"].get<std::string>().find("check the reader's antennas"), std::string::npos) << e.dump();
+  auto first_return = std::find_if(ev.begin(), ev.end(), [](const json& x) { return x["type"] == "board.returned"; });
+  ASSERT_NE(first_return, ev.end());
+  EXPECT_LT(e["seq"].get<std::uint64_t>(), (*first_return)["seq"].get<std::uint64_t>()) << "said within the first board";
 }
 
 // The simulator says `finished` once the table has applied every input it queued, not once it has queued

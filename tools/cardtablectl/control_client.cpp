@@ -604,7 +604,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       if (s.contains("board") && s["board"].is_object()) std::cout << ", " << printable(s["board"].value("name", ""));
       std::cout << '\n';
       // One line per device: present or not, the zones it serves (antenna → zone), its error counters, and
-      // (1.8) the table's count of its reads and of the replies it missed, which no event says.
+      // (1.8) the table's count of its reads and of the replies it missed: no event says each one (a reader
+      // missing many is device.health, 1.9).
       const json no_reads = json::object();
       const json& reads = s.contains("reads_by_device") && s["reads_by_device"].is_object() ? s["reads_by_device"] : no_reads;
       for (const json& d : s.value("devices", json::array())) {

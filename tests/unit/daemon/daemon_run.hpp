@@ -38,7 +38,8 @@ struct DaemonRun {
     summary = record.summary;
     host = std::make_unique<TableHost>(std::move(record.record), sim.config, options, clock, *publisher, *broadcast,
                                        TableHost::Surroundings{std::move(lost),
-                                                               [](nlohmann::json& s) { s["loop"] = "the event loop's part"; }});
+                                                               [](nlohmann::json& s) { s["loop"] = "the event loop's part"; },
+                                                               [](const std::string&) { return false; }});
   }
   // The scenario's inputs as the event loop hands them over: times moved on after a resumed board's.
   void apply(const std::vector<table::TableInput>& inputs) {
