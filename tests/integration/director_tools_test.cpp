@@ -463,8 +463,10 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   const auto one = table_status.out.find(said_one);
   ASSERT_NE(one, std::string::npos) << table_status.out;
   EXPECT_NE(table_status.out[one + said_one.size()], 's') << table_status.out;
-  // A reply missed is said in no event: the device's line says how many its reads missed (1.8).
-  EXPECT_NE(table_status.out.find(" heard a card), missed replies "), std::string::npos) << table_status.out;
+  // A reply missed is said in no event: the device's line says how many its reads missed (1.8), and
+  // their share of the reads that heard a card, which a director compares with readers' 3 % (the clean
+  // scenario's sim misses none).
+  EXPECT_NE(table_status.out.find(" heard a card), missed replies 0 (0.0 %)"), std::string::npos) << table_status.out;
   CtlRun ack = run_ctl({"ack", seq, "--by", "Anne", "-c", ctl});
   EXPECT_EQ(ack.status, 0) << ack.out;
   CtlRun again = run_ctl({"ack", seq, "--by", "Bob", "-c", ctl});

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <ctime>
 #include <optional>
@@ -616,9 +617,16 @@ int run_control(const std::string& command, const std::vector<std::string>& args
                   << ", crc " << c.value("crc_errors", 0) << ", out of sequence " << c.value("out_of_sequence", 0) << ", timeouts "
                   << c.value("timeouts", 0) << ", resets " << c.value("resets", 0);
         const auto r = reads.find(d.value("name", ""));
-        if (r != reads.end() && r->is_object())
-          std::cout << "; reads " << r->value("reads", std::uint64_t{0}) << " (" << r->value("heard", std::uint64_t{0}) << " heard a card), missed replies "
-                    << r->value("missed_replies", std::uint64_t{0});
+        if (r != reads.end() && r->is_object()) {
+          const auto heard = r->value("heard", std::uint64_t{0}), missed = r->value("missed_replies", std::uint64_t{0});
+          std::cout << "; reads " << r->value("reads", std::uint64_t{0}) << " (" << heard << " heard a card), missed replies " << missed;
+          // The share a director compares with readers' 3 % and the daemon's --missed-replies-alert.
+          if (heard) {
+            char share[32];
+            std::snprintf(share, sizeof share, " (%.1f %%)", 100.0 * static_cast<double>(missed) / static_cast<double>(heard));
+            std::cout << share;
+          }
+        }
         std::cout << '\n';
       }
     } else if (command == "load-record") {
