@@ -16,6 +16,7 @@
 #include "daemon/simulation.hpp"
 #include "daemon/startup_error.hpp"
 #include "daemon/table_requests.hpp"
+#include "devices/sim/simulator_device.hpp"
 #include "daemon_run.hpp"
 #include "process_folder.hpp"
 
@@ -203,6 +204,31 @@ TEST_F(TableHostTest, ARestartMidBoardGoesOnWithTheBoardWithoutSayingItsEventsTw
   EXPECT_EQ(count(published, "board.returned"), 1u);
   const auto live = again.live();
   EXPECT_EQ(count(live, "live.card"), 52u) << "the cards of both runs";
+}
+
+// A reader missing three replies in ten is said to directors (device.health). A restart mid-board replays
+// the board's reads through the table: what they crossed was said by the last run, and they are not
+// judged again -- the new run judges its own reads.
+TEST_F(TableHostTest, AReaderMissingRepliesIsSaidOnceAndNotAgainFromTheReadsARestartReplays) {
+  devices::SimFaults faults;
+  faults.flicker = 0.3;
+  faults.seed = 7;
+  devices::FaultInjector injector(faults);
+  std::vector<table::TableInput> faulty;
+  for (const table::TableInput& in : inputs)
+    if (auto read = injector.apply(in)) faulty.push_back(*read);
+  auto split = std::find_if(faulty.begin(), faulty.end(), [](const auto& in) { return in.time >= 50'000; });
+  {
+    DaemonRun run(state(), sim, masters());
+    run.host->start(run.summary, {});
+    run.apply({faulty.begin(), split});
+    ASSERT_EQ(count(run.published(), "device.health"), 1u);
+    EXPECT_EQ(run.host->status()["phase"], "play");
+  }
+  DaemonRun again(state(), sim, masters());
+  again.host->start(again.summary, devices::fixed_script({split, faulty.end()}));
+  EXPECT_EQ(count(again.published(), "device.health"), 1u) << "said again from the replayed reads";
+  EXPECT_EQ(again.host->board_in_play(), 1);
 }
 
 // Law 13D after play, once: the board goes back to its pockets one card short while the last trick's
