@@ -1,12 +1,17 @@
-// A reader that misses replies (a tag in its field not answering one poll) is absorbed by the table: a read
-// that hears less than the last is no change, the card is kept (table/stable_reading.hpp), and nothing is
-// said of each reply missed (protocol 1.8). Readers miss about 3 % of their replies; a reader that misses
-// many more -- an antenna detuned by a metal table frame, a cable working loose, a worn tag, a phone lying
-// on the pocket -- is one a director wants to hear of while the table still reads right: missing about 12 % the
-// table begins to conclude wrongly (docs/hardware.md: the sweep at flicker 0.15, 1 session of 200). This watches each reader's share
-// of missed replies over windows of its reads that heard a card and says when it crosses the alert share
-// (device.health, state "missing replies") and when it is back under half of it (state "good"): hysteresis,
-// so a reader hovering at the share is not said again at every window.
+// A reader that misses replies (a tag in its field not answering one poll) is absorbed by the table: a
+// read that hears less than the last is no change, the card is kept (table/stable_reading.hpp), and
+// nothing is said of each reply missed (protocol 1.8). Readers miss about 3 % of their replies; a reader
+// that misses many more -- an antenna detuned by a metal table frame, a cable working loose, a worn tag,
+// a phone lying on the pocket -- is one a director wants to hear of while the table still reads right:
+// missing about 12 % the table begins to conclude wrongly (docs/hardware.md: the sweep at flicker 0.15,
+// 1 session of 200). This watches each reader's share of missed replies over windows of its reads that
+// heard a card and says when it crosses the alert share (device.health, state "missing replies") and
+// when it is back under half of it (state "good"): hysteresis, so a reader hovering at the share is not
+// said again at every window.
+//
+// What was said outlives a restart: the daemon gives back each reader's last device.health from its
+// journal (recall), so a reader still missing replies is not said again, and one mended while the daemon
+// was down is said good -- the console keeps a reader named until it is.
 //
 // Only tag readers are judged (and the sim, which stands in for one): a missed reply is a tag not
 // answering. A camera's card hidden by a hand for a moment and seen again is the same sign in its reads,
@@ -17,7 +22,8 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
+#include <array>
+#include <bitset>
 #include <string>
 
 #include "table/observation.hpp"
@@ -51,14 +57,20 @@ class ReplyHealth {
   // A read that is not judged: the last run's, replayed after a restart (what its windows crossed was said
   // by that run, if at all). The reader's window starts after it.
   void pass(const table::Observation& read, const table::Table::ReaderReads& counts);
+  // What the last run said of `device` (its journal's last device.health): missing replies or good.
+  void recall(const std::string& device, bool missing);
+  // For status: "missing replies" or "good"; none for a device not judged (a camera, or the alert off).
+  std::optional<std::string> state(const std::string& device) const;
 
  private:
   struct Reader {
     table::Table::ReaderReads start;  // the counts when its window began
     bool judged = true;               // not a camera
     bool missing = false;             // said missing replies, not said back since
-    std::set<std::string> zones;
+    std::bitset<table::kZoneCount> zones;  // by Zone::index: a reader serves a few of the table's zones
+    std::array<table::Zone, table::kZoneCount> zone{};  // each one set, for the text
   };
+  Reader& reader(const std::string& device);
   Reader& reader(const table::Observation& read);
   double alert_share_;
   std::function<bool(const std::string&)> camera_;

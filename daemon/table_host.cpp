@@ -12,6 +12,7 @@
 #include "protocol/card_seal.hpp"
 #include "protocol/control.hpp"
 #include "protocol/heartbeat.hpp"
+#include "protocol/json_fields.hpp"
 #include "table/command.hpp"
 #include "table/scenario.hpp"  // table::apply: an input record to the table
 
@@ -31,7 +32,15 @@ TableHost::TableHost(std::unique_ptr<bridge::MasterRecord> master, const table::
       surroundings_(std::move(surroundings)),
       reply_health_(options.missed_replies_alert / 100, surroundings_.camera),
       board_first_seq_(publisher.journal().last_seq() + 1) {
-  alerts_.load(publisher_.journal());
+  // One pass over the journal: the open alerts, and what was last said of each reader's replies -- a
+  // reader said missing them and mended while the daemon was down is said good by this run, one still
+  // missing them is not said again (reply_health.hpp).
+  alerts_.load(publisher_.journal(), [this](const json& e) {
+    if (protocol::string_field(e, "type") != "device.health" || !e.contains("evidence") || !e["evidence"].is_object()) return;
+    const json& evidence = e["evidence"];
+    const std::string device = protocol::string_field(evidence, "device");
+    if (!device.empty()) reply_health_.recall(device, protocol::string_field(evidence, "state") == "missing replies");
+  });
 }
 
 void TableHost::start(const std::string& summary, const devices::InputScript& scenario) {
@@ -215,7 +224,11 @@ json TableHost::status() const {
   // A reply missed is said in no event (the table keeps the card): here a director sees how many each
   // reader misses (1.8); one that misses many more than readers do is device.health (watch_replies).
   json reads = json::object();
-  for (const auto& [device, r] : table_->reader_reads()) reads[device] = {{"reads", r.reads}, {"heard", r.heard}, {"missed_replies", r.missed_replies}};
+  for (const auto& [device, r] : table_->reader_reads()) {
+    reads[device] = {{"reads", r.reads}, {"heard", r.heard}, {"missed_replies", r.missed_replies}};
+    // 1.10: what device.health last said of it (kept over a restart); none for a camera or the alert off.
+    if (auto health = reply_health_.state(device)) reads[device]["health"] = *health;
+  }
   s["reads_by_device"] = std::move(reads);
   if (surroundings_.add_status) surroundings_.add_status(s);
   return s;

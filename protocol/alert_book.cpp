@@ -8,11 +8,13 @@
 namespace cardtable::protocol {
 using nlohmann::json;
 
-void AlertBook::load(const Journal& journal) {
+void AlertBook::load(const Journal& journal, const std::function<void(const json&)>& also) {
   journal.replay(1, [&](const std::string& line, std::uint64_t) {
     json j = json::parse(line, nullptr, false);
     strip_card_detail(j);
-    if (j.is_object()) on_published(j);
+    if (!j.is_object()) return true;
+    on_published(j);
+    if (also) also(j);
     return true;
   });
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -21,7 +22,9 @@ class AlertBook {
   // max_acks: the acknowledgements remembered, the newest (0: all -- the daemon, which refuses any second
   // ack of its journal; the hub bounds its own).
   explicit AlertBook(std::size_t max_acks = 0) : max_acks_(max_acks) {}
-  void load(const Journal& journal);                 // the journal as it is at start
+  // The journal as it is at start. `also` sees each of its events too, in order: a caller rebuilding
+  // more of its state from them (the daemon, each reader's last device.health) reads the journal once.
+  void load(const Journal& journal, const std::function<void(const nlohmann::json&)>& also = {});
   void on_published(const nlohmann::json& event);              // every journalled event, public JSON
   // Why this ack cannot be made (already acknowledged: by whom, in which event); nullopt: it can.
   std::optional<std::string> refuse_ack(std::uint64_t seq) const;

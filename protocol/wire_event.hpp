@@ -14,7 +14,7 @@
 namespace cardtable::protocol {
 
 inline constexpr int kProtoMajor = 1;
-inline constexpr int kProtoMinor = 9;
+inline constexpr int kProtoMinor = 10;
 
 struct WireEvent {
   std::uint64_t seq = 0;          // per table, gap-free, continues across restarts; 0 = not journalled (heartbeat)

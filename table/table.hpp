@@ -57,8 +57,8 @@ class Table {
   // confidence floor: a miss shows only where there is a card to miss), and how often it heard again tags
   // it had missed for a read or more. A reply missed is no change of reading and nothing is said of each
   // one (the table keeps the card: stable_reading.hpp); these counts are how a director sees a reader
-  // that misses more than readers do: missed_replies / heard is about its share of replies missed (the
-  // daemon's device.health says one past --missed-replies-alert).
+  // that misses more than readers do: missed_replies / heard is about its share of replies missed, by
+  // which whoever holds the table may judge each reader.
   struct ReaderReads {
     std::uint64_t reads = 0;
     std::uint64_t heard = 0;

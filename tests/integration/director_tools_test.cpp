@@ -465,15 +465,15 @@ TEST_F(Daemon, AlertsAckByVersionAndEachCommandsOwnHelp) {
   EXPECT_NE(table_status.out[one + said_one.size()], 's') << table_status.out;
   // A reply missed is said in no event: the device's line says how many its reads missed (1.8), and
   // their share of the reads that heard a card, which a director compares with readers' 3 % (the clean
-  // scenario's sim misses none).
-  EXPECT_NE(table_status.out.find(" heard a card), missed replies 0 (0.0 %)"), std::string::npos) << table_status.out;
+  // scenario's sim misses none), and (1.10) what device.health last said of it: nothing yet, so good.
+  EXPECT_NE(table_status.out.find(" heard a card), missed replies 0 (0.0 %), health good\n"), std::string::npos) << table_status.out;
   CtlRun ack = run_ctl({"ack", seq, "--by", "Anne", "-c", ctl});
   EXPECT_EQ(ack.status, 0) << ack.out;
   CtlRun again = run_ctl({"ack", seq, "--by", "Bob", "-c", ctl});
   EXPECT_EQ(again.status, 1) << again.out;
   EXPECT_NE(again.out.find("already acknowledged by Anne"), std::string::npos) << again.out;
   CtlRun version = run_ctl({"version", "-c", ctl});
-  EXPECT_NE(version.out.find("protocol 1.9"), std::string::npos) << version.out;
+  EXPECT_NE(version.out.find("protocol 1.10"), std::string::npos) << version.out;
   CtlRun evidence = run_ctl({"evidence", seq, "-c", ctl});
   EXPECT_EQ(evidence.status, 0) << evidence.out;
   EXPECT_NE(evidence.out.find("DQ"), std::string::npos) << evidence.out;

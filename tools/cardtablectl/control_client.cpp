@@ -606,7 +606,7 @@ int run_control(const std::string& command, const std::vector<std::string>& args
       std::cout << '\n';
       // One line per device: present or not, the zones it serves (antenna → zone), its error counters, and
       // (1.8) the table's count of its reads and of the replies it missed: no event says each one (a reader
-      // missing many is device.health, 1.9).
+      // missing many is device.health, 1.9, and what it last said is its health, 1.10).
       const json no_reads = json::object();
       const json& reads = s.contains("reads_by_device") && s["reads_by_device"].is_object() ? s["reads_by_device"] : no_reads;
       for (const json& d : s.value("devices", json::array())) {
@@ -626,6 +626,8 @@ int run_control(const std::string& command, const std::vector<std::string>& args
             std::snprintf(share, sizeof share, " (%.1f %%)", 100.0 * static_cast<double>(missed) / static_cast<double>(heard));
             std::cout << share;
           }
+          // 1.10: what device.health last said of a tag reader (a camera and an older daemon say nothing).
+          if (r->contains("health") && (*r)["health"].is_string()) std::cout << ", health " << printable((*r)["health"].get<std::string>());
         }
         std::cout << '\n';
       }

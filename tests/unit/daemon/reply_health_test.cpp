@@ -53,7 +53,7 @@ TEST(ReplyHealth, AReaderMissingAFifthOfItsRepliesIsSaidOnceWithItsShareAndZones
   EXPECT_TRUE(said[0].missing);
   EXPECT_EQ(said[0].heard, ReplyHealth::kWindow);
   EXPECT_GE(said[0].missed * 100, 15 * said[0].heard);
-  EXPECT_EQ(said[0].zones, "play:N,pocket:S");
+  EXPECT_EQ(said[0].zones, "pocket:S,play:N") << "in the table's order of zones";
 }
 
 TEST(ReplyHealth, ItIsSaidGoodAgainOnlyUnderHalfTheShare) {
@@ -118,6 +118,46 @@ TEST(ReplyHealth, ReadsReplayedAfterARestartAreNotJudged) {
   health.pass(read, replayed);
   EXPECT_TRUE(feed(health, replayed, ReplyHealth::kWindow, ReplyHealth::kWindow / 50, read).empty());
   EXPECT_EQ(feed(health, replayed, ReplyHealth::kWindow, ReplyHealth::kWindow / 5, read).size(), 1u) << "its own reads are";
+}
+
+// The last run's device.health, read back from its journal at start: a reader it said missing replies
+// and that was mended while the daemon was down is said good at this run's first window; one still
+// missing them is not said a second time.
+TEST(ReplyHealth, WhatTheLastRunSaidIsWhereThisRunStarts) {
+  ReplyHealth mended(0.15), still(0.15);
+  mended.recall("board0", true);
+  still.recall("board0", true);
+  Counts a, b;
+  const Observation read = read_of("board0", "play:N");
+  auto said = feed(mended, a, ReplyHealth::kWindow, ReplyHealth::kWindow / 50, read);
+  ASSERT_EQ(said.size(), 1u) << "the mended reader never said good";
+  EXPECT_FALSE(said[0].missing);
+  EXPECT_TRUE(feed(still, b, 3 * ReplyHealth::kWindow, 3 * ReplyHealth::kWindow / 5, read).empty()) << "said missing again";
+  // And back: a reader the last run said good, judged afresh.
+  ReplyHealth good(0.15);
+  good.recall("board0", false);
+  Counts c;
+  EXPECT_EQ(feed(good, c, ReplyHealth::kWindow, ReplyHealth::kWindow / 5, read).size(), 1u);
+}
+
+// status → reads_by_device → health (1.10): what was last said of a tag reader; nothing of a camera, or
+// with the alert off.
+TEST(ReplyHealth, ItsStateIsWhatWasLastSaidAndNoneForACameraOrWithTheAlertOff) {
+  ReplyHealth health(0.15, [](const std::string& device) { return device == "cam0"; });
+  Counts reader, camera;
+  feed(health, camera, ReplyHealth::kWindow, ReplyHealth::kWindow / 2, read_of("cam0", "play:S"));
+  feed(health, reader, 10, 0, read_of("board0", "play:N"));
+  EXPECT_EQ(health.state("board0"), "good");
+  EXPECT_EQ(health.state("cam0"), std::nullopt);
+  EXPECT_EQ(health.state("board9"), std::nullopt) << "never heard";
+  feed(health, reader, ReplyHealth::kWindow, ReplyHealth::kWindow / 4, read_of("board0", "play:N"));
+  EXPECT_EQ(health.state("board0"), "missing replies");
+  health.recall("cam0", true);
+  EXPECT_EQ(health.state("cam0"), std::nullopt) << "a camera is never judged";
+
+  ReplyHealth off(0);
+  off.recall("board0", true);
+  EXPECT_EQ(off.state("board0"), std::nullopt);
 }
 
 }  // namespace

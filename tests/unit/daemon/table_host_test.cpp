@@ -231,6 +231,74 @@ TEST_F(TableHostTest, AReaderMissingRepliesIsSaidOnceAndNotAgainFromTheReadsARes
   EXPECT_EQ(again.host->board_in_play(), 1);
 }
 
+// What device.health said outlives a restart (protocol 1.10): the new run reads each reader's last one back
+// from the journal. A reader said missing replies and mended while the daemon was down (its cable seated
+// again) is said good at the new run's first window -- before, nothing was said and the console named the
+// reader for the rest of the session; one still missing them is not said a second time.
+class ReaderHealthOverARestart : public TableHostTest {
+ protected:
+  // The scenario's inputs with three replies in ten missed (the sim's fault injector), and where the
+  // restart falls in them.
+  void SetUp() override {
+    TableHostTest::SetUp();
+    devices::SimFaults faults;
+    faults.flicker = 0.3;
+    faults.seed = 7;
+    devices::FaultInjector injector(faults);
+    for (const table::TableInput& in : inputs)
+      if (auto read = injector.apply(in)) faulty.push_back(*read);
+  }
+  static constexpr table::Millis kRestart = 50'000;
+  std::vector<table::TableInput> faulty_before() const {
+    std::vector<table::TableInput> out;
+    std::copy_if(faulty.begin(), faulty.end(), std::back_inserter(out), [](const auto& in) { return in.time < kRestart; });
+    return out;
+  }
+  std::vector<table::TableInput> faulty_from() const {
+    std::vector<table::TableInput> out;
+    std::copy_if(faulty.begin(), faulty.end(), std::back_inserter(out), [](const auto& in) { return in.time >= kRestart; });
+    return out;
+  }
+  // The first run, to the restart: the reader said missing replies once.
+  void first_run() {
+    DaemonRun run(state(), sim, masters());
+    run.host->start(run.summary, {});
+    run.apply(faulty_before());
+    ASSERT_EQ(health_said(run).size(), 1u);
+    EXPECT_EQ(run.host->status()["reads_by_device"]["sim"]["health"], "missing replies");
+  }
+  static std::vector<json> health_said(const DaemonRun& run) {
+    std::vector<json> said;
+    for (const json& e : DaemonRun::events(run.publisher->journal()))
+      if (e["type"] == "device.health") said.push_back(e);
+    return said;
+  }
+  std::vector<table::TableInput> faulty;
+};
+
+TEST_F(ReaderHealthOverARestart, AReaderMendedWhileTheDaemonWasDownIsSaidGoodByTheNextRun) {
+  first_run();
+  DaemonRun again(state(), sim, masters());
+  again.host->start(again.summary, devices::fixed_script(from(kRestart)));
+  EXPECT_EQ(again.host->status()["reads_by_device"]["sim"]["health"], "missing replies") << "what the last run said";
+  again.apply(from(kRestart));  // the rest of the board, every reply answered
+  const auto said = health_said(again);
+  ASSERT_EQ(said.size(), 2u) << "the mended reader never said good";
+  EXPECT_EQ(said[1]["severity"], "info");
+  EXPECT_EQ(said[1]["evidence"]["state"], "good");
+  EXPECT_EQ(said[1]["evidence"]["device"], "sim");
+  EXPECT_EQ(again.host->status()["reads_by_device"]["sim"]["health"], "good");
+}
+
+TEST_F(ReaderHealthOverARestart, AReaderStillMissingRepliesAfterARestartIsNotSaidAgain) {
+  first_run();
+  DaemonRun again(state(), sim, masters());
+  again.host->start(again.summary, devices::fixed_script(faulty_from()));
+  again.apply(faulty_from());
+  EXPECT_EQ(health_said(again).size(), 1u) << "said again by the new run";
+  EXPECT_EQ(again.host->status()["reads_by_device"]["sim"]["health"], "missing replies");
+}
+
 // Law 13D after play, once: the board goes back to its pockets one card short while the last trick's
 // cards still lie in the play areas. The daemon restarted a moment later (an upgrade between boards) must
 // not take those cards for a new board's plays, nor the full pockets for that board's return: it once
