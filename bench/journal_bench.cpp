@@ -10,8 +10,10 @@
 #include <filesystem>
 #include <string>
 
+#include "protocol/alert_book.hpp"
 #include "protocol/durable_file.hpp"
 #include "protocol/journal.hpp"
+#include "protocol/json_fields.hpp"
 
 namespace fs = std::filesystem;
 using cardtable::protocol::Journal;
@@ -75,6 +77,44 @@ void BM_DurableFile(benchmark::State& state) {
   fs::remove_all(dir);
 }
 BENCHMARK(BM_DurableFile)->Arg(4096)->UseRealTime();
+
+// A restart reads the whole journal once (the daemon's TableHost): the open alerts (AlertBook::load) and,
+// in the same pass, each reader's last device.health (protocol 1.10). Arg: events in the journal (a table's
+// session is about 2,000); second arg 1: with the device.health observer the daemon gives, 0: without.
+void BM_StartFromJournal(benchmark::State& state) {
+  const auto events = state.range(0);
+  const bool observed = state.range(1) != 0;
+  fs::path dir = bench_dir("start-" + std::to_string(events) + (observed ? "-observed" : ""));
+  Journal::Limits limits;
+  limits.sync_each = false;
+  Journal j(dir, limits);
+  const WireEvent proto = card_played();
+  for (std::int64_t i = 0; i < events; ++i) {
+    WireEvent e = proto;
+    if (i % 500 == 0) {  // now and then a reader said missing replies, or good again
+      e.type = "device.health";
+      e.severity = "warning";
+      e.evidence = {{"device", "board0"}, {"state", i % 1000 == 0 ? "missing replies" : "good"}};
+    }
+    j.append(e);
+  }
+  std::size_t said = 0;
+  for (auto _ : state) {
+    cardtable::protocol::AlertBook book;
+    if (observed)
+      book.load(j, [&said](const nlohmann::json& e) {
+        if (cardtable::protocol::string_field(e, "type") != "device.health" || !e.contains("evidence") || !e["evidence"].is_object()) return;
+        said += cardtable::protocol::string_field(e["evidence"], "state") == "missing replies";
+      });
+    else
+      book.load(j);
+    benchmark::DoNotOptimize(book.open_count());
+  }
+  benchmark::DoNotOptimize(said);
+  state.SetItemsProcessed(state.iterations() * events);
+  fs::remove_all(dir);
+}
+BENCHMARK(BM_StartFromJournal)->Args({2000, 0})->Args({2000, 1})->Args({100000, 0})->Args({100000, 1})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
