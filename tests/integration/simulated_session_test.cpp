@@ -145,6 +145,25 @@ TEST_F(SimulatedSession, AReaderMissingManyRepliesIsSaidOnceWithItsShare) {
   EXPECT_LT(e["seq"].get<std::uint64_t>(), (*first_return)["seq"].get<std::uint64_t>()) << "said within the first board";
 }
 
+// What device.health said outlives a restart (protocol 1.10). The technician seats the reader's cable again
+// and restarts the daemon: the new run starts from the journal's last device.health of the reader and says
+// it good at its first window -- before, the new run took every reader for good, never said it, and the
+// console named the reader all the next session.
+TEST_F(SimulatedSession, AReaderSaidMissingRepliesAndMendedBeforeARestartIsSaidGoodByTheNextRun) {
+  start_session(kMaster, kSession, 300, {"--sim-faults", "flicker=0.3,seed=7"});
+  ASSERT_EQ(of_type(subscribe_until_finished(), "device.health").size(), 1u) << log();
+  stop();
+  start_session(kMaster, kSession, 300);
+  const auto health = of_type(subscribe_until_finished(), "device.health");
+  ASSERT_EQ(health.size(), 2u) << log();
+  EXPECT_EQ(health[1]["severity"], "info");
+  EXPECT_EQ(health[1]["evidence"]["device"], "sim");
+  EXPECT_EQ(health[1]["evidence"]["state"], "good");
+  auto reply = request({{"command", "status"}});
+  ASSERT_TRUE(reply);
+  EXPECT_EQ((*reply)["status"]["reads_by_device"]["sim"]["health"], "good") << reply->dump();
+}
+
 // The simulator says `finished` once the table has applied every input it queued, not once it has queued
 // them: the loop serves status between batches of inputs, and a simulator at --speed 10000 whose misreads
 // make the loop journal an event (an fdatasync) every few readings runs ahead of it (missed replies did
