@@ -18,12 +18,12 @@
 // and no fault of the camera.
 #pragma once
 
+#include <array>
+#include <bitset>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
-#include <array>
-#include <bitset>
 #include <string>
 
 #include "table/observation.hpp"
