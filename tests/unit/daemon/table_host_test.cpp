@@ -49,17 +49,19 @@ class TableHostTest : public ::testing::Test {
     const devices::InputCursor played = sim.script();
     while (auto in = played()) inputs.push_back(*std::move(in));
   }
-  // The inputs up to (not including) time `until`, and those from it.
-  std::vector<table::TableInput> before(table::Millis until) const {
+  // The inputs (of `of`, or of the scenario) up to (not including) time `until`, and those from it.
+  static std::vector<table::TableInput> before(const std::vector<table::TableInput>& of, table::Millis until) {
     std::vector<table::TableInput> out;
-    std::copy_if(inputs.begin(), inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time < until; });
+    std::copy_if(of.begin(), of.end(), std::back_inserter(out), [&](const auto& in) { return in.time < until; });
     return out;
   }
-  std::vector<table::TableInput> from(table::Millis at) const {
+  static std::vector<table::TableInput> from(const std::vector<table::TableInput>& of, table::Millis at) {
     std::vector<table::TableInput> out;
-    std::copy_if(inputs.begin(), inputs.end(), std::back_inserter(out), [&](const auto& in) { return in.time >= at; });
+    std::copy_if(of.begin(), of.end(), std::back_inserter(out), [&](const auto& in) { return in.time >= at; });
     return out;
   }
+  std::vector<table::TableInput> before(table::Millis until) const { return before(inputs, until); }
+  std::vector<table::TableInput> from(table::Millis at) const { return from(inputs, at); }
   fs::path state() const { return dir.path() / "state"; }
   fs::path missing() const { return dir.path() / "missing.pbn"; }
   test::ProcessFolder dir{std::string("table-host-test-") + ::testing::UnitTest::GetInstance()->current_test_info()->name()};
@@ -206,31 +208,6 @@ TEST_F(TableHostTest, ARestartMidBoardGoesOnWithTheBoardWithoutSayingItsEventsTw
   EXPECT_EQ(count(live, "live.card"), 52u) << "the cards of both runs";
 }
 
-// A reader missing three replies in ten is said to directors (device.health). A restart mid-board replays
-// the board's reads through the table: what they crossed was said by the last run, and they are not
-// judged again -- the new run judges its own reads.
-TEST_F(TableHostTest, AReaderMissingRepliesIsSaidOnceAndNotAgainFromTheReadsARestartReplays) {
-  devices::SimFaults faults;
-  faults.flicker = 0.3;
-  faults.seed = 7;
-  devices::FaultInjector injector(faults);
-  std::vector<table::TableInput> faulty;
-  for (const table::TableInput& in : inputs)
-    if (auto read = injector.apply(in)) faulty.push_back(*read);
-  auto split = std::find_if(faulty.begin(), faulty.end(), [](const auto& in) { return in.time >= 50'000; });
-  {
-    DaemonRun run(state(), sim, masters());
-    run.host->start(run.summary, {});
-    run.apply({faulty.begin(), split});
-    ASSERT_EQ(count(run.published(), "device.health"), 1u);
-    EXPECT_EQ(run.host->status()["phase"], "play");
-  }
-  DaemonRun again(state(), sim, masters());
-  again.host->start(again.summary, devices::fixed_script({split, faulty.end()}));
-  EXPECT_EQ(count(again.published(), "device.health"), 1u) << "said again from the replayed reads";
-  EXPECT_EQ(again.host->board_in_play(), 1);
-}
-
 // What device.health said outlives a restart (protocol 1.10): the new run reads each reader's last one back
 // from the journal. A reader said missing replies and mended while the daemon was down (its cable seated
 // again) is said good at the new run's first window -- before, nothing was said and the console named the
@@ -238,7 +215,7 @@ TEST_F(TableHostTest, AReaderMissingRepliesIsSaidOnceAndNotAgainFromTheReadsARes
 class ReaderHealthOverARestart : public TableHostTest {
  protected:
   // The scenario's inputs with three replies in ten missed (the sim's fault injector), and where the
-  // restart falls in them.
+  // restart falls in them (mid-board: the first run has said the reader missing replies by then).
   void SetUp() override {
     TableHostTest::SetUp();
     devices::SimFaults faults;
@@ -249,16 +226,8 @@ class ReaderHealthOverARestart : public TableHostTest {
       if (auto read = injector.apply(in)) faulty.push_back(*read);
   }
   static constexpr table::Millis kRestart = 50'000;
-  std::vector<table::TableInput> faulty_before() const {
-    std::vector<table::TableInput> out;
-    std::copy_if(faulty.begin(), faulty.end(), std::back_inserter(out), [](const auto& in) { return in.time < kRestart; });
-    return out;
-  }
-  std::vector<table::TableInput> faulty_from() const {
-    std::vector<table::TableInput> out;
-    std::copy_if(faulty.begin(), faulty.end(), std::back_inserter(out), [](const auto& in) { return in.time >= kRestart; });
-    return out;
-  }
+  std::vector<table::TableInput> faulty_before() const { return before(faulty, kRestart); }
+  std::vector<table::TableInput> faulty_from() const { return from(faulty, kRestart); }
   // The first run, to the restart: the reader said missing replies once.
   void first_run() {
     DaemonRun run(state(), sim, masters());
@@ -275,6 +244,23 @@ class ReaderHealthOverARestart : public TableHostTest {
   }
   std::vector<table::TableInput> faulty;
 };
+
+// A reader missing three replies in ten is said to directors (device.health). A restart mid-board replays
+// the board's reads through the table: what they crossed was said by the last run, and they are not
+// judged again -- the new run judges its own reads.
+TEST_F(ReaderHealthOverARestart, AReaderMissingRepliesIsSaidOnceAndNotAgainFromTheReadsARestartReplays) {
+  {
+    DaemonRun run(state(), sim, masters());
+    run.host->start(run.summary, {});
+    run.apply(faulty_before());
+    ASSERT_EQ(count(run.published(), "device.health"), 1u);
+    EXPECT_EQ(run.host->status()["phase"], "play");
+  }
+  DaemonRun again(state(), sim, masters());
+  again.host->start(again.summary, devices::fixed_script(faulty_from()));
+  EXPECT_EQ(count(again.published(), "device.health"), 1u) << "said again from the replayed reads";
+  EXPECT_EQ(again.host->board_in_play(), 1);
+}
 
 TEST_F(ReaderHealthOverARestart, AReaderMendedWhileTheDaemonWasDownIsSaidGoodByTheNextRun) {
   first_run();
