@@ -41,6 +41,10 @@ class StableReading {
   // read empty as long as a card needs to leave (stable_reads, noisy_absent_reads on a noisy reader);
   // -1 while none has. Which of two areas had a card first, whatever settled first.
   Millis card_came() const { return card_came_; }
+  // The cards the first read at card_came() named (a misread, perhaps), and the last read that heard a
+  // card before it (-1: none): whether the area heard anything before the card now there.
+  const bridge::Hand& came_as() const { return came_as_; }
+  Millis heard_before_came() const { return heard_before_came_; }
   // Reads in a row, the last ones, that heard nothing while the stable reading holds a card: on a reader
   // that drops replies the card is gone only after noisy_absent_reads of them, but this many say that a
   // steady reader would have seen it go.
@@ -67,13 +71,19 @@ class StableReading {
     last_.reset();
     dip_.reset();
     count_ = lesser_count_ = run_ = 0;
-    card_came_ = -1;
+    card_came_ = heard_before_came_ = -1;
     empty_reads_ = 0;
   }
 
  private:
   // `o` starts the run of a new candidate: read once, read after read, nothing heard less since.
   void start_run(const Observation& o);
+  // `o` names another card than the stable one after empty reads running since that card left, as many
+  // as a steady reader needs to see a card go: the card had gone (a reader does not hear the card lying
+  // there as empty and then as another card). card_left says so: the departure is the news, and `o`
+  // starts its own run.
+  bool card_left_before(const Observation& o, const TableConfig& config) const;
+  const std::optional<Observation>& card_left(const Observation& o);
 
   std::optional<Observation> stable_;
   // The reading being confirmed, and how often it was read since it first came (reads hearing less do
@@ -107,6 +117,9 @@ class StableReading {
   Millis last_heard_ = 0;
   Millis card_heard_ = -1;
   Millis card_came_ = -1;
+  bridge::Hand came_as_;
+  Millis heard_before_came_ = -1;
+  Millis prior_card_heard_ = -1;  // card_heard_ before the read being fed
   int empty_reads_ = 0;  // confident reads running that heard nothing at all
   bool heard_ = false;
   std::deque<Millis> changes_;

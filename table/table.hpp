@@ -163,6 +163,7 @@ class Table {
   std::array<StableReading, kZoneCount> readings_{};
   std::array<bool, kZoneCount> silent_{};          // heard before, then nothing for silence_ms
   std::map<std::string, Millis> missed_replies_;   // by reader (source): when it last missed tags that were there
+  std::array<bool, kZoneCount> noisy_{};           // the zone's reader was missing replies at its last read
   std::map<std::string, int> reads_heard_;         // by reader: its reads that heard a tag, up to steady_after_reads
   std::map<std::string, ReaderReads> reader_reads_;
   std::array<bool, kZoneCount> stray_reported_{};  // a reading from a zone the table does not have, reported

@@ -491,6 +491,98 @@ TEST(ReaderFaults, ATrickQuittedIsSeenWhenItsAreasReadEmptyThoughNoisyReadersHav
   EXPECT_EQ(*tricks[2]->find("cards"), "W:D2 N:D5 E:D9 S:D4");
 }
 
+// Trick 3 of board 3 at 0.2 flicker and drops (seed 101 of bench/reader_faults_sweep): North's ♥2 was never
+// heard at all -- ten polls running each lost or read empty -- and the trick was quitted with three cards
+// read. East, who had won it, led ♥J, and each card of trick 4 was taken for a card *replacing* its seat's
+// card in trick 3: East's ♥A, South's ♥9 and West's ♥4 went back to their hands, the board ran a trick
+// behind, and South's spade to a heart lead at trick 10 was a false revoke (Law 61), established (63A).
+// On a reader missing replies an area that heard nothing is a card never read, as one heard once is.
+TEST(ReaderFaults, ATrickQuittedWithTheFourthAreaSilentOnAReaderMissingRepliesIsACardNotRead) {
+  auto ev = run("set steady_after_reads 100000\n" + kTrickOneWonByWest +
+                "at 30 play W S9\nat 31 play N S5\nat 32 play E S8\nat 33 play S -\n"
+                "at 34 play W -\nat 34 play N -\nat 34 play E -\n"
+                "at 35 play W D2\nat 36 play N D5\nat 37 play E D9\nat 38 play S D4\n"
+                "at 40 clear play:W\nat 40 clear play:N\nat 40 clear play:E\nat 40 clear play:S\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  const Event* unread = test::first(ev, "reading.uncertain");
+  ASSERT_NE(unread, nullptr) << test::dump(ev);
+  EXPECT_EQ(*unread->find("cause"), "card not read");
+  EXPECT_EQ(unread->seats, std::vector<Seat>{Seat::South});
+  EXPECT_NE(unread->message.find("South's card never heard"), std::string::npos) << unread->message;
+  auto tricks = all_of(ev, "play.trick");
+  ASSERT_EQ(tricks.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(*tricks[1]->find("cards"), "W:S9 N:S5 E:S8");
+  EXPECT_EQ(*tricks[2]->find("cards"), "W:D2 N:D5 E:D9 S:D4");
+  for (const Event* card : all_of(ev, "play.card")) EXPECT_EQ(card->find("replaces"), nullptr) << card->str();
+}
+
+// Trick 1 of board 8 at 0.2 flicker and drops (seed 533 of bench/reader_faults_sweep): West's, North's and
+// East's areas read empty three or four polls together -- each card there all along, its replies lost --
+// as South's ♣7 came to the trick. Three empty reads are as long as a steady reader needs to see a card
+// go, and ♣7 was taken for the next trick's lead: trick 1 went to South "from the next lead", and South's
+// ♣9 to trick 2 led trick 3 out of turn (Law 55). South's area had heard nothing in the trick until its
+// card came, and the others' cards had not gone as a reader missing replies needs: ♣7 is the fourth card.
+TEST(ReaderFaults, TheFourthSeatsCardComingAsTheOthersAreasReadEmptyForAMomentIsItsCardToTheTrick) {
+  auto ev = run("set steady_after_reads 100000\n" + kTrickOneWonByWest +
+                "at 30 play W S9\nat 31 play N S5\nat 32 play E S8\n"
+                "at 33 play W -\nat 33 play N -\nat 33 play E -\nat 33.3 play S S7\n"
+                "at 33.7 play W S9\nat 33.7 play N S5\nat 33.7 play E S8\n"
+                "at 35 clear play:W\nat 35 clear play:N\nat 35 clear play:E\nat 35 clear play:S\n"
+                "at 37 play W D2\nat 38 play N D5\nat 39 play E D9\nat 40 play S D4\n"
+                "at 42 clear play:W\nat 42 clear play:N\nat 42 clear play:E\nat 42 clear play:S\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "reading.uncertain"), nullptr) << test::dump(ev);
+  auto tricks = all_of(ev, "play.trick");
+  ASSERT_EQ(tricks.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(*tricks[1]->find("cards"), "W:S9 N:S5 E:S8 S:S7");
+  EXPECT_EQ(*tricks[1]->find("winner"), "W");
+  EXPECT_EQ(*tricks[2]->find("cards"), "W:D2 N:D5 E:D9 S:D4");
+}
+
+// Trick 8 of board 2 at 0.3 flicker and drops (seed 110 of bench/reader_faults_sweep): North's ♠J heard
+// twice, never steadily, the trick quitted, and North -- who won it -- leads ♣Q before his area has read
+// empty as long as a reader missing replies needs to see a card go. The area heard another card in the
+// trick before ♣Q: ♣Q is no fourth card but the next trick's lead, the ♠J a card never read.
+TEST(ReaderFaults, TheFourthSeatsLeadAfterItsAreaHeardAnotherCardInTheTrickIsTheNextTricks) {
+  auto ev = run("set steady_after_reads 100000\n" + kTrickOneWonByWest +
+                "at 30 play W S9\nat 31 play N S5\nat 32 play E S8\n"
+                "at 33 read play:S S7\nat 33.1 play S -\nat 33.3 clear play:W\nat 33.3 clear play:N\nat 33.3 clear play:E\n"
+                "at 33.7 play S D4\nat 35 play W D2\nat 36 play N D5\nat 37 play E D9\n"
+                "at 39 clear play:W\nat 39 clear play:N\nat 39 clear play:E\nat 39 clear play:S\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{}) << test::dump(ev);
+  const Event* unread = test::first(ev, "reading.uncertain");
+  ASSERT_NE(unread, nullptr) << test::dump(ev);
+  EXPECT_EQ(*unread->find("cause"), "card not read");
+  EXPECT_EQ(unread->seats, std::vector<Seat>{Seat::South});
+  auto tricks = all_of(ev, "play.trick");
+  ASSERT_EQ(tricks.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(*tricks[1]->find("cards"), "W:S9 N:S5 E:S8");
+  EXPECT_EQ(*tricks[1]->find("winner"), "S");
+  EXPECT_EQ(*tricks[2]->find("cards"), "S:D4 W:D2 N:D5 E:D9");
+}
+
+// The same trick on a reader that misses nothing: South's area read empty, steadily, all the while the
+// trick lay there -- South did not play to it (a hand short of a card, Law 13). The next trick is still
+// the next trick, not three cards replacing their seats' cards (which had lost the hole: every seat one
+// card fewer, the counts even); the hole stays, and the count when the board goes back is the alert.
+TEST(WrongCount, Law13DASeatThatDidNotPlayToATrickQuittedIsCountedAtTheReturnAndTheNextTrickIsItsOwn) {
+  auto ev = run(kTrickOneWonByWest +
+                "at 30 play W S9\nat 31 play N S5\nat 32 play E S8\nat 33 play S -\n"
+                "at 34 play W -\nat 34 play N -\nat 34 play E -\n"
+                "at 35 play W D2\nat 36 play N D5\nat 37 play E D9\nat 38 play S D4\n"
+                "at 40 clear play:W\nat 40 clear play:N\nat 40 clear play:E\nat 40 clear play:S\nat 42 pockets full\nend 45\n");
+  EXPECT_EQ(irregularities(ev), Types{"wrong_count"}) << test::dump(ev);
+  const Event* count = test::first(ev, "irregularity.wrong_count");
+  EXPECT_EQ(count->severity, Severity::Alert);
+  EXPECT_EQ(count->seats, std::vector<Seat>{Seat::South});
+  EXPECT_EQ(*count->find("observed"), "N=3 E=3 S=2 W=3");
+  EXPECT_EQ(test::first(ev, "reading.uncertain"), nullptr) << test::dump(ev);
+  auto tricks = all_of(ev, "play.trick");
+  ASSERT_EQ(tricks.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(*tricks[1]->find("cards"), "W:S9 N:S5 E:S8");
+  EXPECT_EQ(*tricks[2]->find("cards"), "W:D2 N:D5 E:D9 S:D4");
+}
+
 // Issue 7, item 3: after a dummy exchange is reported, the table follows the hands as they are.
 TEST(DummyExchange, Law43A2aThenAWholeBoardNoOtherAlert) {
   auto ev = run(kStart + kContract + "at 22 play all as master swap NS contract 4H S\nat 90 pockets full\nend 95\n");

@@ -295,6 +295,66 @@ TEST(Stability, AnotherCardAfterEmptyReadsSaysFirstThatTheCardHadGone) {
   EXPECT_TRUE(still.stable()->cards.contains(*Card::parse("HQ")));
 }
 
+// Whether an area heard anything before the card now there came: a seat's area silent all through a
+// trick until its card came is told from one that heard a card earlier (table.cpp, seed 533).
+TEST(Stability, WhatTheAreaHeardBeforeTheCardNowThereCame) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, nullptr), c, true);
+  r.feed(obs(1000, "C7"), c, true);
+  EXPECT_EQ(r.card_came(), 1000);
+  EXPECT_EQ(r.heard_before_came(), -1) << "nothing heard before";
+  EXPECT_TRUE(r.came_as().contains(*Card::parse("C7")) && r.came_as().size() == 1);
+  r.feed(obs(1100, "C7"), c, true);
+  for (Millis t = 1200; t < 2000; t += 100) r.feed(obs(t, nullptr), c, true);
+  r.feed(obs(2000, "C9"), c, true);
+  EXPECT_EQ(r.card_came(), 2000);
+  EXPECT_EQ(r.heard_before_came(), 1100) << "♣7, last heard at 1100";
+  EXPECT_TRUE(r.came_as().contains(*Card::parse("C9")) && r.came_as().size() == 1);
+
+  // Fewer empty reads than a card leaving needs on a reader missing replies: ♣7 may lie there still, and
+  // the card that came is still ♣7's -- another card read now did not come by itself.
+  StableReading still;
+  still.feed(obs(0, "C7"), c, true);
+  for (Millis t = 100; t < 600; t += 100) still.feed(obs(t, nullptr), c, true);
+  still.feed(obs(600, "C9"), c, true);
+  EXPECT_EQ(still.card_came(), 0);
+  EXPECT_TRUE(still.came_as().contains(*Card::parse("C7")) && still.came_as().size() == 1);
+}
+
+// West's play area at trick 3 of board 4 (seed 816 of bench/reader_faults_sweep at 0.2 flicker and drops):
+// ♣A lies, one read names it ♦10, the trick is quitted -- six empty reads, four polls dropped -- and West
+// leads ♦10. The read before the empty ones made ♦10 the card being confirmed, and ♦10 read again was
+// taken for that card heard again after missed replies: a card *replacing* ♣A in the trick quitted ("West
+// plays ♦10 instead of ♣A"), the board a trick behind, and North's club a false revoke (Law 61). The
+// empty reads since ♣A left say that it had gone, whatever was read just before them.
+TEST(Stability, AnotherCardAfterEmptyReadsHadGoneThoughAMisreadNamedItBeforeThem) {
+  TableConfig c;
+  StableReading r;
+  for (int i = 0; i < 3; ++i) r.feed(obs(i * 100, "CA"), c, true);
+  EXPECT_FALSE(r.feed(obs(300, "DT"), c, true)) << "a misread";
+  for (Millis t : {500, 600, 700, 800, 900, 1100}) EXPECT_FALSE(r.feed(obs(t, nullptr), c, true)) << t;
+  auto gone = r.feed(obs(1300, "DT"), c, true);
+  ASSERT_TRUE(gone) << "the departure, as ♦10 comes";
+  EXPECT_TRUE(gone->cards.empty());
+  EXPECT_FALSE(r.missed_replies()) << "♦10 was not there before: nothing heard again";
+  EXPECT_FALSE(r.feed(obs(1400, "DT"), c, true));
+  auto lead = r.feed(obs(1500, "DT"), c, true);
+  ASSERT_TRUE(lead);
+  EXPECT_TRUE(lead->cards.contains(*Card::parse("DT")));
+
+  // Fewer empty reads than a steady reader needs to see a card go: missed replies, and ♦10 read twice
+  // more (three in all, around them) replaces ♣A as before -- a card changed without the area cleared.
+  StableReading missed;
+  for (int i = 0; i < 3; ++i) missed.feed(obs(i * 100, "CA"), c, true);
+  missed.feed(obs(300, "DT"), c, true);
+  for (Millis t : {400, 500}) EXPECT_FALSE(missed.feed(obs(t, nullptr), c, true));
+  EXPECT_FALSE(missed.feed(obs(600, "DT"), c, true));
+  auto changed = missed.feed(obs(700, "DT"), c, true);
+  ASSERT_TRUE(changed);
+  EXPECT_TRUE(changed->cards.contains(*Card::parse("DT")));
+}
+
 // Which of two play areas had a card first decides who led (Laws 53-56), whichever settled first. West's
 // area at the lead to trick 3 of board 8 (seed 126 of bench/reader_faults_sweep at 0.2 flicker and drops):
 // ♣J heard, then two empty reads 300 ms apart with polls dropped between -- an empty reading settled by
