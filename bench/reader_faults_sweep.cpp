@@ -8,6 +8,8 @@
 //
 //   build/bench/reader_faults_sweep [--flicker 0.1] [--drop 0.1] [--misread 0.05] [--seeds 100] [--first 1]
 //                                   [--trace SEED]   (the faulty play-area reads and the events of one seed)
+//                                   [--every-zone 1] (with --trace: the pockets' and dummy's reads too; "+1?"
+//                                                     is a tag not identified, a pocket's presence)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -68,7 +70,7 @@ struct Outcome {
   int health_changes = 0;           // device.health said, either way
 };
 
-Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFaults& faults, bool trace) {
+Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFaults& faults, bool trace, bool every_zone = false) {
   table::Table t(spring_pairs(), table::TableConfig::playing_table());
   devices::FaultInjector injector(faults);
   daemon::ReplyHealth health(0.15);
@@ -76,9 +78,10 @@ Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFau
   int boards_back = 0;
   for (const table::TableInput& in : inputs) {
     auto faulty = injector.apply(in);
-    if (trace && in.kind == table::TableInput::Kind::Observe && in.observation.zone.kind == table::ZoneKind::Play) {
-      std::string was = cards_text(in.observation.cards);
-      std::string read = !faulty ? "(dropped)" : cards_text(faulty->observation.cards);
+    if (trace && in.kind == table::TableInput::Kind::Observe && (in.observation.zone.kind == table::ZoneKind::Play || every_zone)) {
+      auto text = [](const table::Observation& o) { return cards_text(o.cards) + (o.unknown ? "+" + std::to_string(o.unknown) + "?" : ""); };
+      std::string was = text(in.observation);
+      std::string read = !faulty ? "(dropped)" : text(faulty->observation);
       std::printf("%8lld %-8s %-6s %s%s\n", static_cast<long long>(in.time), in.observation.zone.str().c_str(), was.c_str(), read.c_str(),
                   read != was ? "   <- fault" : "");
     }
@@ -116,6 +119,7 @@ int main(int argc, char** argv) {
   f.drop = 0.1;
   f.misread = 0.05;
   int seeds = 100, first = 1, trace = 0;
+  bool every_zone = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i];
     double v = std::atof(argv[i + 1]);
@@ -125,6 +129,7 @@ int main(int argc, char** argv) {
     else if (k == "--seeds") seeds = static_cast<int>(v);
     else if (k == "--first") first = static_cast<int>(v);
     else if (k == "--trace") trace = static_cast<int>(v);
+    else if (k == "--every-zone") every_zone = v != 0;
     else {
       std::fprintf(stderr, "unknown option %s\n", k.c_str());
       return 2;
@@ -133,7 +138,7 @@ int main(int argc, char** argv) {
   const auto inputs = session_inputs();
   if (trace) {
     f.seed = static_cast<std::uint32_t>(trace);
-    play(inputs, f, true);
+    play(inputs, f, true, every_zone);
     return 0;
   }
   int irregular = 0, lost_sessions = 0, lost_tricks = 0, twice = 0, uncertain = 0;

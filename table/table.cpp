@@ -164,6 +164,7 @@ void Table::emit_capabilities() {
 
 void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
   board_ = entry;
+  returned_here_ = false;  // a board named: the one returned has moved on
   const MasterBoard& b = master_->board(entry);
   session_ = b.session;
   info_ = BoardInfo{entry, b.board, master_->session(b.session).event, master_->session(b.session).session, master_->describe(entry),
@@ -616,6 +617,7 @@ void Table::on_pocket(const Observation& o) {
   present_[si] = present;
   if (phase_ == Phase::Waiting) {
     if (present) {
+      if (first_out_ && first_out_->seat == s) first_out_.reset();  // back: replies missed, or put back
       arrived_[si] = true;
       if (!board_arrived_ && std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) {
         board_arrived_ = true;
@@ -623,6 +625,20 @@ void Table::on_pocket(const Observation& o) {
         emit(std::move(e));
       }
     } else if (before && *before) {
+      // The board just returned, its pockets read after it (seeds 195, 210, 467, 653, 673, 696 and 841 of
+      // bench/reader_faults_sweep at 0.2 flicker and drops): one pocket read empty eight polls running
+      // was a false auction period "passed out" in half a second, and a second board.returned (Law 7).
+      // Every player takes his hand out at the start of an auction: Law 17A's first withdrawal is seen
+      // once a second pocket goes, and the period starts from it.
+      if (returned_here_ && !first_out_) {
+        first_out_ = PocketOut{s, o.time};
+        return;
+      }
+      if (first_out_ && first_out_->seat != s) {
+        const PocketOut first = *first_out_;
+        start_auction(first.seat, first.time);
+        return;
+      }
       start_auction(s, o.time);
     }
     return;
@@ -661,6 +677,8 @@ bool Table::pockets_filling() const {
 
 void Table::start_auction(Seat withdrawn, Millis t) {
   phase_ = Phase::Auction;
+  returned_here_ = false;
+  first_out_.reset();
   board_start_ = t;
   std::string dealer = info_ ? seat_word(info_->dealer) : std::string("unknown");
   Event e = make("auction.period_started", Severity::Info, {"17A", "17B"},
@@ -1668,6 +1686,7 @@ void Table::board_returned(Millis t) {
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
   emit(std::move(e));
   reset_board();
+  returned_here_ = true;
 }
 
 void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers, ZoneKind kind) {
@@ -1817,6 +1836,7 @@ void Table::reset_board() {
   unread_ = {};
   lead_alerted_.reset();
   pending_lead_.reset();
+  first_out_.reset();
 }
 
 }  // namespace cardtable::table

@@ -189,6 +189,15 @@ class Table {
   Millis board_start_ = 0;
   bool slow_reported_ = false;
   std::optional<Millis> return_pending_;  // all four pockets back, one short: since when no pocket changed
+  // The board just returned still lies here: no board named since, no auction started. One of its
+  // pockets read empty is no auction period by itself (a reader missing a full pocket's replies); a
+  // second pocket taken out starts it, from the first (first_out_).
+  bool returned_here_ = false;
+  struct PocketOut {
+    Seat seat;
+    Millis time;
+  };
+  std::optional<PocketOut> first_out_;
   std::optional<ContractCommand> contract_;
   std::optional<Seat> opening_leader_;
   std::optional<Seat> dummy_;
