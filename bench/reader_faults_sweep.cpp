@@ -1,7 +1,9 @@
 // How much reader noise the table absorbs, in process and in a second: Spring Pairs/1 generated from the
 // master record (as cardtabled --simulate-session plays it), every input through the sim's FaultInjector
 // into a table, once per seed. Counts the sessions with any irregularity (none is real: the play is the
-// master's, legal), with a trick not counted, with a board returned other than once, and names their seeds.
+// master's, legal), with a trick not counted, with a board returned other than once, with an auction period
+// or a board.arrived other than once a board (the board lifted away after its return taken for an auction
+// period), and names their seeds.
 // The same session as tests/unit/devices/reader_faults_test.cpp, over more seeds; it measures, never asserts.
 // Also how the daemon's device.health (daemon/reply_health.hpp, at its default 15 %) judges the sim reader:
 // in how many sessions it is said missing replies, and during which board it first is.
@@ -64,6 +66,8 @@ struct Outcome {
   std::vector<std::string> irregularities;  // "board N: type"
   int tricks = 0;                           // play.trick with a winner
   std::map<int, int> returned;              // board -> times
+  std::map<int, int> auctions;              // board (0: none known) -> auction.period_started
+  std::map<int, int> arrived;               // board -> board.arrived
   int uncertain = 0;
   table::Table::ReaderReads reads;  // what the table counted of the sim reader's reads
   int health_board = 0;             // the board (1-8 of the session) during which device.health first said it missing replies
@@ -98,6 +102,8 @@ Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFau
       if (trace && e.type != "daemon.heartbeat") std::printf("         EVENT %s: %s\n", e.type.c_str(), (e.card_message.empty() ? e.message : e.card_message).c_str());
       if (e.event_class() == "irregularity") out.irregularities.push_back("board " + std::to_string(e.board) + ": " + e.type);
       if (e.type == "reading.uncertain") ++out.uncertain;
+      if (e.type == "auction.period_started") ++out.auctions[e.board];
+      if (e.type == "board.arrived") ++out.arrived[e.board];
       if (e.type == "board.returned") {
         ++out.returned[e.board];
         ++boards_back;
@@ -145,7 +151,8 @@ int main(int argc, char** argv) {
   std::uint64_t heard = 0, missed = 0;
   int health_said = 0, health_changes = 0;
   std::map<int, int> health_boards;  // the board during which it was first said -> sessions
-  std::string irregular_seeds, lost_seeds, twice_seeds;
+  std::string irregular_seeds, lost_seeds, twice_seeds, auction_seeds, arrived_seeds;
+  int auction_off = 0, arrived_off = 0;
   for (int s = first; s < first + seeds; ++s) {
     f.seed = static_cast<std::uint32_t>(s);
     Outcome o = play(inputs, f, false);
@@ -174,11 +181,28 @@ int main(int argc, char** argv) {
       ++twice;
       twice_seeds += " " + std::to_string(s);
     }
+    // Each board is laid on the table, taken out (one auction period) and lifted away once: a lift taken
+    // for an auction period is one more, of no board known.
+    auto once_each = [](const std::map<int, int>& m) {
+      bool ok = m.size() == 8 && !m.count(0);
+      for (const auto& [board, n] : m) ok = ok && n == 1;
+      return ok;
+    };
+    if (!once_each(o.auctions)) {
+      ++auction_off;
+      auction_seeds += " " + std::to_string(s);
+    }
+    if (!once_each(o.arrived)) {
+      ++arrived_off;
+      arrived_seeds += " " + std::to_string(s);
+    }
   }
   std::printf("flicker=%g drop=%g misread=%g, seeds %d-%d\n", f.flicker, f.drop, f.misread, first, first + seeds - 1);
   std::printf("sessions with an irregularity: %d of %d%s\n", irregular, seeds, irregular_seeds.c_str());
   std::printf("sessions with a trick not counted: %d (%d tricks of %d)%s\n", lost_sessions, lost_tricks, seeds * 104, lost_seeds.c_str());
   std::printf("sessions with a board not returned exactly once: %d%s\n", twice, twice_seeds.c_str());
+  std::printf("sessions with an auction period not once a board: %d%s\n", auction_off, auction_seeds.c_str());
+  std::printf("sessions with a board not arrived exactly once: %d%s\n", arrived_off, arrived_seeds.c_str());
   std::printf("reading.uncertain events: %d (%.1f a session)\n", uncertain, static_cast<double>(uncertain) / seeds);
   std::printf("missed replies counted (status reads_by_device): %llu of %llu reads that heard a card (%.2f %%)\n",
               static_cast<unsigned long long>(missed), static_cast<unsigned long long>(heard), heard ? 100.0 * static_cast<double>(missed) / static_cast<double>(heard) : 0.0);

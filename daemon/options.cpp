@@ -26,7 +26,7 @@ ParseResult parse_options(int argc, const char* const* argv) {
   record.add_options()
       ("master", po::value(&o.masters)->composing(), "a master record file or folder (PBN, LIN, DUP, DLM); repeat for more; reloaded on SIGHUP")
       ("simulate", po::value(&o.simulate), "a scenario file (docs/scenarios.md): the simulated table replays it")
-      ("simulate-session", po::value(&o.simulate_session), "EVENT/SESSION, e.g. \"Spring Pairs/1\": the simulated table plays every board of that session of the master record (generated: the pockets emptied, the contract, the deal played out, the board returned; 80 s a board at --speed 1)")
+      ("simulate-session", po::value(&o.simulate_session), "EVENT/SESSION, e.g. \"Spring Pairs/1\": the simulated table plays every board of that session of the master record (generated: the pockets emptied, the contract, the deal played out, the board returned and lifted away for the next; 80 s a board at --speed 1)")
       ("session-contract", po::value(&o.session_contract)->default_value(o.session_contract), "the contract of every board of --simulate-session, e.g. \"4S N\"")
       ("foul", po::value<std::string>(), "BOARD[,BOARD...]: boards of --simulate-session fouled before play (North's and East's hands exchanged: the table must report them)")
       ("sim-faults", po::value(&o.sim_faults), "KEY=VALUE,...: faults of the simulated table (--simulate or --simulate-session): drop=P (a reading lost), misread=P (a reading names another card), flicker=P (a reading empty for one poll), probabilities 0..1; unplug=AT+FOR (the reader away from AT ms for FOR ms, scenario time); seed=N")

@@ -43,6 +43,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
   last_heard_ = o.time;
   prior_card_heard_ = card_heard_;
   if (!o.cards.empty() && o.confidence >= config.min_confidence) card_heard_ = o.time;
+  if ((!o.cards.empty() || o.unknown > 0) && o.confidence >= config.min_confidence) tag_heard_ = o.time;
   missed_replies_ = false;
   heard_ = true;
   if (o.confidence < config.min_confidence) {  // noise: breaks a run, never starts one

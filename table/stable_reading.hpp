@@ -37,6 +37,9 @@ class StableReading {
   // The last read that heard a card (stable or not, a misread or not): a card was there then.
   Millis card_heard() const { return card_heard_; }
   bool heard() const { return heard_; }
+  // The last read that heard any tag (a card, or a tag it cannot name: a pocket read for presence); -1:
+  // none. Four pockets that last heard a tag within a poll of one another went together: a board lifted.
+  Millis tag_heard() const { return tag_heard_; }
   // When the card now heard came: the first read that heard a card (a misread or not) since the zone last
   // read empty as long as a card needs to leave (stable_reads, noisy_absent_reads on a noisy reader);
   // -1 while none has. Which of two areas had a card first, whatever settled first.
@@ -59,6 +62,7 @@ class StableReading {
     stable_ = o;
     if (!stable_->tags_counted()) stable_->count_tags();
     last_heard_ = heard;
+    if (!o.cards.empty() || o.unknown > 0) tag_heard_ = heard;
     heard_ = true;
   }
   // The device went silent: forget the stable reading (the zone is unknown until heard again).
@@ -116,6 +120,7 @@ class StableReading {
   Millis dip_since_ = 0;
   Millis last_heard_ = 0;
   Millis card_heard_ = -1;
+  Millis tag_heard_ = -1;
   Millis card_came_ = -1;
   bridge::Hand came_as_;
   Millis heard_before_came_ = -1;

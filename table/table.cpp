@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <numeric>
 
@@ -164,7 +165,6 @@ void Table::emit_capabilities() {
 
 void Table::set_board(std::uint32_t entry, const std::string& how, const std::string& certainty) {
   board_ = entry;
-  returned_here_ = false;  // a board named: the one returned has moved on
   const MasterBoard& b = master_->board(entry);
   session_ = b.session;
   info_ = BoardInfo{entry, b.board, master_->session(b.session).event, master_->session(b.session).session, master_->describe(entry),
@@ -248,6 +248,7 @@ void Table::tick(Millis now) {
     if (z.has_seat()) e.seats = {z.seat};
     emit(std::move(e));
   }
+  judge_pockets_out();  // the pockets still full, heard again: were the pockets out taken one by one?
   // The wait for the leader's card (card_played) ends when its area settles without a card, falls silent,
   // or after lead_wait_ms: the lead out of turn stands.
   if (pending_lead_ && (now_ - pending_lead_->since >= config_.lead_wait_ms ||
@@ -615,9 +616,17 @@ void Table::on_pocket(const Observation& o) {
   bool present = !o.cards.empty() || o.unknown > 0;
   std::optional<bool> before = present_[si];
   present_[si] = present;
+  if (present && !(before && *before)) present_since_[si] = o.time;
   if (phase_ == Phase::Waiting) {
     if (present) {
-      if (first_out_ && first_out_->seat == s) first_out_.reset();  // back: replies missed, or put back
+      if (first_out_) {
+        pockets_out_[si] = false;
+        if (first_out_->seat == s) {  // back: replies missed, or put back
+          first_out_.reset();
+          pockets_out_ = {};
+        }
+      }
+      lifted_.reset();  // a board laid on the pockets: the next, or the same one back
       arrived_[si] = true;
       if (!board_arrived_ && std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) {
         board_arrived_ = true;
@@ -625,18 +634,16 @@ void Table::on_pocket(const Observation& o) {
         emit(std::move(e));
       }
     } else if (before && *before) {
-      // The board just returned, its pockets read after it (seeds 195, 210, 467, 653, 673, 696 and 841 of
-      // bench/reader_faults_sweep at 0.2 flicker and drops): one pocket read empty eight polls running
-      // was a false auction period "passed out" in half a second, and a second board.returned (Law 7).
-      // Every player takes his hand out at the start of an auction: Law 17A's first withdrawal is seen
-      // once a second pocket goes, and the period starts from it.
-      if (returned_here_ && !first_out_) {
-        first_out_ = PocketOut{s, o.time};
-        return;
-      }
-      if (first_out_ && first_out_->seat != s) {
-        const PocketOut first = *first_out_;
-        start_auction(first.seat, first.time);
+      // Between boards the pockets taken out are judged together (judge_pockets_out): the board just
+      // returned, its pockets read after it (seeds 195, 210, 467, 653, 673, 696 and 841 of
+      // bench/reader_faults_sweep at 0.2 flicker and drops: one pocket read empty eight polls running was
+      // a false auction period "passed out" in half a second, and a second board.returned, Law 7); the
+      // board lifted off the table to move on (four pockets at once: an auction period, then "passed out"
+      // and a board returned when the next board was laid there).
+      if (between_boards_) {
+        if (!first_out_) first_out_ = PocketOut{s, o.time};
+        pockets_out_[si] = true;
+        judge_pockets_out();
         return;
       }
       start_auction(s, o.time);
@@ -655,6 +662,19 @@ void Table::on_pocket(const Observation& o) {
   // far shorter than the time before the board is moved to the next table), then a short pocket is
   // reported. Every pocket at 13 or more (nothing left to go in), or pockets that only sense presence,
   // are judged at once.
+  if (next_board_laid()) {
+    // The period was the board before lifted away (its pockets' last tags heard further apart than the
+    // window, on a reader missing replies): the board laid here now is the next, not one passed out.
+    phase_ = Phase::Waiting;
+    between_boards_ = true;
+    auction_between_boards_ = false;
+    slow_reported_ = false;
+    arrived_ = {true, true, true, true};
+    board_arrived_ = true;
+    Event e = make("board.arrived", Severity::Info, {}, board_text() + " is on the table, its four pockets full");
+    emit(std::move(e));
+    return;
+  }
   if (pockets_filling()) {
     return_pending_ = o.time;
     return;
@@ -677,8 +697,11 @@ bool Table::pockets_filling() const {
 
 void Table::start_auction(Seat withdrawn, Millis t) {
   phase_ = Phase::Auction;
-  returned_here_ = false;
+  auction_between_boards_ = between_boards_;
+  between_boards_ = false;
   first_out_.reset();
+  pockets_out_ = {};
+  lifted_.reset();
   board_start_ = t;
   std::string dealer = info_ ? seat_word(info_->dealer) : std::string("unknown");
   Event e = make("auction.period_started", Severity::Info, {"17A", "17B"},
@@ -687,6 +710,55 @@ void Table::start_auction(Seat withdrawn, Millis t) {
   e.seats = {withdrawn};
   e.evidence = {{"withdrawn", std::string(1, seat_letter(withdrawn))}, {"dealer", info_ ? std::string(1, seat_letter(info_->dealer)) : "unknown"}};
   emit(std::move(e));
+}
+
+// Law 17A: every player takes his hand out of the board at the start of the auction period, one after
+// another, seconds apart. A board lifted off the table -- moved on to the next table, or away when the
+// round or the session ends -- takes its four pockets off the antennas at once: each last heard its tags
+// within a poll or two of the others (board_lift_ms), whatever the readers' noise made of the moment each
+// was seen empty. The pockets still full keep being heard: one heard after the window says the pockets
+// out went one by one.
+void Table::judge_pockets_out() {
+  if (phase_ != Phase::Waiting || !first_out_) return;
+  int out = 0;
+  Millis earliest_out = std::numeric_limits<Millis>::max(), earliest = earliest_out, latest = -1;
+  for (Seat s : kAllSeats) {
+    auto si = static_cast<std::size_t>(index(s));
+    Millis heard = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].tag_heard();
+    earliest = std::min(earliest, heard);
+    latest = std::max(latest, heard);
+    if (pockets_out_[si]) {
+      ++out;
+      earliest_out = std::min(earliest_out, heard);
+    }
+  }
+  if (out < 2) return;  // one pocket read empty starts nothing by itself: a reader missing its replies
+  const PocketOut first = *first_out_;
+  const Millis window = lift_window();
+  if (out == 4 && earliest >= 0 && latest - earliest <= window) {
+    // The board lifted away: no auction period, and the board laid here next arrives afresh.
+    lifted_ = first;
+    first_out_.reset();
+    pockets_out_ = {};
+    arrived_ = {};
+    board_arrived_ = false;
+    return;
+  }
+  if (out == 4 || latest - earliest_out > window) start_auction(first.seat, first.time);
+}
+
+Millis Table::lift_window() const {
+  for (Seat s : kAllSeats)
+    if (noisy_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]) return std::max(config_.board_lift_ms, config_.board_lift_noisy_ms);
+  return config_.board_lift_ms;
+}
+
+bool Table::next_board_laid() const {
+  if (phase_ != Phase::Auction || !auction_between_boards_ || !tricks_.empty()) return false;
+  for (const auto& p : played_)
+    if (!p.empty()) return false;
+  auto [first, last] = std::minmax_element(present_since_.begin(), present_since_.end());
+  return *last - *first <= lift_window();
 }
 
 void Table::on_play(const Observation& o) {
@@ -951,6 +1023,12 @@ void Table::card_played(Seat s, Card c, Millis t, std::optional<Card> replaces) 
   bool relead = !quitted && lead_withdrawn(s, t);
   if (relead && tricks_.empty()) opening_lead_check(s);
 
+  if (phase_ == Phase::Waiting && (first_out_ || lifted_)) {
+    // Pockets out between boards, not yet judged a period (or judged the board lifted: four players took
+    // their hands at once), and now a card faced: the auction period was, from the first pocket out.
+    const PocketOut first = first_out_ ? *first_out_ : *lifted_;
+    start_auction(first.seat, first.time);
+  }
   if (phase_ == Phase::Waiting || phase_ == Phase::Auction) {
     if (phase_ == Phase::Waiting) board_start_ = t;
     phase_ = Phase::Play;
@@ -1686,7 +1764,7 @@ void Table::board_returned(Millis t) {
   e.evidence = {{"duration", seconds(t - board_start_)}, {"tricks", std::to_string(tricks_.size())}};
   emit(std::move(e));
   reset_board();
-  returned_here_ = true;
+  between_boards_ = true;
 }
 
 void Table::heard_by_two_readers(const HeardTwice& h, const std::array<std::string, 4>& readers, ZoneKind kind) {
@@ -1837,6 +1915,9 @@ void Table::reset_board() {
   lead_alerted_.reset();
   pending_lead_.reset();
   first_out_.reset();
+  pockets_out_ = {};
+  lifted_.reset();
+  auction_between_boards_ = false;
 }
 
 }  // namespace cardtable::table

@@ -118,6 +118,13 @@ class Table {
 
   // Play.
   void start_auction(Seat withdrawn, Millis t);
+  // Between boards, with pockets out: the board lifted (the four went together), an auction period (the
+  // pockets went one by one, or a card is faced), or not yet known.
+  void judge_pockets_out();
+  Millis lift_window() const;  // board_lift_ms, or board_lift_noisy_ms where a pocket's reader misses replies
+  // The four pockets present again at once, no card played, in a period that began between boards: the
+  // board was lifted away (taken for a period) and the next one laid here. Not a board passed out.
+  bool next_board_laid() const;
   void card_played(Seat seat, bridge::Card card, Millis t, std::optional<bridge::Card> replaces);
   void close_trick(Millis t);  // the last trick, complete, gets its winner when the trump is known
   void card_withdrawn(Seat seat, bridge::Card card, Millis t);
@@ -189,15 +196,20 @@ class Table {
   Millis board_start_ = 0;
   bool slow_reported_ = false;
   std::optional<Millis> return_pending_;  // all four pockets back, one short: since when no pocket changed
-  // The board just returned still lies here: no board named since, no auction started. One of its
-  // pockets read empty is no auction period by itself (a reader missing a full pocket's replies); a
-  // second pocket taken out starts it, from the first (first_out_).
-  bool returned_here_ = false;
+  // Between boards: a board returned, and no auction period started since. The pockets taken out then
+  // are judged together (judge_pockets_out): one pocket read empty is no auction period by itself (a
+  // reader missing a full pocket's replies); four that went together are the board lifted away, not four
+  // players (Law 17A); pockets that went one by one start the period, from the first (first_out_).
+  bool between_boards_ = false;
   struct PocketOut {
     Seat seat;
     Millis time;
   };
   std::optional<PocketOut> first_out_;
+  std::array<bool, 4> pockets_out_{};  // the pockets read empty since first_out_
+  std::optional<PocketOut> lifted_;   // the four went together: the board lifted, from its first pocket
+  bool auction_between_boards_ = false;  // the period in progress began between boards (judge_pockets_out)
+  std::array<Millis, 4> present_since_{};  // when each pocket last read present
   std::optional<ContractCommand> contract_;
   std::optional<Seat> opening_leader_;
   std::optional<Seat> dummy_;

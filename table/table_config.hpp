@@ -37,6 +37,14 @@ struct TableConfig {
   // hearing a card (misread, never steady yet) waits this long at most for that card before the lead out
   // of turn is alerted: the card there first leads (Table::card_played).
   Millis lead_wait_ms = 2000;
+  // Between boards, the board is lifted off the pocket antennas (moved on to the next table, or away when
+  // the round ends): its four pockets last hear their tags within a poll or two of one another. Four
+  // players taking their hands out at the start of an auction (Law 17A) are seconds apart. Four pockets
+  // whose last tags were heard within this long went together (Table::judge_pockets_out). On a reader
+  // missing replies a pocket's last tag may come a few polls before the board left: there the window is
+  // as long as such a reader needs to see a tag go (noisy_absent_reads at 100 ms polls).
+  Millis board_lift_ms = 500;
+  Millis board_lift_noisy_ms = 800;
   Millis board_allowance_ms = 7 * 60 * 1000 + 30 * 1000;  // 7.5 minutes a board
   std::size_t infer_limit = 4096;      // infer a board from the cards played among at most this many boards
 

@@ -27,7 +27,9 @@ std::optional<std::string> session_scenario(const bridge::MasterRecord& master, 
   out << "zones playing-table\n";
   int t = 0;
   for (int b : boards) {
-    // The scenario language's times are seconds; the play of "play all" takes 13 tricks of 5 s.
+    // The scenario language's times are seconds; the play of "play all" takes 13 tricks of 5 s. Back in
+    // its pockets, the board is lifted off the table 4 s later (moved on to the next table), and the next
+    // one laid there (docs/laws.md, "Between boards").
     out << "at " << t << " board " << plan.event << "/" << plan.session << "/" << b << "\n"
         << "at " << t << " pockets full\n"
         << "at " << t + 1 << " pocket N empty\nat " << t + 1 << " pocket S empty\n"
@@ -35,6 +37,7 @@ std::optional<std::string> session_scenario(const bridge::MasterRecord& master, 
         << "at " << t + 3 << " contract " << plan.contract << "\n"
         << "at " << t + 4 << " play all as master" << (plan.fouled.count(b) ? " swap NE" : "") << " contract " << plan.contract << "\n"
         << "at " << t + 4 + 13 * 5 + 2 << " pockets full\n";
+    if (4 + 13 * 5 + 2 + 4 < plan.board_seconds) out << "at " << t + 4 + 13 * 5 + 2 + 4 << " pockets empty\n";
     t += plan.board_seconds;
   }
   out << "end " << t << "\n";

@@ -19,7 +19,7 @@ struct SessionPlan {
   std::string event, session;      // which session of the master record ("Spring Pairs", "1")
   std::string contract = "3NT S";  // every board's contract; the play is the deal's legal play-out
   std::set<int> fouled;            // boards fouled before play: North's and East's hands exchanged
-  int board_seconds = 80;          // from one board's arrival to the next (the play takes 65 s)
+  int board_seconds = 80;          // from one board's arrival to the next (the play takes 65 s; the board lifted away 75 s in)
 };
 
 // The scenario, or nullopt with `error` (no such session, no contract).

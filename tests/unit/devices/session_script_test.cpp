@@ -28,6 +28,8 @@ const bridge::MasterRecord& master() {
 struct Played {
   std::map<int, std::vector<std::string>> irregularities;
   std::vector<int> returned;
+  std::vector<int> arrived;   // board.arrived, by board
+  std::vector<int> auctions;  // auction.period_started, by board (0: no board known)
 };
 Played play(const std::string& text, const SimFaults& faults) {
   std::vector<table::ScenarioError> errors;
@@ -43,6 +45,8 @@ Played play(const std::string& text, const SimFaults& faults) {
   for (const table::Event& e : table.take_events()) {
     if (e.event_class() == "irregularity") p.irregularities[e.board].push_back(e.type);
     if (e.type == "board.returned") p.returned.push_back(e.board);
+    if (e.type == "board.arrived") p.arrived.push_back(e.board);
+    if (e.type == "auction.period_started") p.auctions.push_back(e.board);
   }
   return p;
 }
@@ -54,6 +58,10 @@ TEST(SessionScript, EveryBoardOfTheSessionIsPlayedAndReturnedCleanly) {
   Played p = play(*text, {});
   EXPECT_EQ(p.returned, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
   EXPECT_TRUE(p.irregularities.empty()) << p.irregularities.begin()->second.front();
+  // Each board is lifted away after its return and the next laid there: one arrival and one auction
+  // period a board, none for the board lifted (before: a period of no board at each change of board).
+  EXPECT_EQ(p.arrived, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
+  EXPECT_EQ(p.auctions, (std::vector<int>{1, 2, 3, 4, 5, 6, 7, 8}));
 }
 
 TEST(SessionScript, WithMisreadsDropsFlickerAndAnUnpluggedReaderOnlyTheFouledBoardIsIrregular) {

@@ -141,6 +141,68 @@ TEST(AuctionPeriod, AfterABoardReturnedTheNextAuctionStartsFromTheFirstPocketOut
   EXPECT_EQ(started[1]->time, 41200) << "when South's pocket is seen empty";
 }
 
+// Between boards the board is lifted off the pocket antennas, to move on to the next table: its four
+// pockets go at once. Before, that was an auction period of no board, and the next board laid there
+// "passed out" and returned after 3 s (Laws 17D, 7) -- at every table, at every change of board.
+TEST(AuctionPeriod, TheBoardLiftedAwayAfterItsReturnIsNoAuctionPeriodAndTheNextBoardArrives) {
+  auto ev = run(kStart + "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\nat 37 pockets full\n"
+                         "at 40 pocket N empty\nat 41 pocket S empty\nat 41 pocket E empty\nat 42 pocket W empty\nend 50\n");
+  auto started = all_of(ev, "auction.period_started");
+  ASSERT_EQ(started.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(started[1]->board, 2) << "the next board's own period, when its players take their hands out";
+  EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << test::dump(ev);
+  auto ended = all_of(ev, "auction.period_ended");
+  ASSERT_EQ(ended.size(), 1u) << "board 1 passed out (kStart), nothing after it: " << test::dump(ev);
+  EXPECT_EQ(ended[0]->board, 1);
+  auto arrived = all_of(ev, "board.arrived");
+  ASSERT_EQ(arrived.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(arrived[1]->board, 2);
+}
+
+// The last board of a round lifted away, and no board after it for minutes: no board is in play, so
+// none is slow (the allowance is 7.5 minutes).
+TEST(AuctionPeriod, TheLastBoardOfTheRoundLiftedAwayIsNoSlowBoard) {
+  auto ev = run(kStart + "at 30 pockets full\nat 34 pockets empty\nend 600\n");
+  EXPECT_EQ(all_of(ev, "auction.period_started").size(), 1u) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "timing.slow_board"), nullptr) << test::dump(ev);
+}
+
+// Four players who take their hands out at once -- the pockets judged a board lifted -- and then the
+// opening lead: the auction period was, and it is said, from the first pocket out (Law 17A).
+TEST(AuctionPeriod, PocketsTakenAsABoardLiftedAndThenALeadWereAnAuctionPeriod) {
+  auto ev = run(kStart + "at 30 pockets full\nat 40 pockets empty\nat 60 play W S7\nend 65\n");
+  auto started = all_of(ev, "auction.period_started");
+  ASSERT_EQ(started.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(started[1]->time, 60200) << "said when the lead shows it";
+  EXPECT_EQ(*started[1]->find("withdrawn"), "N");
+  EXPECT_NE(test::first(ev, "auction.period_ended"), nullptr) << test::dump(ev);
+}
+
+// A board lifted on a reader missing replies: a pocket's last tag came further before the others' than
+// the window, and the lift was taken for an auction period. The next board laid there puts the four
+// pockets back at once, which players putting their hands back after four passes do not: it arrives,
+// and is no board passed out (Law 17D) nor returned (Law 7).
+TEST(AuctionPeriod, ALiftTakenForAPeriodIsNoPassedOutBoardWhenTheNextBoardIsLaidThere) {
+  auto ev = run("set board_lift_ms 500\nset board_lift_noisy_ms 500\n" + kStart +
+                "at 30 pockets full\nat 34 pocket N empty\nat 34.7 pocket E empty\nat 34.7 pocket S empty\nat 34.7 pocket W empty\n"
+                "at 37 pockets full\nend 45\n");
+  EXPECT_EQ(all_of(ev, "auction.period_started").size(), 2u) << "the lift, taken for a period: " << test::dump(ev);
+  EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << test::dump(ev);
+  EXPECT_EQ(all_of(ev, "auction.period_ended").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
+  EXPECT_EQ(all_of(ev, "board.arrived").size(), 2u) << test::dump(ev);
+}
+
+// After four passes the players put their hands back one after another: a board passed out, even in a
+// period that began between boards.
+TEST(AuctionPeriod, HandsPutBackOneByOneAfterFourPassesAreABoardPassedOut) {
+  auto ev = run(kStart + "at 30 pockets full\nat 40 pocket N empty\nat 41 pocket S empty\nat 41 pocket E empty\nat 42 pocket W empty\n"
+                         "at 70 pocket N full\nat 71 pocket E full\nat 72 pocket S full\nat 72 pocket W full\nend 80\n");
+  auto ended = all_of(ev, "auction.period_ended");
+  ASSERT_EQ(ended.size(), 2u) << "board 1 (kStart), then this one: " << test::dump(ev);
+  EXPECT_EQ(*ended[1]->find("passed_out"), "yes");
+  EXPECT_EQ(all_of(ev, "board.returned").size(), 2u) << test::dump(ev);
+}
+
 // Law 87A: the first card from another hand is alerted at once; its cause is named only when several
 // cards support it, as one follow-up on the same alert, never as more alerts.
 TEST(CardFromOtherHand, TheBoardWasTurnedNamedOnceSeveralCardsShowIt) {
