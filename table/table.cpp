@@ -102,9 +102,17 @@ std::vector<Observation> Table::stable_readings() const {
 
 void Table::assume_readings(const std::vector<Observation>& readings, Millis heard) {
   now_ = std::max(now_, heard);
-  for (const Observation& o : readings)
-    if (std::any_of(config_.zones.begin(), config_.zones.end(), [&](const Zone& z) { return z == o.zone; }))
-      readings_[static_cast<std::size_t>(o.zone.index())].assume(o, heard);
+  for (const Observation& o : readings) {
+    if (!std::any_of(config_.zones.begin(), config_.zones.end(), [&](const Zone& z) { return z == o.zone; })) continue;
+    readings_[static_cast<std::size_t>(o.zone.index())].assume(o, heard);
+    // The pockets as they were: taken out after the restart they start a period (Law 17A), where a run
+    // that did not know them full saw none go.
+    if (o.zone.kind == ZoneKind::Pocket) present_[static_cast<std::size_t>(index(o.zone.seat))] = !o.cards.empty() || o.unknown > 0;
+  }
+  // Four pockets full and no board in play: the board the last run saw returned still lies here, or the
+  // next one laid there. Between boards, as that run was (judge_pockets_out).
+  if (phase_ == Phase::Waiting && std::all_of(present_.begin(), present_.end(), [](const std::optional<bool>& p) { return p && *p; }))
+    between_boards_ = true;
 }
 
 std::string Table::phase_name() const {

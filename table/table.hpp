@@ -44,7 +44,8 @@ class Table {
   // between boards gives them back with assume_readings, or a fresh table takes them for cards played.
   std::vector<Observation> stable_readings() const;
   // The zones' readings as the last run's table held them (stable_readings) when its board ended, last
-  // heard at `heard`: known from the start, so reading them again is no change. Nothing is said.
+  // heard at `heard`: known from the start, so reading them again is no change. Nothing is said. Four
+  // pockets full with no board in play are a board lying here between boards (judge_pockets_out).
   void assume_readings(const std::vector<Observation>& readings, Millis heard);
   // How the last board played out here was quitted (Law 6D2: the next deal must not be dealt from those
   // cards unshuffled); a restart between boards gives it back with assume_previous_board.

@@ -2,6 +2,8 @@
 //   N A54.QJ85.AT75.63  E QJT83.K3.93.J854  S 72.A9742.Q84.T72  W K96.T6.KJ62.AKQ9
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "table/table.hpp"
 #include "table_test_support.hpp"
 
@@ -190,6 +192,41 @@ TEST(AuctionPeriod, ALiftTakenForAPeriodIsNoPassedOutBoardWhenTheNextBoardIsLaid
   EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << test::dump(ev);
   EXPECT_EQ(all_of(ev, "auction.period_ended").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
   EXPECT_EQ(all_of(ev, "board.arrived").size(), 2u) << test::dump(ev);
+}
+
+// A restart between boards (an upgrade at the change of round): the new run is given what the zones
+// read when the board returned (Table::assume_readings), the board still lying on its pockets. `then`:
+// what happens after the restart, at 32 s.
+static std::vector<Event> restarted_between_boards(const std::string& then) {
+  std::vector<ScenarioError> errors;
+  auto sc = parse_scenario("master memory\n" + kStart + "at 30 pockets full\n" + then, ".",
+                           [](const auto&) -> const bridge::MasterRecord& { return test::master(); }, errors);
+  if (!sc) throw std::runtime_error("the scenario does not parse");
+  Table before(test::master(), sc->config), after(test::master(), sc->config);
+  const auto inputs = scenario_inputs(*sc);
+  auto restart = std::find_if(inputs.begin(), inputs.end(), [](const TableInput& in) { return in.time >= 32000; });
+  for (auto in = inputs.begin(); in != restart; ++in) apply(before, *in);
+  if (all_of(before.take_events(), "board.returned").size() != 1) throw std::runtime_error("no board returned before the restart");
+  after.assume_readings(before.stable_readings(), 31900);
+  for (auto in = restart; in != inputs.end(); ++in) apply(after, *in);
+  return after.take_events();
+}
+
+TEST(AuctionPeriod, AfterARestartBetweenBoardsTheBoardLiftedAwayIsNoAuctionPeriod) {
+  auto ev = restarted_between_boards("at 34 pockets empty\nat 37 pockets full\nend 45\n");
+  EXPECT_EQ(test::first(ev, "auction.period_started"), nullptr) << test::dump(ev);
+  EXPECT_EQ(test::first(ev, "board.returned"), nullptr) << test::dump(ev);
+  EXPECT_NE(test::first(ev, "board.arrived"), nullptr) << test::dump(ev);
+}
+
+// The board lying there played again after the restart (a director's replay, or the next board laid
+// before it): its players taking their hands out start the period. Before, the new run did not know the
+// pockets it was given were full, so it saw none go: no period, the board timed from its opening lead.
+TEST(AuctionPeriod, AfterARestartBetweenBoardsTheHandsTakenOutStartThePeriod) {
+  auto ev = restarted_between_boards("at 40 pocket N empty\nat 41 pocket S empty\nat 41 pocket E empty\nat 42 pocket W empty\nend 50\n");
+  auto started = test::first(ev, "auction.period_started");
+  ASSERT_NE(started, nullptr) << test::dump(ev);
+  EXPECT_EQ(*started->find("withdrawn"), "N");
 }
 
 // After four passes the players put their hands back one after another: a board passed out, even in a
