@@ -636,11 +636,7 @@ void Table::on_pocket(const Observation& o) {
       }
       lifted_.reset();  // a board laid on the pockets: the next, or the same one back
       arrived_[si] = true;
-      if (!board_arrived_ && std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) {
-        board_arrived_ = true;
-        Event e = make("board.arrived", Severity::Info, {}, board_text() + " is on the table, its four pockets full");
-        emit(std::move(e));
-      }
+      if (!board_arrived_ && std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) board_on_the_pockets();
     } else if (before && *before) {
       // Between boards the pockets taken out are judged together (judge_pockets_out): the board just
       // returned, its pockets read after it (seeds 195, 210, 467, 653, 673, 696 and 841 of
@@ -678,9 +674,7 @@ void Table::on_pocket(const Observation& o) {
     auction_between_boards_ = false;
     slow_reported_ = false;
     arrived_ = {true, true, true, true};
-    board_arrived_ = true;
-    Event e = make("board.arrived", Severity::Info, {}, board_text() + " is on the table, its four pockets full");
-    emit(std::move(e));
+    board_on_the_pockets();
     return;
   }
   if (pockets_filling()) {
@@ -689,6 +683,11 @@ void Table::on_pocket(const Observation& o) {
   }
   return_pending_.reset();
   board_returned(o.time);
+}
+
+void Table::board_on_the_pockets() {
+  board_arrived_ = true;
+  emit(make("board.arrived", Severity::Info, {}, board_text() + " is on the table, its four pockets full"));
 }
 
 bool Table::pockets_filling() const {
@@ -704,6 +703,17 @@ bool Table::pockets_filling() const {
 }
 
 void Table::start_auction(Seat withdrawn, Millis t) {
+  if (lifted_at_ && !board_arrived_) {
+    // The board laid after a lift, taken out before each pocket read present steadily (a reader missing
+    // its replies in the second before the players took their hands): each pocket heard a tag since the
+    // lift was full. The board arrived, and is said so before its period.
+    bool laid = true;
+    for (Seat s : kAllSeats)
+      laid = laid && (arrived_[static_cast<std::size_t>(index(s))] ||
+                      readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].tag_heard() > *lifted_at_);
+    if (laid) board_on_the_pockets();
+  }
+  lifted_at_.reset();
   phase_ = Phase::Auction;
   auction_between_boards_ = between_boards_;
   between_boards_ = false;
@@ -746,6 +756,7 @@ void Table::judge_pockets_out() {
   if (out == 4 && earliest >= 0 && latest - earliest <= window) {
     // The board lifted away: no auction period, and the board laid here next arrives afresh.
     lifted_ = first;
+    lifted_at_ = latest;
     first_out_.reset();
     pockets_out_ = {};
     arrived_ = {};
@@ -1925,6 +1936,7 @@ void Table::reset_board() {
   first_out_.reset();
   pockets_out_ = {};
   lifted_.reset();
+  lifted_at_.reset();
   auction_between_boards_ = false;
 }
 

@@ -119,6 +119,7 @@ class Table {
 
   // Play.
   void start_auction(Seat withdrawn, Millis t);
+  void board_on_the_pockets();  // board.arrived, once a board
   // Between boards, with pockets out: the board lifted (the four went together), an auction period (the
   // pockets went one by one, or a card is faced), or not yet known.
   void judge_pockets_out();
@@ -209,6 +210,9 @@ class Table {
   std::optional<PocketOut> first_out_;
   std::array<bool, 4> pockets_out_{};  // the pockets read empty since first_out_
   std::optional<PocketOut> lifted_;   // the four went together: the board lifted, from its first pocket
+  // The last tag the lifted board's pockets were heard with: a pocket heard after it holds the board laid
+  // there next, stable or not (start_auction).
+  std::optional<Millis> lifted_at_;
   bool auction_between_boards_ = false;  // the period in progress began between boards (judge_pockets_out)
   std::array<Millis, 4> present_since_{};  // when each pocket last read present
   std::optional<ContractCommand> contract_;
