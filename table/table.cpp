@@ -694,7 +694,7 @@ bool Table::pockets_filling() const {
   int cards = 0;
   bool short_pocket = false;
   for (Seat s : kAllSeats) {
-    const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
+    const auto& r = pocket_reading(s).stable();
     if (!r || !r->complete) return false;  // presence only: no count is made at return
     cards += r->cards.size();
     short_pocket = short_pocket || r->count() < 13;
@@ -710,7 +710,7 @@ void Table::start_auction(Seat withdrawn, Millis t) {
     bool laid = true;
     for (Seat s : kAllSeats)
       laid = laid && (arrived_[static_cast<std::size_t>(index(s))] ||
-                      readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].tag_heard() > *lifted_at_);
+                      pocket_reading(s).tag_heard() > *lifted_at_);
     if (laid) board_on_the_pockets();
   }
   lifted_at_.reset();
@@ -742,7 +742,7 @@ void Table::judge_pockets_out() {
   Millis earliest_out = std::numeric_limits<Millis>::max(), earliest = earliest_out, latest = -1;
   for (Seat s : kAllSeats) {
     auto si = static_cast<std::size_t>(index(s));
-    Millis heard = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].tag_heard();
+    Millis heard = pocket_reading(s).tag_heard();
     earliest = std::min(earliest, heard);
     latest = std::max(latest, heard);
     if (pockets_out_[si]) {
@@ -1136,6 +1136,7 @@ void Table::trick_lead_out_of_turn(Seat s, Seat want, std::size_t ti) {
 // came first is what the reads say: the leader's area heard a card before the other seat's did, and shows
 // none steadily yet (a card still lying from the last trick is no lead).
 const StableReading& Table::play_reading(Seat s) const { return readings_[static_cast<std::size_t>(Zone{ZoneKind::Play, s}.index())]; }
+const StableReading& Table::pocket_reading(Seat s) const { return readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]; }
 
 bool Table::leader_card_came_first(Seat want, Seat s) const {
   const StableReading& leader = play_reading(want);
@@ -1662,7 +1663,7 @@ void Table::board_returned(Millis t) {
   Hand together;                  // every card read in a pocket
   Hand twice;                     // cards read in two pockets: one of them is of another pack
   for (Seat s : kAllSeats) {
-    const auto& r = readings_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())].stable();
+    const auto& r = pocket_reading(s).stable();
     if (r) four.add(s, *r);
     read_cards = read_cards || (r && !r->cards.empty());
     every_pocket_read = every_pocket_read && r && r->complete;

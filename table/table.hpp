@@ -145,6 +145,7 @@ class Table {
   void trick_lead_out_of_turn(Seat seat, Seat want, std::size_t index);
   bool leader_card_came_first(Seat want, Seat seat) const;
   const StableReading& play_reading(Seat seat) const;  // the seat's play area's reading
+  const StableReading& pocket_reading(Seat seat) const;  // the seat's pocket's reading
   void settle_pending_lead();  // the wait for the leader's card is over: the lead out of turn stands
   bool quitted_with_a_card_unread(std::optional<Seat> next, Millis t);  // a trick quitted with its fourth card never read
   void opening_lead_check(Seat leader);    // Laws 54 and 24: the opening lead from the wrong seat  // a lead taken back and another seat leading instead

@@ -6,6 +6,15 @@
 
 namespace cardtable::devices {
 
+namespace {
+// A board's timeline, in the scenario language's seconds from its arrival. "play all" takes 13 tricks of
+// 5 s; back in its pockets, the board is lifted off the table 4 s later (moved on to the next table), and
+// the next one laid there (docs/laws.md, "Between boards").
+constexpr int kPlayStarts = 4;
+constexpr int kReturned = kPlayStarts + 13 * 5 + 2;
+constexpr int kLifted = kReturned + 4;
+}  // namespace
+
 std::optional<std::string> session_scenario(const bridge::MasterRecord& master, const SessionPlan& plan, std::string& error) {
   std::vector<int> boards;
   for (std::uint32_t i = 0; i < master.size(); ++i) {
@@ -27,17 +36,15 @@ std::optional<std::string> session_scenario(const bridge::MasterRecord& master, 
   out << "zones playing-table\n";
   int t = 0;
   for (int b : boards) {
-    // The scenario language's times are seconds; the play of "play all" takes 13 tricks of 5 s. Back in
-    // its pockets, the board is lifted off the table 4 s later (moved on to the next table), and the next
-    // one laid there (docs/laws.md, "Between boards").
     out << "at " << t << " board " << plan.event << "/" << plan.session << "/" << b << "\n"
         << "at " << t << " pockets full\n"
         << "at " << t + 1 << " pocket N empty\nat " << t + 1 << " pocket S empty\n"
         << "at " << t + 2 << " pocket E empty\nat " << t + 2 << " pocket W empty\n"
         << "at " << t + 3 << " contract " << plan.contract << "\n"
-        << "at " << t + 4 << " play all as master" << (plan.fouled.count(b) ? " swap NE" : "") << " contract " << plan.contract << "\n"
-        << "at " << t + 4 + 13 * 5 + 2 << " pockets full\n";
-    if (4 + 13 * 5 + 2 + 4 < plan.board_seconds) out << "at " << t + 4 + 13 * 5 + 2 + 4 << " pockets empty\n";
+        << "at " << t + kPlayStarts << " play all as master" << (plan.fouled.count(b) ? " swap NE" : "") << " contract " << plan.contract << "\n"
+        << "at " << t + kReturned << " pockets full\n";
+    // A slot too short for the lift has none: the next board follows at once.
+    if (kLifted < plan.board_seconds) out << "at " << t + kLifted << " pockets empty\n";
     t += plan.board_seconds;
   }
   out << "end " << t << "\n";
