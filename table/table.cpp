@@ -217,6 +217,10 @@ void Table::observe(const Observation& o) {
   if (heard < config_.steady_after_reads && o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++heard;
   noisy_[static_cast<std::size_t>(zi)] = noisy;
   const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
+  if (o.zone.kind == ZoneKind::Pocket && lifted_at_ && o.time > *lifted_at_ && (!o.cards.empty() || o.unknown > 0)) {
+    auto& back = back_heard_[static_cast<std::size_t>(index(o.zone.seat))];
+    if (!back) back = o.time;
+  }
   ReaderReads& counted = reader_reads_[o.source];
   ++counted.reads;
   if (o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++counted.heard;
@@ -626,18 +630,8 @@ void Table::on_pocket(const Observation& o) {
   present_[si] = present;
   if (present && !(before && *before)) present_since_[si] = o.time;
   if (phase_ == Phase::Waiting) {
-    if (present) {
-      if (first_out_) {
-        pockets_out_[si] = false;
-        if (first_out_->seat == s) {  // back: replies missed, or put back
-          first_out_.reset();
-          pockets_out_ = {};
-        }
-      }
-      lifted_.reset();  // a board laid on the pockets: the next, or the same one back
-      arrived_[si] = true;
-      if (!board_arrived_ && std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) board_on_the_pockets();
-    } else if (before && *before) {
+    if (!present) {
+      if (!(before && *before)) return;
       // Between boards the pockets taken out are judged together (judge_pockets_out): the board just
       // returned, its pockets read after it (seeds 195, 210, 467, 653, 673, 696 and 841 of
       // bench/reader_faults_sweep at 0.2 flicker and drops: one pocket read empty eight polls running was
@@ -651,8 +645,31 @@ void Table::on_pocket(const Observation& o) {
         return;
       }
       start_auction(s, o.time);
+      return;
     }
-    return;
+    if (first_out_) {
+      pockets_out_[si] = false;
+      if (first_out_->seat == s) {  // back: replies missed, or put back
+        first_out_.reset();
+        pockets_out_ = {};
+      }
+    }
+    arrived_[si] = true;
+    if (board_arrived_ || !std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) return;
+    if (!lifted_ || !hands_put_back()) {
+      lifted_.reset();  // the four pockets back together: a board laid there, the next or the same one
+      board_on_the_pockets();
+      return;
+    }
+    // Four players who took their hands out within the window (judged a lift) put them back one after
+    // another: that was the auction period, passed out (Law 17D), and the board never left. The period is
+    // said from the first pocket out, and the return below counts the hands as at any return.
+    const PocketOut first = *lifted_;
+    lifted_.reset();
+    lifted_at_.reset();
+    board_arrived_ = true;
+    start_auction(first.seat, first.time);
+    auction_between_boards_ = false;  // the put-back is judged: no next board to mend it into
   }
   if (!std::all_of(present_.begin(), present_.end(), [](const std::optional<bool>& p) { return p && *p; })) {
     return_pending_.reset();  // a pocket taken out again: the board is not back yet
@@ -757,6 +774,7 @@ void Table::judge_pockets_out() {
     // The board lifted away: no auction period, and the board laid here next arrives afresh.
     lifted_ = first;
     lifted_at_ = latest;
+    back_heard_ = {};
     first_out_.reset();
     pockets_out_ = {};
     arrived_ = {};
@@ -770,6 +788,19 @@ Millis Table::lift_window() const {
   for (Seat s : kAllSeats)
     if (noisy_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]) return std::max(config_.board_lift_ms, config_.board_lift_noisy_ms);
   return config_.board_lift_ms;
+}
+
+bool Table::hands_put_back() const {
+  Millis earliest = std::numeric_limits<Millis>::max(), latest = -1;
+  for (const auto& back : back_heard_) {
+    if (!back) return false;  // a pocket full with no tag heard since the lift: nothing to judge by
+    earliest = std::min(earliest, *back);
+    latest = std::max(latest, *back);
+  }
+  Millis window = config_.board_lift_ms;
+  for (Seat s : kAllSeats)
+    if (noisy_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]) window = std::max(window, config_.board_laid_noisy_ms);
+  return latest - earliest > window;
 }
 
 bool Table::next_board_laid() const {
@@ -1938,6 +1969,7 @@ void Table::reset_board() {
   pockets_out_ = {};
   lifted_.reset();
   lifted_at_.reset();
+  back_heard_ = {};
   auction_between_boards_ = false;
 }
 

@@ -127,6 +127,10 @@ class Table {
   // The four pockets present again at once, no card played, in a period that began between boards: the
   // board was lifted away (taken for a period) and the next one laid here. Not a board passed out.
   bool next_board_laid() const;
+  // The four pockets back after a lift were first heard further apart than board_lift_ms
+  // (board_laid_noisy_ms where a pocket's reader misses replies): hands put back after a period passed
+  // out, not the next board laid (on_pocket).
+  bool hands_put_back() const;
   void card_played(Seat seat, bridge::Card card, Millis t, std::optional<bridge::Card> replaces);
   void close_trick(Millis t);  // the last trick, complete, gets its winner when the trump is known
   void card_withdrawn(Seat seat, bridge::Card card, Millis t);
@@ -214,6 +218,9 @@ class Table {
   // The last tag the lifted board's pockets were heard with: a pocket heard after it holds the board laid
   // there next, stable or not (start_auction).
   std::optional<Millis> lifted_at_;
+  // The first tag each pocket heard after lifted_at_: a board laid lands its four pockets together, four
+  // players put their hands back one after another (hands_put_back).
+  std::array<std::optional<Millis>, 4> back_heard_{};
   bool auction_between_boards_ = false;  // the period in progress began between boards (judge_pockets_out)
   std::array<Millis, 4> present_since_{};  // when each pocket last read present
   std::optional<ContractCommand> contract_;

@@ -45,6 +45,13 @@ struct TableConfig {
   // as long as such a reader needs to see a tag go (noisy_absent_reads at 100 ms polls).
   Millis board_lift_ms = 500;
   Millis board_lift_noisy_ms = 800;
+  // After a lift, the four pockets back: a board laid there lands them together, four players putting
+  // their hands back after four passes do it one after another (Table::hands_put_back). Pockets whose
+  // first tags were heard within board_lift_ms of one another are a board laid. On a reader missing
+  // replies a pocket's first tag may come many polls after the board was laid: in bench/reader_faults_sweep
+  // the first tags of a board laid came up to 0.5 s apart at 0.1 flicker and drops, 0.9 s at 0.2, 1.4 s at
+  // 0.3 (1000 sessions each).
+  Millis board_laid_noisy_ms = 2000;
   Millis board_allowance_ms = 7 * 60 * 1000 + 30 * 1000;  // 7.5 minutes a board
   std::size_t infer_limit = 4096;      // infer a board from the cards played among at most this many boards
 

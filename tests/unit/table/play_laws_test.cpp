@@ -254,6 +254,54 @@ TEST(AuctionPeriod, HandsPutBackOneByOneAfterFourPassesAreABoardPassedOut) {
   EXPECT_EQ(all_of(ev, "board.returned").size(), 2u) << test::dump(ev);
 }
 
+// Board 2 laid after board 1 was lifted away; its four players take their hands out within half a second
+// of one another, which is how a board lifted looks, and after four passes put them back one after
+// another, which is how no board laid looks. The put-back says what the take-out was: board 2's auction
+// period, passed out (Law 17D), and the board returned (Law 7) -- not board 2 arriving a second time.
+TEST(AuctionPeriod, HandsTakenOutAtOnceAndPutBackOneByOneAreABoardPassedOut) {
+  auto ev = run(kStart + "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\nat 37 pockets full\n"
+                         "at 40 pockets empty\nat 70 pocket N full\nat 71 pocket E full\nat 72 pocket S full\nat 72 pocket W full\n"
+                         "end 80\n");
+  std::vector<std::string> course;
+  for (const Event& e : ev)
+    if (e.board == 2 && (e.type == "board.arrived" || e.type.rfind("auction.", 0) == 0 || e.type == "board.returned"))
+      course.push_back(e.type);
+  EXPECT_EQ(course, (Types{"board.arrived", "auction.period_started", "auction.period_ended", "board.returned"})) << test::dump(ev);
+  auto started = all_of(ev, "auction.period_started");
+  ASSERT_EQ(started.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(*started[1]->find("withdrawn"), "N") << "from the first pocket out";
+  auto ended = all_of(ev, "auction.period_ended");
+  ASSERT_EQ(ended.size(), 2u) << test::dump(ev);
+  EXPECT_EQ(*ended[1]->find("passed_out"), "yes");
+}
+
+// The same take-out, and the next board laid there: its four pockets land together. A board lifted after
+// all, and the next board arrives (no period, nothing passed out).
+TEST(AuctionPeriod, PocketsTakenOutAtOnceAndBackAtOnceAreABoardLiftedAndTheNextLaid) {
+  auto ev = run(kStart + "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\nat 37 pockets full\n"
+                         "at 40 pockets empty\nat 45 board Spring Pairs/1/3\nat 45 pockets full\nend 55\n");
+  EXPECT_EQ(all_of(ev, "auction.period_started").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
+  EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << test::dump(ev);
+  auto arrived = all_of(ev, "board.arrived");
+  ASSERT_EQ(arrived.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(arrived[2]->board, 3);
+}
+
+// On readers missing replies (every reader counts as one until it has been heard steady_after_reads
+// times) a pocket of the board laid may be first heard many polls late: West's 1.2 s after the others.
+// That is still the next board laid, not hands put back (board_laid_noisy_ms, 2 s).
+TEST(AuctionPeriod, OnNoisyReadersAPocketOfTheNextBoardHeardLateIsNoHandPutBack) {
+  auto ev = run("set steady_after_reads 1000000\n" + kStart +
+                "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\nat 37 pockets full\n"
+                "at 40 pockets empty\nat 45 board Spring Pairs/1/3\nat 45 pocket N full\nat 45 pocket E full\nat 45 pocket S full\n"
+                "at 46.2 pocket W full\nend 55\n");
+  EXPECT_EQ(all_of(ev, "auction.period_started").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
+  EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << test::dump(ev);
+  auto arrived = all_of(ev, "board.arrived");
+  ASSERT_EQ(arrived.size(), 3u) << test::dump(ev);
+  EXPECT_EQ(arrived[2]->board, 3);
+}
+
 // Law 87A: the first card from another hand is alerted at once; its cause is named only when several
 // cards support it, as one follow-up on the same alert, never as more alerts.
 TEST(CardFromOtherHand, TheBoardWasTurnedNamedOnceSeveralCardsShowIt) {
