@@ -48,13 +48,7 @@ const std::optional<Observation>& StableReading::feed(const Observation& o, cons
   heard_ = true;
   if (o.confidence < config.min_confidence) {  // noise: breaks a run, never starts one
     ++low_confidence_run_;
-    candidate_.reset();
-    lesser_.reset();
-    aside_.reset();
-    one_offs_.clear();
-    last_.reset();
-    dip_.reset();
-    count_ = lesser_count_ = run_ = 0;
+    break_run();
     return kNoNews;
   }
   low_confidence_run_ = 0;

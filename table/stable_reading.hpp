@@ -68,6 +68,15 @@ class StableReading {
   // The device went silent: forget the stable reading (the zone is unknown until heard again).
   void forget() {
     stable_.reset();
+    break_run();
+    card_came_ = heard_before_came_ = -1;
+    empty_reads_ = 0;
+  }
+
+ private:
+  // Drops the reads on their way to a stable reading (the candidate, the lesser and aside ones, the
+  // one-offs and the dip): a read of noise breaks the run, and a device gone silent starts afresh.
+  void break_run() {
     candidate_.reset();
     lesser_.reset();
     aside_.reset();
@@ -75,11 +84,7 @@ class StableReading {
     last_.reset();
     dip_.reset();
     count_ = lesser_count_ = run_ = 0;
-    card_came_ = heard_before_came_ = -1;
-    empty_reads_ = 0;
   }
-
- private:
   // `o` starts the run of a new candidate: read once, read after read, nothing heard less since.
   void start_run(const Observation& o);
   // `o` names another card than the stable one after empty reads running since that card left, as many
