@@ -217,7 +217,9 @@ void Table::observe(const Observation& o) {
   if (heard < config_.steady_after_reads && o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++heard;
   noisy_[static_cast<std::size_t>(zi)] = noisy;
   const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
-  if (o.zone.kind == ZoneKind::Pocket && lifted_at_ && o.time > *lifted_at_ && (!o.cards.empty() || o.unknown > 0)) {
+  // After a lift, each pocket's first tag heard (at the confidence tag_heard counts): hands_put_back.
+  if (o.zone.kind == ZoneKind::Pocket && lifted_at_ && o.time > *lifted_at_ && (!o.cards.empty() || o.unknown > 0) &&
+      o.confidence >= config_.min_confidence) {
     auto& back = back_heard_[static_cast<std::size_t>(index(o.zone.seat))];
     if (!back) back = o.time;
   }
