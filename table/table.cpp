@@ -786,10 +786,13 @@ void Table::judge_pockets_out() {
   if (out == 4 || latest - earliest_out > window) start_auction(first.seat, first.time);
 }
 
+bool Table::pocket_reader_noisy() const {
+  return std::any_of(std::begin(kAllSeats), std::end(kAllSeats),
+                     [this](Seat s) { return noisy_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]; });
+}
+
 Millis Table::lift_window() const {
-  for (Seat s : kAllSeats)
-    if (noisy_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]) return std::max(config_.board_lift_ms, config_.board_lift_noisy_ms);
-  return config_.board_lift_ms;
+  return pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_lift_noisy_ms) : config_.board_lift_ms;
 }
 
 bool Table::hands_put_back() const {
@@ -799,9 +802,7 @@ bool Table::hands_put_back() const {
     earliest = std::min(earliest, *back);
     latest = std::max(latest, *back);
   }
-  Millis window = config_.board_lift_ms;
-  for (Seat s : kAllSeats)
-    if (noisy_[static_cast<std::size_t>(Zone{ZoneKind::Pocket, s}.index())]) window = std::max(window, config_.board_laid_noisy_ms);
+  const Millis window = pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_laid_noisy_ms) : config_.board_lift_ms;
   return latest - earliest > window;
 }
 

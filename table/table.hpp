@@ -123,6 +123,7 @@ class Table {
   // Between boards, with pockets out: the board lifted (the four went together), an auction period (the
   // pockets went one by one, or a card is faced), or not yet known.
   void judge_pockets_out();
+  bool pocket_reader_noisy() const;  // a pocket's reader missing replies lately, or not yet steady (observe)
   Millis lift_window() const;  // board_lift_ms, or board_lift_noisy_ms where a pocket's reader misses replies
   // The four pockets present again at once, no card played, in a period that began between boards: the
   // board was lifted away (taken for a period) and the next one laid here. Not a board passed out.
