@@ -217,11 +217,11 @@ void Table::observe(const Observation& o) {
   if (heard < config_.steady_after_reads && o.confidence >= config_.min_confidence && (!o.cards.empty() || o.unknown > 0)) ++heard;
   noisy_[static_cast<std::size_t>(zi)] = noisy;
   const auto& stable = r.feed(o, config_, noisy);  // r.stable(): nothing below feeds or forgets r before on_stable
-  // After a lift, each pocket's first tag heard (at the confidence tag_heard counts): hands_put_back.
-  if (o.zone.kind == ZoneKind::Pocket && lifted_at_ && o.time > *lifted_at_ && (!o.cards.empty() || o.unknown > 0) &&
-      o.confidence >= config_.min_confidence) {
-    auto& back = back_heard_[static_cast<std::size_t>(index(o.zone.seat))];
-    if (!back) back = o.time;
+  // A pocket read empty: its first tag heard since (at the confidence tag_heard counts) is when it came
+  // back, before its reading steadies (back_spread).
+  if (o.zone.kind == ZoneKind::Pocket && (!o.cards.empty() || o.unknown > 0) && o.confidence >= config_.min_confidence) {
+    auto si = static_cast<std::size_t>(index(o.zone.seat));
+    if (present_[si] == false && !back_heard_[si]) back_heard_[si] = o.time;
   }
   ReaderReads& counted = reader_reads_[o.source];
   ++counted.reads;
@@ -630,7 +630,7 @@ void Table::on_pocket(const Observation& o) {
   bool present = !o.cards.empty() || o.unknown > 0;
   std::optional<bool> before = present_[si];
   present_[si] = present;
-  if (present && !(before && *before)) present_since_[si] = o.time;
+  if (!present && before && *before) back_heard_[si].reset();
   if (phase_ == Phase::Waiting) {
     if (!present) {
       if (!(before && *before)) return;
@@ -658,7 +658,8 @@ void Table::on_pocket(const Observation& o) {
     }
     arrived_[si] = true;
     if (board_arrived_ || !std::all_of(arrived_.begin(), arrived_.end(), [](bool a) { return a; })) return;
-    if (!lifted_ || !hands_put_back()) {
+    const std::optional<Millis> spread = back_spread();
+    if (!lifted_ || !spread || *spread <= laid_window()) {
       lifted_.reset();  // the four pockets back together: a board laid there, the next or the same one
       board_on_the_pockets();
       return;
@@ -733,6 +734,7 @@ void Table::start_auction(Seat withdrawn, Millis t) {
     if (laid) board_on_the_pockets();
   }
   lifted_at_.reset();
+  back_heard_ = {};  // as at a lift: the pockets' coming back is heard from here
   phase_ = Phase::Auction;
   auction_between_boards_ = between_boards_;
   between_boards_ = false;
@@ -776,7 +778,7 @@ void Table::judge_pockets_out() {
     // The board lifted away: no auction period, and the board laid here next arrives afresh.
     lifted_ = first;
     lifted_at_ = latest;
-    back_heard_ = {};
+    back_heard_ = {};  // a tag heard before the lift, in a pocket read empty by a reader's noise, is no coming back
     first_out_.reset();
     pockets_out_ = {};
     arrived_ = {};
@@ -795,23 +797,26 @@ Millis Table::lift_window() const {
   return pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_lift_noisy_ms) : config_.board_lift_ms;
 }
 
-bool Table::hands_put_back() const {
+Millis Table::laid_window() const {
+  return pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_laid_noisy_ms) : config_.board_lift_ms;
+}
+
+std::optional<Millis> Table::back_spread() const {
   Millis earliest = std::numeric_limits<Millis>::max(), latest = -1;
   for (const auto& back : back_heard_) {
-    if (!back) return false;  // a pocket full with no tag heard since the lift: nothing to judge by
+    if (!back) return std::nullopt;  // a pocket never read empty, or no tag heard since
     earliest = std::min(earliest, *back);
     latest = std::max(latest, *back);
   }
-  const Millis window = pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_laid_noisy_ms) : config_.board_lift_ms;
-  return latest - earliest > window;
+  return latest - earliest;
 }
 
 bool Table::next_board_laid() const {
   if (phase_ != Phase::Auction || !auction_between_boards_ || !tricks_.empty()) return false;
   for (const auto& p : played_)
     if (!p.empty()) return false;
-  auto [first, last] = std::minmax_element(present_since_.begin(), present_since_.end());
-  return *last - *first <= lift_window();
+  const std::optional<Millis> spread = back_spread();
+  return spread && *spread <= lift_window();
 }
 
 void Table::on_play(const Observation& o) {

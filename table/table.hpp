@@ -125,13 +125,18 @@ class Table {
   void judge_pockets_out();
   bool pocket_reader_noisy() const;  // a pocket's reader missing replies lately, or not yet steady (observe)
   Millis lift_window() const;  // board_lift_ms, or board_lift_noisy_ms where a pocket's reader misses replies
-  // The four pockets present again at once, no card played, in a period that began between boards: the
+  // The four pockets present again at once (back_spread within lift_window: a period is expected to end in
+  // hands put back, so the narrow window), no card played, in a period that began between boards: the
   // board was lifted away (taken for a period) and the next one laid here. Not a board passed out.
   bool next_board_laid() const;
-  // The four pockets back after a lift were first heard further apart than board_lift_ms
-  // (board_laid_noisy_ms where a pocket's reader misses replies): hands put back after a period passed
-  // out, not the next board laid (on_pocket).
-  bool hands_put_back() const;
+  // After a lift, the four pockets back: a board laid lands them together, players putting their hands
+  // back after four passes do it one after another (on_pocket). The window is board_lift_ms, or
+  // board_laid_noisy_ms where a pocket's reader misses replies (its first tag may come many polls late).
+  Millis laid_window() const;
+  // How far apart the four pockets' first tags came since each was read empty (back_heard_); none while a
+  // pocket has not been read empty, or has heard no tag since. The one measure of "four back together"
+  // for a board laid after a lift (laid_window) and after a period begun between boards (next_board_laid).
+  std::optional<Millis> back_spread() const;
   void card_played(Seat seat, bridge::Card card, Millis t, std::optional<bridge::Card> replaces);
   void close_trick(Millis t);  // the last trick, complete, gets its winner when the trump is known
   void card_withdrawn(Seat seat, bridge::Card card, Millis t);
@@ -219,11 +224,10 @@ class Table {
   // The last tag the lifted board's pockets were heard with: a pocket heard after it holds the board laid
   // there next, stable or not (start_auction).
   std::optional<Millis> lifted_at_;
-  // The first tag each pocket heard after lifted_at_: a board laid lands its four pockets together, four
-  // players put their hands back one after another (hands_put_back).
+  // The first tag each pocket heard since it was last read empty (back_spread): a board laid lands its four
+  // pockets together, four players put their hands back one after another.
   std::array<std::optional<Millis>, 4> back_heard_{};
   bool auction_between_boards_ = false;  // the period in progress began between boards (judge_pockets_out)
-  std::array<Millis, 4> present_since_{};  // when each pocket last read present
   std::optional<ContractCommand> contract_;
   std::optional<Seat> opening_leader_;
   std::optional<Seat> dummy_;

@@ -46,7 +46,7 @@ struct TableConfig {
   Millis board_lift_ms = 500;
   Millis board_lift_noisy_ms = 800;
   // After a lift, the four pockets back: a board laid there lands them together, four players putting
-  // their hands back after four passes do it one after another (Table::hands_put_back). Pockets whose
+  // their hands back after four passes do it one after another (Table::on_pocket, laid_window). Pockets whose
   // first tags were heard within board_lift_ms of one another are a board laid. On a reader missing
   // replies a pocket's first tag may come many polls after the board was laid: in bench/reader_faults_sweep
   // the first tags of a board laid came up to 0.5 s apart at 0.1 flicker and drops, 0.9 s at 0.2, 1.4 s at
