@@ -68,6 +68,7 @@ struct Outcome {
   std::map<int, int> returned;              // board -> times
   std::map<int, int> auctions;              // board (0: none known) -> auction.period_started
   std::map<int, int> arrived;               // board -> board.arrived
+  int late_periods = 0;                     // auction.period_started said at the opening lead or after
   int uncertain = 0;
   table::Table::ReaderReads reads;  // what the table counted of the sim reader's reads
   int health_board = 0;             // the board (1-8 of the session) during which device.health first said it missing replies
@@ -102,7 +103,13 @@ Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFau
       if (trace && e.type != "daemon.heartbeat") std::printf("         EVENT %s: %s\n", e.type.c_str(), (e.card_message.empty() ? e.message : e.card_message).c_str());
       if (e.event_class() == "irregularity") out.irregularities.push_back("board " + std::to_string(e.board) + ": " + e.type);
       if (e.type == "reading.uncertain") ++out.uncertain;
-      if (e.type == "auction.period_started") ++out.auctions[e.board];
+      if (e.type == "auction.period_started") {
+        ++out.auctions[e.board];
+        // The session's boards are 80 s apart, the hands taken out 1-2 s into the slot and the opening
+        // lead faced 4 s in: a period said then or later was a take-out judged a lift (board_lift_ms),
+        // said when the card came.
+        if (e.board != 0 && e.time % 80000 >= 4000 && e.time % 80000 < 60000) ++out.late_periods;
+      }
       if (e.type == "board.arrived") ++out.arrived[e.board];
       if (e.type == "board.returned") {
         ++out.returned[e.board];
@@ -152,7 +159,8 @@ int main(int argc, char** argv) {
   int health_said = 0, health_changes = 0;
   std::map<int, int> health_boards;  // the board during which it was first said -> sessions
   std::string irregular_seeds, lost_seeds, twice_seeds, auction_seeds, arrived_seeds;
-  int auction_off = 0, arrived_off = 0;
+  int auction_off = 0, arrived_off = 0, late_sessions = 0, late_periods = 0;
+  std::string late_seeds;
   for (int s = first; s < first + seeds; ++s) {
     f.seed = static_cast<std::uint32_t>(s);
     Outcome o = play(inputs, f, false);
@@ -192,6 +200,11 @@ int main(int argc, char** argv) {
       ++auction_off;
       auction_seeds += " " + std::to_string(s);
     }
+    if (o.late_periods) {
+      ++late_sessions;
+      late_periods += o.late_periods;
+      late_seeds += " " + std::to_string(s);
+    }
     if (!once_each(o.arrived)) {
       ++arrived_off;
       arrived_seeds += " " + std::to_string(s);
@@ -203,6 +216,8 @@ int main(int argc, char** argv) {
   std::printf("sessions with a board not returned exactly once: %d%s\n", twice, twice_seeds.c_str());
   std::printf("sessions with an auction period not once a board: %d%s\n", auction_off, auction_seeds.c_str());
   std::printf("sessions with a board not arrived exactly once: %d%s\n", arrived_off, arrived_seeds.c_str());
+  std::printf("sessions with an auction period said at the opening lead (a take-out judged a lift): %d (%d periods)%s\n", late_sessions,
+              late_periods, late_seeds.c_str());
   std::printf("reading.uncertain events: %d (%.1f a session)\n", uncertain, static_cast<double>(uncertain) / seeds);
   std::printf("missed replies counted (status reads_by_device): %llu of %llu reads that heard a card (%.2f %%)\n",
               static_cast<unsigned long long>(missed), static_cast<unsigned long long>(heard), heard ? 100.0 * static_cast<double>(missed) / static_cast<double>(heard) : 0.0);

@@ -42,7 +42,8 @@ struct TableConfig {
   // players taking their hands out at the start of an auction (Law 17A) are seconds apart. Four pockets
   // whose last tags were heard within this long went together (Table::judge_pockets_out). On a reader
   // missing replies a pocket's last tag may come a few polls before the board left: there the window is
-  // as long as such a reader needs to see a tag go (noisy_absent_reads at 100 ms polls).
+  // as long as such a reader needs to see a tag go (noisy_absent_reads at 100 ms polls), but only for the
+  // board just returned: a board laid after a lift is there to be played, its lift is board_lift_ms.
   Millis board_lift_ms = 500;
   Millis board_lift_noisy_ms = 800;
   // After a lift, the four pockets back: a board laid there lands them together, four players putting
