@@ -723,14 +723,15 @@ bool Table::pockets_filling() const {
 }
 
 void Table::start_auction(Seat withdrawn, Millis t) {
-  if (lifted_at_ && !board_arrived_) {
-    // The board laid after a lift, taken out before each pocket read present steadily (a reader missing
-    // its replies in the second before the players took their hands): each pocket heard a tag since the
-    // lift was full. The board arrived, and is said so before its period.
+  if (!board_arrived_ && (lifted_at_ || !between_boards_)) {
+    // The board laid after a lift, or the first board of the run, taken out before each pocket read
+    // present steadily (a reader missing its replies in the second before the players took their hands;
+    // at the start every reader counts as one, steady_after_reads): each pocket heard a tag since the lift
+    // (since the start) was full. The board arrived, and is said so before its period.
+    const Millis since = lifted_at_ ? *lifted_at_ : -1;
     bool laid = true;
     for (Seat s : kAllSeats)
-      laid = laid && (arrived_[static_cast<std::size_t>(index(s))] ||
-                      pocket_reading(s).tag_heard() > *lifted_at_);
+      laid = laid && (arrived_[static_cast<std::size_t>(index(s))] || pocket_reading(s).tag_heard() > since);
     if (laid) board_on_the_pockets();
   }
   lifted_at_.reset();
