@@ -775,11 +775,12 @@ void Table::judge_pockets_out() {
   if (out < 2) return;  // one pocket read empty starts nothing by itself: a reader missing its replies
   const PocketOut first = *first_out_;
   // The board just returned lies there to be lifted: on a reader missing replies its pockets' last tags
-  // may come a few polls apart (lift_window). A board laid after a lift (board.arrived) is there to be
-  // played, and its players taking their hands out within the noisy window are far likelier than its being
-  // lifted again unplayed: there, only pockets gone within board_lift_ms are a lift (a board laid there and
-  // lifted again whose lift is taken for a period is mended when the next is laid, next_board_laid).
-  const Millis window = board_arrived_ ? config_.board_lift_ms : lift_window();
+  // may come a few polls apart (lift_window). A board laid after a lift (said to have arrived, or not yet
+  // read steadily: pockets going after lifted_at_) is there to be played, and its players taking their
+  // hands out within the noisy window are far likelier than its being lifted again unplayed: there, only
+  // pockets gone within board_lift_ms are a lift (a board laid there and lifted again whose lift is taken
+  // for a period is mended when the next is laid, next_board_laid).
+  const Millis window = board_arrived_ || lifted_at_ ? config_.board_lift_ms : lift_window();
   if (out == 4 && earliest >= 0 && latest - earliest <= window) {
     // The board lifted away: no auction period, and the board laid here next arrives afresh.
     lifted_ = first;

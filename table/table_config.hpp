@@ -44,6 +44,9 @@ struct TableConfig {
   // missing replies a pocket's last tag may come a few polls before the board left: there the window is
   // as long as such a reader needs to see a tag go (noisy_absent_reads at 100 ms polls), but only for the
   // board just returned: a board laid after a lift is there to be played, its lift is board_lift_ms.
+  // next_board_laid judges hands put back after a period by the same window: widening it (1.2 s took the
+  // lifts taken for a period at 0.3 flicker and drops from 62 sessions of 1000 to 4) would read four hands
+  // put back within it after a pass-out as the next board laid.
   Millis board_lift_ms = 500;
   Millis board_lift_noisy_ms = 800;
   // After a lift, the four pockets back: a board laid there lands them together, four players putting
