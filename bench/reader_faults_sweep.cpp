@@ -46,9 +46,12 @@ const bridge::MasterRecord& spring_pairs() {
   return m;
 }
 
+// The generated session's boards are this far apart; late_periods reads the time within each board's slot.
+constexpr int kBoardSeconds = 80;
+
 std::vector<table::TableInput> session_inputs() {
   std::string error;
-  auto text = devices::session_scenario(spring_pairs(), {"Spring Pairs", "1", "3NT S", {}, 80}, error);
+  auto text = devices::session_scenario(spring_pairs(), {"Spring Pairs", "1", "3NT S", {}, kBoardSeconds}, error);
   if (!text) {
     std::fprintf(stderr, "%s\n", error.c_str());
     std::exit(1);
@@ -105,10 +108,11 @@ Outcome play(const std::vector<table::TableInput>& inputs, const devices::SimFau
       if (e.type == "reading.uncertain") ++out.uncertain;
       if (e.type == "auction.period_started") {
         ++out.auctions[e.board];
-        // The session's boards are 80 s apart, the hands taken out 1-2 s into the slot and the opening
+        // The session's boards are kBoardSeconds apart, the hands taken out 1-2 s into the slot and the opening
         // lead faced 4 s in: a period said then or later was a take-out judged a lift (board_lift_ms),
         // said when the card came.
-        if (e.board != 0 && e.time % 80000 >= 4000 && e.time % 80000 < 60000) ++out.late_periods;
+        const auto into_slot = e.time % (kBoardSeconds * 1000);
+        if (e.board != 0 && into_slot >= 4000 && into_slot < 60000) ++out.late_periods;
       }
       if (e.type == "board.arrived") ++out.arrived[e.board];
       if (e.type == "board.returned") {

@@ -225,7 +225,8 @@ class Table {
   // there next, stable or not (start_auction).
   std::optional<Millis> lifted_at_;
   // The first tag each pocket heard since it was last read empty (back_spread): a board laid lands its four
-  // pockets together, four players put their hands back one after another.
+  // pockets together, four players put their hands back one after another. Cleared at a lift, at the start
+  // of a period and at a board reset: a tag heard before them is no coming back.
   std::array<std::optional<Millis>, 4> back_heard_{};
   bool auction_between_boards_ = false;  // the period in progress began between boards (judge_pockets_out)
   std::optional<ContractCommand> contract_;

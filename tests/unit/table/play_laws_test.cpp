@@ -180,14 +180,17 @@ TEST(AuctionPeriod, PocketsTakenAsABoardLiftedAndThenALeadWereAnAuctionPeriod) {
   EXPECT_NE(test::first(ev, "auction.period_ended"), nullptr) << test::dump(ev);
 }
 
+// Board 1 played and back in its pockets at 30 s, both lift windows 500 ms.
+const std::string kBoardBackNarrowWindows = "set board_lift_ms 500\nset board_lift_noisy_ms 500\n" + kStart + "at 30 pockets full\n";
+// Its lift, North's pocket's last tag 0.7 s before the others': wider than the window, taken for a period.
+const std::string kLiftTakenForAPeriod = kBoardBackNarrowWindows + "at 34 pocket N empty\nat 34.7 pocket E empty\nat 34.7 pocket S empty\nat 34.7 pocket W empty\n";
+
 // A board lifted on a reader missing replies: a pocket's last tag came further before the others' than
 // the window, and the lift was taken for an auction period. The next board laid there puts the four
 // pockets back at once, which players putting their hands back after four passes do not: it arrives,
 // and is no board passed out (Law 17D) nor returned (Law 7).
 TEST(AuctionPeriod, ALiftTakenForAPeriodIsNoPassedOutBoardWhenTheNextBoardIsLaidThere) {
-  auto ev = run("set board_lift_ms 500\nset board_lift_noisy_ms 500\n" + kStart +
-                "at 30 pockets full\nat 34 pocket N empty\nat 34.7 pocket E empty\nat 34.7 pocket S empty\nat 34.7 pocket W empty\n"
-                "at 37 pockets full\nend 45\n");
+  auto ev = run(kLiftTakenForAPeriod + "at 37 pockets full\nend 45\n");
   EXPECT_EQ(all_of(ev, "auction.period_started").size(), 2u) << "the lift, taken for a period: " << test::dump(ev);
   EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << test::dump(ev);
   EXPECT_EQ(all_of(ev, "auction.period_ended").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
@@ -200,9 +203,8 @@ TEST(AuctionPeriod, ALiftTakenForAPeriodIsNoPassedOutBoardWhenTheNextBoardIsLaid
 // steadily present (1.5 s apart): a board passed out and returned a second time (Laws 17D, 7; sessions 267,
 // 636 and 745 of 1000 at 0.3 flicker and drops in bench/reader_faults_sweep).
 TEST(AuctionPeriod, ALiftTakenForAPeriodIsJudgedByThePocketsFirstTagsNotTheirSteadyReadings) {
-  auto ev = run("set board_lift_ms 500\nset board_lift_noisy_ms 500\n" + kStart +
-                "at 30 pockets full\nat 34 pocket N empty\nat 34.7 pocket E empty\nat 34.7 pocket S empty\nat 34.7 pocket W empty\n"
-                "at 37 pocket N full\nat 37 pocket E full\nat 37 pocket W full\nat 37 read pocket:S unknown 1\nat 37.1 pocket S empty\nat 38.5 pocket S full\nend 45\n");
+  auto ev = run(kLiftTakenForAPeriod + "at 37 pocket N full\nat 37 pocket E full\nat 37 pocket W full\n"
+                "at 37 read pocket:S unknown 1\nat 37.1 pocket S empty\nat 38.5 pocket S full\nend 45\n");
   EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << "board 1's alone: " << test::dump(ev);
   EXPECT_EQ(all_of(ev, "auction.period_ended").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
   EXPECT_EQ(all_of(ev, "board.arrived").size(), 2u) << test::dump(ev);
@@ -213,8 +215,7 @@ TEST(AuctionPeriod, ALiftTakenForAPeriodIsJudgedByThePocketsFirstTagsNotTheirSte
 // from the start of the period (here the lift, taken for one), and the next board, its four pockets
 // landing together, arrives.
 TEST(AuctionPeriod, ATagHeardBeforeTheLiftIsNoPocketComingBack) {
-  auto ev = run("set board_lift_ms 500\nset board_lift_noisy_ms 500\n" + kStart +
-                "at 30 pockets full\nat 33 pocket N empty\nat 33.5 read pocket:N unknown 1\nat 33.6 pocket N empty\n"
+  auto ev = run(kBoardBackNarrowWindows + "at 33 pocket N empty\nat 33.5 read pocket:N unknown 1\nat 33.6 pocket N empty\n"
                 "at 34.7 pocket E empty\nat 34.7 pocket S empty\nat 34.7 pocket W empty\nat 37 pockets full\nend 45\n");
   EXPECT_EQ(all_of(ev, "board.returned").size(), 1u) << "board 1's alone: " << test::dump(ev);
   EXPECT_EQ(all_of(ev, "board.arrived").size(), 2u) << test::dump(ev);
