@@ -539,6 +539,7 @@ std::optional<Scenario> Parser::parse(std::string_view text) {
       else if (w[1] == "board_lift_ms") c.board_lift_ms = ms;
       else if (w[1] == "board_lift_noisy_ms") c.board_lift_noisy_ms = ms;
       else if (w[1] == "board_laid_noisy_ms") c.board_laid_noisy_ms = ms;
+      else if (w[1] == "board_relaid_noisy_ms") c.board_relaid_noisy_ms = ms;
       else if (w[1] == "board_allowance_ms") c.board_allowance_ms = ms;
       else if (w[1] == "read_period") scenario_.read_period = std::clamp<Millis>(ms, 10, 10000);
       else if (w[1] == "scan_card_ms") timing_.scan_card_ms = ms;

@@ -774,13 +774,7 @@ void Table::judge_pockets_out() {
   }
   if (out < 2) return;  // one pocket read empty starts nothing by itself: a reader missing its replies
   const PocketOut first = *first_out_;
-  // The board just returned lies there to be lifted: on a reader missing replies its pockets' last tags
-  // may come a few polls apart (lift_window). A board laid after a lift (said to have arrived, or not yet
-  // read steadily: pockets going after lifted_at_) is there to be played, and its players taking their
-  // hands out within the noisy window are far likelier than its being lifted again unplayed: there, only
-  // pockets gone within board_lift_ms are a lift (a board laid there and lifted again whose lift is taken
-  // for a period is mended when the next is laid, next_board_laid).
-  const Millis window = board_arrived_ || lifted_at_ ? config_.board_lift_ms : lift_window();
+  const Millis window = lift_window();
   if (out == 4 && earliest >= 0 && latest - earliest <= window) {
     // The board lifted away: no auction period, and the board laid here next arrives afresh.
     lifted_ = first;
@@ -801,7 +795,18 @@ bool Table::pocket_reader_noisy() const {
 }
 
 Millis Table::lift_window() const {
-  return pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_lift_noisy_ms) : config_.board_lift_ms;
+  // The board just returned lies there to be lifted: on a reader missing replies its pockets' last tags
+  // may come a few polls apart. A board laid after a lift (said to have arrived, or not yet read steadily:
+  // pockets going after lifted_at_) is there to be played, and its players taking their hands out within
+  // the noisy window are far likelier than its being lifted again unplayed: there, only pockets gone within
+  // board_lift_ms are a lift (a board laid there and lifted again whose lift is taken for a period is
+  // mended when the next is laid, next_board_laid).
+  if (board_arrived_ || lifted_at_ || !pocket_reader_noisy()) return config_.board_lift_ms;
+  return std::max(config_.board_lift_ms, config_.board_lift_noisy_ms);
+}
+
+Millis Table::relaid_window() const {
+  return pocket_reader_noisy() ? std::max(config_.board_lift_ms, config_.board_relaid_noisy_ms) : config_.board_lift_ms;
 }
 
 Millis Table::laid_window() const {
@@ -823,7 +828,7 @@ bool Table::next_board_laid() const {
   for (const auto& p : played_)
     if (!p.empty()) return false;
   const std::optional<Millis> spread = back_spread();
-  return spread && *spread <= lift_window();
+  return spread && *spread <= relaid_window();
 }
 
 void Table::on_play(const Observation& o) {

@@ -124,11 +124,17 @@ class Table {
   // pockets went one by one, or a card is faced), or not yet known.
   void judge_pockets_out();
   bool pocket_reader_noisy() const;  // a pocket's reader missing replies lately, or not yet steady (observe)
-  Millis lift_window() const;  // board_lift_ms, or board_lift_noisy_ms where a pocket's reader misses replies
-  // The four pockets present again at once (back_spread within lift_window: a period is expected to end in
-  // hands put back, so the narrow window), no card played, in a period that began between boards: the
-  // board was lifted away (taken for a period) and the next one laid here. Not a board passed out.
+  // How close four pockets' last tags must be to be a lift (judge_pockets_out): board_lift_ms, or
+  // board_lift_noisy_ms where a pocket's reader misses replies and the board is the one just returned (a
+  // board laid after a lift is there to be played: board_lift_ms).
+  Millis lift_window() const;
+  // The four pockets present again at once (back_spread within relaid_window), no card played, in a period
+  // that began between boards: the board was lifted away (taken for a period) and the next one laid here.
+  // Not a board passed out.
   bool next_board_laid() const;
+  // board_lift_ms, or board_relaid_noisy_ms where a pocket's reader misses replies: narrower than
+  // laid_window, for a period begun between boards is expected to end in hands put back.
+  Millis relaid_window() const;
   // After a lift, the four pockets back: a board laid lands them together, players putting their hands
   // back after four passes do it one after another (on_pocket). The window is board_lift_ms, or
   // board_laid_noisy_ms where a pocket's reader misses replies (its first tag may come many polls late).

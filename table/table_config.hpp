@@ -42,13 +42,18 @@ struct TableConfig {
   // players taking their hands out at the start of an auction (Law 17A) are seconds apart. Four pockets
   // whose last tags were heard within this long went together (Table::judge_pockets_out). On a reader
   // missing replies a pocket's last tag may come a few polls before the board left: there the window is
-  // as long as such a reader needs to see a tag go (noisy_absent_reads at 100 ms polls), but only for the
-  // board just returned: a board laid after a lift is there to be played, its lift is board_lift_ms.
-  // next_board_laid judges hands put back after a period by the same window: widening it (1.2 s took the
-  // lifts taken for a period at 0.3 flicker and drops from 62 sessions of 1000 to 4) would read four hands
-  // put back within it after a pass-out as the next board laid.
+  // wider than such a reader needs to see a tag go (noisy_absent_reads, 0.8 s at 100 ms polls), but only for the
+  // board just returned: a board laid after a lift is there to be played, its lift is board_lift_ms. At
+  // 0.3 flicker and drops (bench/reader_faults_sweep, 1000 sessions) lifts taken for a period: 62 sessions
+  // at 0.8 s, 17 at 1.0 s, 4 at 1.2 s, 1 at 1.5 s; players take their hands out seconds apart.
   Millis board_lift_ms = 500;
-  Millis board_lift_noisy_ms = 800;
+  Millis board_lift_noisy_ms = 1200;
+  // A lift taken for a period (its pockets' last tags further apart than the window) is mended when the
+  // next board is laid: four pockets whose first tags since each was read empty came within board_lift_ms
+  // of one another, or this where a pocket's reader misses replies, are that board laid, not four hands put
+  // back after a pass-out (Table::next_board_laid). Narrower than board_lift_noisy_ms and board_laid_noisy_ms:
+  // a period begun between boards is expected to end in hands put back, a lift in a board laid.
+  Millis board_relaid_noisy_ms = 800;
   // After a lift, the four pockets back: a board laid there lands them together, four players putting
   // their hands back after four passes do it one after another (Table::on_pocket, laid_window). Pockets whose
   // first tags were heard within board_lift_ms of one another are a board laid. On a reader missing
