@@ -773,6 +773,19 @@ void Table::judge_pockets_out() {
     }
   }
   if (out < 2) return;  // one pocket read empty starts nothing by itself: a reader missing its replies
+  if (lifted_at_ && !board_arrived_) {
+    // The board laid after a lift: a pocket on a reader missing replies may never have read present
+    // steadily before its player took the hand out, so it was never seen to go. It held the board's hand
+    // if it heard a tag since the lift (start_auction), and is judged out by its last tag: the others'
+    // going is then a lift only if it went with them, else the period began with it.
+    for (Seat s : kAllSeats) {
+      auto si = static_cast<std::size_t>(index(s));
+      Millis heard = pocket_reading(s).tag_heard();
+      if (pockets_out_[si] || arrived_[si] || heard <= *lifted_at_) continue;
+      ++out;
+      earliest_out = std::min(earliest_out, heard);
+    }
+  }
   const PocketOut first = *first_out_;
   const Millis window = lift_window();
   if (out == 4 && earliest >= 0 && latest - earliest <= window) {
