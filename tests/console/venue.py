@@ -186,23 +186,35 @@ def event(table, seq, type_="daemon.heartbeat", severity="info", message="alive"
 
 
 try:
-    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, WebDriverException
     _NOT_YET = (StaleElementReferenceException, NoSuchElementException)
 except ImportError:  # the tests without a browser
     _NOT_YET = ()
+    WebDriverException = None
+
+
+def _replaced_while_read(e):
+    """An element found in the page and read after the page reloaded: Chromium's driver says so as an
+    "unknown error" (the inspector's "Node with given id does not belong to the document"), not as a stale
+    element, when the reload lands between find_element and the read (console.page_recovery, 2026-12-03)."""
+    return WebDriverException is not None and isinstance(e, WebDriverException) and "does not belong to the document" in str(e)
 
 
 def wait_for(what, check, timeout, every=0.1):
     """check() until it gives something true (returned), or AssertionError naming what was awaited.
 
     A page element found and then read by check() can be replaced in between (the page re-renders as the
-    stream comes back), or be missing while the page reloads: that is "not yet", and the next try finds
-    it afresh."""
+    stream comes back, or the whole page reloads), or be missing while the page reloads: that is "not
+    yet", and the next try finds it afresh."""
     end = time.time() + timeout
     while time.time() < end:
         try:
             v = check()
         except _NOT_YET:
+            v = None
+        except Exception as e:  # noqa: BLE001 -- anything else is raised as it came
+            if not _replaced_while_read(e):
+                raise
             v = None
         if v:
             return v
