@@ -773,21 +773,23 @@ void Table::judge_pockets_out() {
     }
   }
   if (out < 2) return;  // one pocket read empty starts nothing by itself: a reader missing its replies
+  const Millis window = lift_window();
   if (lifted_at_ && !board_arrived_) {
     // The board laid after a lift: a pocket on a reader missing replies may never have read present
     // steadily before its player took the hand out, so it was never seen to go. It held the board's hand
-    // if it heard a tag since the lift (start_auction), and is judged out by its last tag: the others'
-    // going is then a lift only if it went with them, else the period began with it.
+    // if it heard a tag since the lift (start_auction); last heard more than the window before the pockets
+    // seen going, it went before them: the period began with it. Heard within the window it may still be
+    // full, and it is left out: it can start a period here, never make the others' going a lift.
+    const Millis seen_out = earliest_out;
     for (Seat s : kAllSeats) {
       auto si = static_cast<std::size_t>(index(s));
       Millis heard = pocket_reading(s).tag_heard();
-      if (pockets_out_[si] || arrived_[si] || heard <= *lifted_at_) continue;
+      if (pockets_out_[si] || arrived_[si] || heard <= *lifted_at_ || seen_out - heard <= window) continue;
       ++out;
       earliest_out = std::min(earliest_out, heard);
     }
   }
   const PocketOut first = *first_out_;
-  const Millis window = lift_window();
   if (out == 4 && earliest >= 0 && latest - earliest <= window) {
     // The board lifted away: no auction period, and the board laid here next arrives afresh.
     lifted_ = first;
