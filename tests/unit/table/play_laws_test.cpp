@@ -230,6 +230,11 @@ TEST(AuctionPeriod, ATagHeardBeforeTheLiftIsNoPocketComingBack) {
   EXPECT_EQ(all_of(ev, "board.arrived").size(), 2u) << test::dump(ev);
 }
 
+// On readers missing replies (every reader counts as one until heard steady_after_reads times): board 1
+// back at 30 s, lifted away at 34, board 2 laid at 37 (its pockets' readings follow).
+const std::string kNoisyBoard2LaidAfterALift = "set steady_after_reads 1000000\n" + kStart +
+                                               "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\n";
+
 // A board laid after the one before was lifted away is there to be played: four pockets going from it are
 // its players taking their hands out (Law 17A), unless their last tags came within board_lift_ms (500 ms) of
 // one another even on a reader missing replies. Here the four went within 0.7 s, North-South first. Before,
@@ -237,8 +242,7 @@ TEST(AuctionPeriod, ATagHeardBeforeTheLiftIsNoPocketComingBack) {
 // the opening lead was faced (sessions 9 of 1000 at 0.1 flicker and drops in bench/reader_faults_sweep, 60
 // at 0.2, 188 at 0.3; now 0, 2 and 29).
 TEST(AuctionPeriod, OnNoisyReadersTheHandsTakenOutOfABoardJustLaidStartThePeriod) {
-  auto ev = run("set steady_after_reads 1000000\n" + kStart +
-                "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\nat 37 pockets full\n"
+  auto ev = run(kNoisyBoard2LaidAfterALift + "at 37 pockets full\n"
                 "at 40 pocket N empty\nat 40 pocket S empty\nat 40.7 pocket E empty\nat 40.7 pocket W empty\nend 45\n");
   auto started = all_of(ev, "auction.period_started");
   ASSERT_EQ(started.size(), 2u) << "board 1's (kStart), then board 2's: " << test::dump(ev);
@@ -251,8 +255,7 @@ TEST(AuctionPeriod, OnNoisyReadersTheHandsTakenOutOfABoardJustLaidStartThePeriod
 // to have arrived was judged with the noisy window, as the board just returned: no period until the lead
 // (sessions with a late period at 0.3 flicker and drops in bench/reader_faults_sweep: 65 before, 29 now).
 TEST(AuctionPeriod, OnNoisyReadersTheHandsTakenOutOfABoardLaidButNotYetSteadyStartThePeriod) {
-  auto ev = run("set steady_after_reads 1000000\n" + kStart +
-                "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\n"
+  auto ev = run(kNoisyBoard2LaidAfterALift +
                 "at 37 pocket N full\nat 37 pocket E full\nat 37 pocket W full\nat 37 read pocket:S unknown 1\nat 37.1 pocket S empty\n"
                 "at 40 pocket N empty\nat 40.7 pocket E empty\nat 40.7 pocket W empty\nend 45\n");
   EXPECT_EQ(arrival_and_period(ev, 2), (Types{"board.arrived", "auction.period_started"})) << test::dump(ev);
@@ -265,8 +268,7 @@ TEST(AuctionPeriod, OnNoisyReadersTheHandsTakenOutOfABoardLaidButNotYetSteadySta
 // they went together (session 520 of 1000 at 0.2 flicker and drops in bench/reader_faults_sweep; sessions
 // with a period said at the opening lead 2 before, 1 now at 0.2, 29 and 4 at 0.3).
 TEST(AuctionPeriod, OnNoisyReadersPocketsNeverSteadyAreJudgedOutByTheirLastTags) {
-  auto ev = run("set steady_after_reads 1000000\n" + kStart +
-                "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\n"
+  auto ev = run(kNoisyBoard2LaidAfterALift +
                 "at 37 pocket E full\nat 37 pocket W full\nat 37 read pocket:N unknown 1\nat 37 read pocket:S unknown 1\n"
                 "at 37.1 pocket N empty\nat 37.1 pocket S empty\nat 38 pocket E empty\nat 38 pocket W empty\nend 45\n");
   EXPECT_EQ(arrival_and_period(ev, 2), (Types{"board.arrived", "auction.period_started"})) << test::dump(ev);
@@ -421,8 +423,7 @@ TEST(AuctionPeriod, PocketsTakenOutAtOnceAndBackAtOnceAreABoardLiftedAndTheNextL
 // times) a pocket of the board laid may be first heard many polls late: West's 1.2 s after the others.
 // That is still the next board laid, not hands put back (board_laid_noisy_ms, 2 s).
 TEST(AuctionPeriod, OnNoisyReadersAPocketOfTheNextBoardHeardLateIsNoHandPutBack) {
-  auto ev = run("set steady_after_reads 1000000\n" + kStart +
-                "at 30 pockets full\nat 34 pockets empty\nat 37 board Spring Pairs/1/2\nat 37 pockets full\n"
+  auto ev = run(kNoisyBoard2LaidAfterALift + "at 37 pockets full\n"
                 "at 40 pockets empty\nat 45 board Spring Pairs/1/3\nat 45 pocket N full\nat 45 pocket E full\nat 45 pocket S full\n"
                 "at 46.2 pocket W full\nend 55\n");
   EXPECT_EQ(all_of(ev, "auction.period_started").size(), 1u) << "board 1's alone (kStart): " << test::dump(ev);
